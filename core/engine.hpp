@@ -1,0 +1,84 @@
+#pragma once
+// The one interface every join algorithm, CPU or GPU, implements.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/pair_sink.hpp"
+#include "core/point_set.hpp"
+#include "core/run_control.hpp"
+#include "core/run_stats.hpp"
+
+namespace simjoin {
+
+struct JoinInputs {
+  const PointSet* a = nullptr;
+  const PointSet* b = nullptr;  // null for a self-join
+  bool self_join() const { return b == nullptr; }
+  // The set queries run over: B for A join B, A for a self-join.
+  const PointSet& queries() const { return b ? *b : *a; }
+};
+
+struct JoinParams {
+  double eps = 0;
+  int k = 0;                  // partitions for KMEANS-JOIN; 0 lets the engine choose
+  std::uint64_t seed = 1;     // for anything randomised (k-means seeding)
+  bool unicomp = true;        // grid engines: compare each pair once
+  std::vector<int> devices;   // GPU ordinals; empty means device 0
+  std::uint64_t batch_bytes = 0;  // GPU result batch memory; 0 lets the engine choose
+  int threads = 0;            // CPU threads; 0 uses all cores
+};
+
+struct Capabilities {
+  bool self_join = true;
+  bool ab_join = true;
+  bool count_only = true;
+  bool gpu = false;
+  bool exact = true;          // false for approximate engines (may miss pairs)
+  std::size_t max_dims = kMaxDims;
+  std::string precision = "float32";
+};
+
+struct Availability {
+  bool available = true;
+  std::string reason;  // why not, when unavailable
+};
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+  virtual std::string name() const = 0;
+  virtual std::string description() const = 0;
+  virtual Capabilities capabilities() const = 0;
+  virtual Availability availability() const { return {}; }
+  // Runs the join. Pairs go to `sink`; returns stats (pairs and seconds_total filled in by the caller
+  // of run_engine) and the structures for the views. Throws Error on bad parameters, memory
+  // exhaustion or cancellation.
+  virtual RunResult run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink,
+                        RunControl& control) = 0;
+};
+
+// Validates inputs and parameters against the engine, runs it, and fills in the common stats fields
+// (engine, n, d, eps, pairs, seconds_total). Use this rather than Engine::run directly.
+RunResult run_engine(Engine& engine, const JoinInputs& inputs, const JoinParams& params,
+                     PairSink& sink, RunControl& control);
+
+class EngineRegistry {
+ public:
+  void add(std::unique_ptr<Engine> engine);
+  // Null when no engine has that name.
+  Engine* find(const std::string& name) const;
+  // Throws Error(Usage) listing the known names when there is no such engine.
+  Engine& get(const std::string& name) const;
+  const std::vector<std::unique_ptr<Engine>>& engines() const { return engines_; }
+  std::vector<std::string> names() const;
+
+ private:
+  std::vector<std::unique_ptr<Engine>> engines_;
+};
+
+// Adds every CPU engine of core/ to the registry.
+void register_cpu_engines(EngineRegistry& registry);
+
+}  // namespace simjoin

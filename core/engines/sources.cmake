@@ -1,0 +1,1 @@
+# Extra CPU engine sources.

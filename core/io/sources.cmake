@@ -1,0 +1,1 @@
+# Extra core sources for file I/O (appended by the I/O work).

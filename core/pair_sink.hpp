@@ -1,0 +1,93 @@
+#pragma once
+// Where an engine's result goes. Engines never decide output policy: they hand pairs (or, for
+// count-only sinks, counts) to a sink. add() is thread-safe.
+//
+// Pair convention: for a self-join (i, j) with i < j, ids being input row numbers; for A join B,
+// (index in A, index in B).
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <span>
+#include <vector>
+
+namespace simjoin {
+
+struct Pair {
+  std::uint32_t i;
+  std::uint32_t j;
+  friend bool operator==(const Pair&, const Pair&) = default;
+  friend auto operator<=>(const Pair&, const Pair&) = default;
+};
+
+class PairSink {
+ public:
+  virtual ~PairSink() = default;
+  // False for count-only sinks: engines may then call add_count() and skip materialising pairs.
+  virtual bool wants_pairs() const { return true; }
+
+  void add(std::span<const Pair> pairs) {
+    count_.fetch_add(pairs.size(), std::memory_order_relaxed);
+    if (wants_pairs() && !pairs.empty()) consume(pairs);
+  }
+  void add_count(std::uint64_t count) { count_.fetch_add(count, std::memory_order_relaxed); }
+  std::uint64_t count() const { return count_.load(std::memory_order_relaxed); }
+  // Called once after the engine finished successfully.
+  virtual void finish() {}
+
+ protected:
+  virtual void consume(std::span<const Pair> pairs) = 0;
+
+ private:
+  std::atomic<std::uint64_t> count_{0};
+};
+
+class CountSink final : public PairSink {
+ public:
+  bool wants_pairs() const override { return false; }
+
+ protected:
+  void consume(std::span<const Pair>) override {}
+};
+
+// Collects pairs in memory.
+class PairListSink final : public PairSink {
+ public:
+  // Sorted (i, j) order; call after the run.
+  std::vector<Pair>& sorted_pairs();
+  std::vector<Pair>& pairs() { return pairs_; }
+
+ protected:
+  void consume(std::span<const Pair> pairs) override;
+
+ private:
+  std::mutex mutex_;
+  std::vector<Pair> pairs_;
+};
+
+// Per-thread buffer that flushes to a sink in chunks, so workers rarely contend on the sink lock.
+class PairBuffer {
+ public:
+  explicit PairBuffer(PairSink& sink, std::size_t capacity = 1 << 14);
+  ~PairBuffer() { flush(); }
+  PairBuffer(const PairBuffer&) = delete;
+  PairBuffer& operator=(const PairBuffer&) = delete;
+
+  void push(std::uint32_t i, std::uint32_t j) {
+    if (!wants_pairs_) {
+      ++pending_count_;
+      return;
+    }
+    buffer_.push_back({i, j});
+    if (buffer_.size() == capacity_) flush();
+  }
+  void flush();
+
+ private:
+  PairSink& sink_;
+  std::size_t capacity_;
+  bool wants_pairs_;
+  std::uint64_t pending_count_ = 0;
+  std::vector<Pair> buffer_;
+};
+
+}  // namespace simjoin

@@ -1,0 +1,33 @@
+#pragma once
+// The GPU side as the rest of the program sees it: device facts and the GPU engines, behind the
+// common engine interface. Nothing here exposes CUDA types.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/engine.hpp"
+
+namespace simjoin {
+
+struct GpuDevice {
+  int ordinal = 0;
+  std::string name;
+  std::uint64_t free_bytes = 0;
+  std::uint64_t total_bytes = 0;
+  int compute_major = 0, compute_minor = 0;
+  int multiprocessors = 0;
+};
+
+struct GpuStatus {
+  bool available = false;
+  std::string reason;  // why no GPU can be used, when unavailable
+  std::vector<GpuDevice> devices;
+};
+
+// Probes the CUDA runtime; never throws.
+GpuStatus query_gpus();
+
+// Adds every GPU engine; on machines without a usable GPU they report themselves unavailable.
+void register_gpu_engines(EngineRegistry& registry);
+
+}  // namespace simjoin

@@ -1,0 +1,75 @@
+#include "tests/core/oracle_check.hpp"
+
+#include <cstdlib>
+#include <random>
+
+#include "core/engines/cpu_bruteforce.hpp"
+
+namespace simjoin::testing {
+
+std::uint64_t test_seed() {
+  static const std::uint64_t seed = [] {
+    if (const char* env = std::getenv("SIMJOIN_TEST_SEED")) return std::uint64_t(std::strtoull(env, nullptr, 10));
+    std::random_device device;
+    return (std::uint64_t(device()) << 32) ^ device();
+  }();
+  return seed;
+}
+
+PointSet random_points(Distribution kind, std::size_t n, std::size_t dims, std::uint64_t seed,
+                       double low, double high, std::size_t clusters, double sigma) {
+  GeneratorSpec spec;
+  spec.kind = kind;
+  spec.n = n;
+  spec.dims = dims;
+  spec.low = low;
+  spec.high = high;
+  spec.clusters = clusters;
+  spec.sigma = sigma;
+  spec.seed = seed;
+  return generate(spec);
+}
+
+PointSet lattice_points(std::size_t per_side, std::size_t dims, double spacing) {
+  std::size_t n = 1;
+  for (std::size_t k = 0; k < dims; ++k) n *= per_side;
+  PointSet points(n, dims);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::size_t rest = i;
+    for (std::size_t k = 0; k < dims; ++k) {
+      points.point(i)[k] = float(double(rest % per_side) * spacing);
+      rest /= per_side;
+    }
+  }
+  return points;
+}
+
+std::vector<Pair> oracle_pairs(const PointSet& a, const PointSet* b, double eps) {
+  CpuBruteForceEngine oracle;
+  PairListSink sink;
+  RunControl control;
+  JoinParams params;
+  params.eps = eps;
+  run_engine(oracle, {&a, b}, params, sink, control);
+  return std::move(sink.sorted_pairs());
+}
+
+VerifyReport check_engine(Engine& engine, const PointSet& a, const PointSet* b,
+                          const JoinParams& params, RunResult* result) {
+  PairListSink sink;
+  RunControl control;
+  RunResult run = run_engine(engine, {&a, b}, params, sink, control);
+  if (result) *result = std::move(run);
+  return compare_pairs(std::move(sink.pairs()), oracle_pairs(a, b, params.eps), a, b, params.eps,
+                       float32_tolerance(a.dims()));
+}
+
+std::uint64_t count_pairs(Engine& engine, const PointSet& a, const PointSet* b,
+                          const JoinParams& params) {
+  CountSink sink;
+  RunControl control;
+  run_engine(engine, {&a, b}, params, sink, control);
+  return sink.count();
+}
+
+}  // namespace simjoin::testing

@@ -1,0 +1,39 @@
+#pragma once
+// Test support shared by the CPU and GPU engine tests: fresh random inputs and a comparison of any
+// engine's result with the float64 oracle.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/engine.hpp"
+#include "core/generators.hpp"
+#include "core/verify.hpp"
+
+namespace simjoin::testing {
+
+// A fresh seed per test run (std::random_device), or SIMJOIN_TEST_SEED when set, so that a failure
+// can be replayed. The seed is printed with every failure through SCOPED_TRACE.
+std::uint64_t test_seed();
+
+PointSet random_points(Distribution kind, std::size_t n, std::size_t dims, std::uint64_t seed,
+                       double low = 0, double high = 1, std::size_t clusters = 5,
+                       double sigma = 0.05);
+
+// Points on an integer lattice scaled by `spacing`, so that many pairs lie exactly `spacing` apart.
+PointSet lattice_points(std::size_t per_side, std::size_t dims, double spacing);
+
+std::vector<Pair> oracle_pairs(const PointSet& a, const PointSet* b, double eps);
+
+// Runs `engine` into a pair list and compares it with the oracle, allowing the float32 tolerance.
+VerifyReport check_engine(Engine& engine, const PointSet& a, const PointSet* b,
+                          const JoinParams& params, RunResult* result = nullptr);
+
+// Runs `engine` count-only and returns the count.
+std::uint64_t count_pairs(Engine& engine, const PointSet& a, const PointSet* b,
+                          const JoinParams& params);
+
+}  // namespace simjoin::testing
+
+#define EXPECT_MATCHES_ORACLE(report) EXPECT_TRUE((report).ok()) << (report).summary()

@@ -1,0 +1,1 @@
+# Extra core test sources (target_sources(core_tests PRIVATE ...)).

@@ -1,0 +1,41 @@
+#include <gtest/gtest.h>
+
+#include <thread>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/run_control.hpp"
+
+using namespace simjoin;
+
+TEST(RunControl, ProgressIsMonotoneAcrossThreads) {
+  std::vector<double> seen;
+  std::mutex mutex;
+  RunControl control([&](double fraction, const std::string&) {
+    std::lock_guard lock(mutex);
+    seen.push_back(fraction);
+  });
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i <= 100; ++i) control.report((i + t) / 103.0);
+    });
+  for (auto& thread : threads) thread.join();
+  for (std::size_t i = 1; i < seen.size(); ++i) EXPECT_GE(seen[i], seen[i - 1]);
+  EXPECT_DOUBLE_EQ(control.progress(), 1.0);
+  control.report(0.2);
+  EXPECT_DOUBLE_EQ(control.progress(), 1.0);
+}
+
+TEST(RunControl, CancelThrowsCancelled) {
+  RunControl control;
+  EXPECT_NO_THROW(control.throw_if_cancelled());
+  control.request_cancel();
+  try {
+    control.throw_if_cancelled();
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Cancelled);
+    EXPECT_EQ(exit_code_for(e.kind()), 130);
+  }
+}
