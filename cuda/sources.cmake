@@ -1,1 +1,0 @@
-# GPU engine sources.

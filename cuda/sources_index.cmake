@@ -1,0 +1,1 @@
+# Sources of gpu-grid, gpu-lss, gpu-boehm: target_sources(simjoin_cuda PRIVATE ...).

@@ -1,0 +1,1 @@
+# Sources of gpu-nlj, gpu-inlj, gpu-bruteforce, gpu-kmeans: target_sources(simjoin_cuda PRIVATE ...).
