@@ -14,6 +14,14 @@ void PairListSink::consume(std::span<const Pair> pairs) {
   pairs_.insert(pairs_.end(), pairs.begin(), pairs.end());
 }
 
+void TeeSink::consume(std::span<const Pair> pairs) {
+  for (PairSink* target : targets_) target->add(pairs);
+}
+
+void TeeSink::finish() {
+  for (PairSink* target : targets_) target->finish();
+}
+
 PairBuffer::PairBuffer(PairSink& sink, std::size_t capacity)
     : sink_(sink), capacity_(capacity), wants_pairs_(sink.wants_pairs()) {
   if (wants_pairs_) buffer_.reserve(capacity_);

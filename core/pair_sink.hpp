@@ -64,6 +64,19 @@ class PairListSink final : public PairSink {
   std::vector<Pair> pairs_;
 };
 
+// Forwards every pair to several sinks (e.g. a file and an in-memory list).
+class TeeSink final : public PairSink {
+ public:
+  explicit TeeSink(std::vector<PairSink*> targets) : targets_(std::move(targets)) {}
+  void finish() override;
+
+ protected:
+  void consume(std::span<const Pair> pairs) override;
+
+ private:
+  std::vector<PairSink*> targets_;
+};
+
 // Per-thread buffer that flushes to a sink in chunks, so workers rarely contend on the sink lock.
 class PairBuffer {
  public:
