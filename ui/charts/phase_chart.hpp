@@ -1,0 +1,41 @@
+#pragma once
+// Per-phase timing as stacked bars: one bar per run (one run alone, or several engines side by
+// side), one segment per phase, plus "other" for time outside the named phases. Hovering a segment
+// shows its exact time; clicking a legend entry hides that phase.
+#include <QChart>
+#include <QSet>
+#include <QString>
+
+#include <vector>
+
+#include "core/run_stats.hpp"
+
+namespace simjoin::ui {
+
+struct PhaseBar {
+  QString label;
+  RunStats stats;
+};
+
+class PhaseChart : public QChart {
+  Q_OBJECT
+
+ public:
+  explicit PhaseChart(QGraphicsItem* parent = nullptr);
+  void setRuns(std::vector<PhaseBar> bars);
+  const std::vector<PhaseBar>& bars() const { return bars_; }
+  // Phase names in stacking order, "other" last when present.
+  const std::vector<QString>& phases() const { return phases_; }
+  // Seconds of `phase` in bar `bar`.
+  double seconds(std::size_t bar, const QString& phase) const;
+  void setPhaseHidden(const QString& phase, bool hidden);
+
+ private:
+  void rebuild();
+
+  std::vector<PhaseBar> bars_;
+  std::vector<QString> phases_;
+  QSet<QString> hidden_;
+};
+
+}  // namespace simjoin::ui

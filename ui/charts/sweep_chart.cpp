@@ -1,0 +1,191 @@
+#include "ui/charts/sweep_chart.hpp"
+
+#include <QCursor>
+#include <QToolTip>
+
+#include <algorithm>
+#include <limits>
+
+#include "core/error.hpp"
+#include "ui/charts/chart_axes.hpp"
+
+namespace simjoin::ui {
+
+namespace {
+struct MetricName {
+  SweepMetric metric;
+  const char* name;
+  const char* title;
+};
+constexpr MetricName kMetrics[] = {
+    {SweepMetric::Seconds, "seconds", "Time (s)"},
+    {SweepMetric::Pairs, "pairs", "Pairs"},
+    {SweepMetric::ReplicatedPoints, "replicated", "Replicated points"},
+    {SweepMetric::ComparedRatio, "compared-ratio", "Compared-pairs ratio"},
+    {SweepMetric::LargestPartition, "largest-partition", "Largest partition (points)"},
+    {SweepMetric::SmallestPartition, "smallest-partition", "Smallest partition (points)"},
+};
+
+double x_of(const SweepPoint& point, SweepAxis axis) {
+  return axis == SweepAxis::Eps ? point.eps : double(point.k);
+}
+}  // namespace
+
+QString metric_title(SweepMetric metric) {
+  for (const MetricName& m : kMetrics)
+    if (m.metric == metric) return m.title;
+  return {};
+}
+
+std::optional<double> metric_value(const SweepPoint& point, SweepMetric metric) {
+  const auto& sizes = point.partition_sizes;
+  switch (metric) {
+    case SweepMetric::Seconds: return point.stats.seconds_total;
+    case SweepMetric::Pairs: return double(point.stats.pairs);
+    case SweepMetric::ReplicatedPoints: return double(point.stats.replicated_points);
+    case SweepMetric::ComparedRatio: return point.stats.compared_ratio();
+    case SweepMetric::LargestPartition:
+      if (sizes.empty()) return std::nullopt;
+      return double(*std::max_element(sizes.begin(), sizes.end()));
+    case SweepMetric::SmallestPartition:
+      if (sizes.empty()) return std::nullopt;
+      return double(*std::min_element(sizes.begin(), sizes.end()));
+  }
+  return std::nullopt;
+}
+
+SweepMetric parse_metric(const std::string& name) {
+  std::string known;
+  for (const MetricName& m : kMetrics) {
+    if (name == m.name) return m.metric;
+    known += (known.empty() ? "" : ", ") + std::string(m.name);
+  }
+  fail(ErrorKind::Usage, "unknown chart metric '" + name + "'; known metrics: " + known);
+}
+
+SweepChart::SweepChart(QGraphicsItem* parent) : QChart(parent) {
+  legend()->setAlignment(Qt::AlignBottom);
+}
+
+void SweepChart::begin(const SweepSpec& raw) {
+  const SweepSpec spec = raw.normalized();
+  x_axis_ = spec.eps_values.size() == 1 && spec.k_values.size() > 1 ? SweepAxis::K : SweepAxis::Eps;
+  name_by_k_ = x_axis_ == SweepAxis::Eps && spec.k_values.size() > 1;
+  name_by_eps_ = x_axis_ == SweepAxis::K && spec.eps_values.size() > 1;
+  points_.clear();
+  rebuild();
+}
+
+void SweepChart::addPoint(const SweepPoint& point) {
+  points_.push_back(point);
+  plot(points_.size() - 1);
+  fitAxes();
+}
+
+void SweepChart::setMetric(SweepMetric metric) {
+  metric_ = metric;
+  rebuild();
+}
+
+int SweepChart::plottedPointCount() const {
+  int count = 0;
+  for (const auto& [name, series] : series_) count += int(series->count());
+  return count;
+}
+
+void SweepChart::rebuild() {
+  removeAllSeries();
+  for (QAbstractAxis* axis : axes()) {
+    removeAxis(axis);
+    delete axis;
+  }
+  series_.clear();
+  members_.clear();
+  setTitle(metric_title(metric_) + (x_axis_ == SweepAxis::Eps ? " vs eps" : " vs k"));
+  for (std::size_t i = 0; i < points_.size(); ++i) plot(i);
+  fitAxes();
+}
+
+QLineSeries* SweepChart::seriesFor(const SweepPoint& point) {
+  QString name = QString::fromStdString(point.engine);
+  if (name_by_k_) name += QString(" k=%1").arg(point.k);
+  if (name_by_eps_) name += QString(" eps=%1").arg(point.eps);
+  auto found = series_.find(name);
+  if (found != series_.end()) return found->second;
+  auto* series = new QLineSeries;
+  series->setName(name);
+  series->setPointsVisible(true);
+  addSeries(series);
+  attach_axes(*this, *series);
+  connect(series, &QLineSeries::hovered, this, [this, series](const QPointF& at, bool entered) {
+    if (entered) showTooltip(series, at);
+    else QToolTip::hideText();
+  });
+  legend_toggle_.attach(*this);
+  series_[name] = series;
+  return series;
+}
+
+void SweepChart::plot(std::size_t index) {
+  const SweepPoint& point = points_[index];
+  const std::optional<double> y = metric_value(point, metric_);
+  if (!y) return;
+  QLineSeries* series = seriesFor(point);
+  std::vector<std::size_t>& members = members_[series];
+  const double x = x_of(point, x_axis_);
+  members.insert(std::upper_bound(members.begin(), members.end(), x,
+                                  [&](double value, std::size_t m) { return value < x_of(points_[m], x_axis_); }),
+                 index);
+  QList<QPointF> line;
+  for (std::size_t m : members) line.append({x_of(points_[m], x_axis_), *metric_value(points_[m], metric_)});
+  series->replace(line);
+}
+
+void SweepChart::fitAxes() {
+  double x_min = std::numeric_limits<double>::infinity(), x_max = -x_min;
+  double y_min = x_min, y_max = -x_min;
+  for (const auto& [series, members] : members_)
+    for (std::size_t m : members) {
+      const double x = x_of(points_[m], x_axis_), y = *metric_value(points_[m], metric_);
+      x_min = std::min(x_min, x), x_max = std::max(x_max, x);
+      y_min = std::min(y_min, y), y_max = std::max(y_max, y);
+    }
+  if (x_min > x_max) return;  // nothing plotted yet
+  fit_axis(*this, Qt::AlignBottom, x_axis_ == SweepAxis::Eps ? "eps" : "k", x_min, x_max,
+           spans_decades(x_min, x_max));
+  fit_axis(*this, Qt::AlignLeft, metric_title(metric_), y_min, y_max, spans_decades(y_min, y_max));
+}
+
+QString SweepChart::pointText(const SweepPoint& point) const {
+  const RunStats& stats = point.stats;
+  QString text = QString("%1\neps = %2, k = %3\ntime = %4 s\npairs = %5\nreplicated = %6\ncompared ratio = %7")
+                     .arg(QString::fromStdString(point.engine))
+                     .arg(point.eps, 0, 'g', 10)
+                     .arg(point.k)
+                     .arg(stats.seconds_total, 0, 'g', 6)
+                     .arg(stats.pairs)
+                     .arg(stats.replicated_points)
+                     .arg(stats.compared_ratio(), 0, 'g', 6);
+  if (!point.partition_sizes.empty())
+    text += QString("\npartitions: %1 to %2 points")
+                .arg(*metric_value(point, SweepMetric::SmallestPartition))
+                .arg(*metric_value(point, SweepMetric::LargestPartition));
+  return text;
+}
+
+void SweepChart::showTooltip(QLineSeries* series, const QPointF& at) {
+  const auto found = members_.find(series);
+  if (found == members_.end() || found->second.empty()) return;
+  // The nearest data point on screen, since `at` is wherever the cursor met the line.
+  const QPointF cursor = mapToPosition(at, series);
+  std::size_t best = found->second.front();
+  double best_distance = std::numeric_limits<double>::infinity();
+  for (std::size_t m : found->second) {
+    const QPointF p = mapToPosition({x_of(points_[m], x_axis_), *metric_value(points_[m], metric_)}, series);
+    const double distance = QLineF(p, cursor).length();
+    if (distance < best_distance) best_distance = distance, best = m;
+  }
+  QToolTip::showText(QCursor::pos(), pointText(points_[best]));
+}
+
+}  // namespace simjoin::ui
