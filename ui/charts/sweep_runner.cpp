@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "ui/run/partition_sizes.hpp"
 #include "ui/run/run_execution.hpp"
 
 namespace simjoin::ui {
@@ -15,16 +16,6 @@ std::vector<T> sorted_unique(std::vector<T> values) {
   return values;
 }
 
-std::vector<std::uint64_t> partition_sizes(const RunResult& result) {
-  if (!result.partitions) return {};
-  const PartitionStructure& parts = *result.partitions;
-  std::vector<std::uint64_t> sizes(parts.k, 0);
-  for (std::uint32_t p : parts.membership)
-    if (p < sizes.size()) ++sizes[p];
-  for (std::uint32_t p : parts.replica_partition)
-    if (p < sizes.size()) ++sizes[p];
-  return sizes;
-}
 }  // namespace
 
 std::size_t SweepSpec::size() const {
@@ -69,7 +60,8 @@ std::vector<SweepPoint> SweepRunner::run(const SweepSpec& raw, RunControl& contr
         request.params.k = k;
         request.keep_pairs_limit = 0;  // count only
         const RunRecord record = execute_run(registry_, request, control);
-        SweepPoint point{engine, eps, k, record.result.stats, partition_sizes(record.result)};
+        SweepPoint point{engine, eps, k, record.result.stats, {}};
+        if (record.result.partitions) point.partition_sizes = partition_sizes(*record.result.partitions);
         if (on_point) on_point(point);
         points.push_back(std::move(point));
       }

@@ -1,0 +1,129 @@
+// simjoin-studio [FILE] [--eps E] [--k K] [--engine NAME] [--view MODE] [--run] [--screenshot PNG] [--quit]
+#include <cstdio>
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QTimer>
+
+#include "core/engine.hpp"
+#include "cuda/gpu_engines.hpp"
+#include "ui/main_window.hpp"
+#include "ui/parameters_panel.hpp"
+#include "ui/samples.hpp"
+#include "ui/vtk_view_widget.hpp"
+
+using namespace simjoin;
+
+namespace {
+
+ui::DeviceSummary describe(const GpuStatus& gpus) {
+  ui::DeviceSummary summary;
+  if (!gpus.available) {
+    summary.status = QObject::tr("CPU only: %1").arg(QString::fromStdString(gpus.reason));
+    return summary;
+  }
+  QStringList parts;
+  for (const auto& device : gpus.devices) {
+    const QString text = QObject::tr("%1 (%2 GiB free)")
+                             .arg(QString::fromStdString(device.name))
+                             .arg(device.free_bytes / double(1ull << 30), 0, 'f', 1);
+    summary.gpu_names << text;
+    parts << text;
+  }
+  summary.status = parts.join(", ");
+  return summary;
+}
+
+bool parse_mode(const QString& name, ui::ViewMode& mode) {
+  const QStringList names = {"scatter", "partitions", "replication", "grid"};
+  const int index = names.indexOf(name);
+  if (index < 0) return false;
+  mode = static_cast<ui::ViewMode>(index);
+  return true;
+}
+
+int fail_usage(const QString& message) {
+  std::fprintf(stderr, "simjoin-studio: %s\n", qPrintable(message));
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Must precede the QApplication: every OpenGL context then gets a core profile VTK can use.
+  ui::VtkViewWidget::setDefaultSurfaceFormat();
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName("Simjoin");
+  QApplication::setApplicationName("Simjoin Studio");
+
+  QCommandLineParser parser;
+  parser.setApplicationDescription("Explore the epsilon-similarity join");
+  parser.addHelpOption();
+  parser.addPositionalArgument("FILE", "point file to open (or sample:NAME)");
+  const QCommandLineOption eps("eps", "join radius", "E");
+  const QCommandLineOption k("k", "k-means partitions (0 = automatic)", "K");
+  const QCommandLineOption engine("engine", "engine name", "NAME");
+  const QCommandLineOption view("view", "scatter, partitions, replication or grid", "MODE");
+  const QCommandLineOption run("run", "run the join and wait for it");
+  const QCommandLineOption screenshot("screenshot", "save a PNG of the window", "PNG");
+  const QCommandLineOption quit("quit", "quit when done");
+  parser.addOptions({eps, k, engine, view, run, screenshot, quit});
+  parser.process(app);
+
+  EngineRegistry registry;
+  register_cpu_engines(registry);
+  register_gpu_engines(registry);
+  ui::MainWindow window(registry, describe(query_gpus()));
+
+  bool ok = true;
+  if (parser.isSet(eps)) {
+    const double value = parser.value(eps).toDouble(&ok);
+    if (!ok || value < 0) return fail_usage("--eps must be a number >= 0");
+    window.parameters()->setEps(value);
+  }
+  if (parser.isSet(k)) {
+    const int value = parser.value(k).toInt(&ok);
+    if (!ok || value < 0) return fail_usage("--k must be an integer >= 0");
+    window.parameters()->setK(value);
+  }
+  if (parser.isSet(engine) && !window.parameters()->setEngine(parser.value(engine)))
+    return fail_usage("unknown or unavailable engine: " + parser.value(engine));
+  ui::ViewMode mode = ui::ViewMode::Scatter;
+  if (parser.isSet(view) && !parse_mode(parser.value(view), mode))
+    return fail_usage("--view must be scatter, partitions, replication or grid");
+
+  const bool scripted = parser.isSet(quit) || parser.isSet(screenshot);
+  app.setProperty("unattended", scripted);
+  window.show();
+  window.setViewMode(mode);
+
+  const QStringList files = parser.positionalArguments();
+  if (!files.isEmpty()) {
+    const QString file = files.first();
+    if (file.startsWith("sample:")) window.openSample(file.mid(7));
+    else window.openFile(file);
+    window.waitForTask();
+    if (!window.points()) return fail_usage("could not load " + file);
+  }
+  if (parser.isSet(run)) {
+    bool run_ok = false;
+    QObject::connect(&window, &ui::MainWindow::runFinished, [&run_ok](bool ok) { run_ok = ok; });
+    window.runJoin();
+    window.waitForTask();
+    if (!run_ok) std::fprintf(stderr, "simjoin-studio: the run did not complete\n");
+  }
+  if (parser.isSet(screenshot)) {
+    // Let the window lay out and paint once before grabbing it.
+    QTimer::singleShot(300, &window, [&] {
+      if (!window.screenshot().save(parser.value(screenshot))) {
+        std::fprintf(stderr, "simjoin-studio: cannot write %s\n", qPrintable(parser.value(screenshot)));
+        app.exit(1);
+      } else if (parser.isSet(quit)) {
+        app.quit();
+      }
+    });
+  } else if (parser.isSet(quit)) {
+    QTimer::singleShot(0, &app, &QApplication::quit);
+  }
+  return app.exec();
+}

@@ -1,0 +1,71 @@
+#include "ui/background_task.hpp"
+
+#include <QEventLoop>
+#include <QFutureWatcher>
+#include <QProgressDialog>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "core/error.hpp"
+
+namespace simjoin::ui {
+
+BackgroundTask::BackgroundTask(const QString& title, Job job, QWidget* parent)
+    : QObject(parent), watcher_(new QFutureWatcher<QString>(this)), dialog_(new QProgressDialog(parent)) {
+  dialog_->setWindowTitle(title);
+  dialog_->setLabelText(title);
+  dialog_->setRange(0, 1000);
+  dialog_->setMinimumDuration(400);
+  dialog_->setAutoClose(false);
+  dialog_->setAutoReset(false);
+  dialog_->setValue(0);
+  connect(dialog_, &QProgressDialog::canceled, this, &BackgroundTask::cancel);
+  connect(this, &BackgroundTask::progress, dialog_, [this](double fraction, const QString& phase) {
+    dialog_->setValue(static_cast<int>(fraction * 1000));
+    if (!phase.isEmpty()) dialog_->setLabelText(phase);
+  });
+
+  // Progress arrives on the worker thread; a queued signal carries it to the dialog.
+  control_ = std::make_unique<RunControl>([this](double fraction, const std::string& phase) {
+    emit progress(fraction, QString::fromStdString(phase));
+  });
+  connect(watcher_, &QFutureWatcher<QString>::finished, this, &BackgroundTask::onDone);
+  RunControl* control = control_.get();
+  watcher_->setFuture(QtConcurrent::run([job = std::move(job), control]() -> QString {
+    try {
+      job(*control);
+      return {};
+    } catch (const Error& e) {
+      return e.kind() == ErrorKind::Cancelled ? QStringLiteral("\x01") : QString::fromUtf8(e.what());
+    } catch (const std::exception& e) {
+      return QString::fromUtf8(e.what());
+    }
+  }));
+}
+
+BackgroundTask::~BackgroundTask() {
+  // The job references the control block: it must end before that is freed.
+  if (watcher_->isRunning()) {
+    control_->request_cancel();
+    watcher_->waitForFinished();
+  }
+  delete dialog_;
+}
+
+void BackgroundTask::cancel() { control_->request_cancel(); }
+
+void BackgroundTask::wait() {
+  if (!running()) return;
+  QEventLoop loop;
+  connect(this, &BackgroundTask::finished, &loop, &QEventLoop::quit);
+  loop.exec();
+}
+
+void BackgroundTask::onDone() {
+  done_ = true;
+  dialog_->hide();
+  const QString result = watcher_->result();
+  const bool cancelled = result == QStringLiteral("\x01") || control_->cancelled();
+  emit finished(result.isEmpty() && !cancelled, cancelled, cancelled ? QString() : result);
+}
+
+}  // namespace simjoin::ui

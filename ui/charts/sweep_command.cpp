@@ -1,0 +1,92 @@
+#include "ui/charts/sweep_command.hpp"
+
+#include <QApplication>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "core/error.hpp"
+#include "core/io/file_io.hpp"
+#include "core/vtkio/load_points.hpp"
+#include "ui/charts/sweep_chart.hpp"
+#include "ui/charts/sweep_csv.hpp"
+#include "ui/export/chart_export.hpp"
+
+namespace simjoin::ui {
+
+namespace {
+// A QApplication for drawing, created here when the caller has none.
+std::unique_ptr<QApplication> ensure_gui_application() {
+  if (QCoreApplication::instance()) {
+    if (!qobject_cast<QApplication*>(QCoreApplication::instance()))
+      fail(ErrorKind::Internal, "drawing a chart needs a QApplication, not a QCoreApplication");
+    return nullptr;
+  }
+  if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM"))
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+  static int argc = 1;
+  static char name[] = "simjoin";
+  static char* argv[] = {name, nullptr};
+  return std::make_unique<QApplication>(argc, argv);
+}
+
+std::shared_ptr<const PointSet> points_from(const std::shared_ptr<const PointSet>& loaded,
+                                            const std::string& path) {
+  if (loaded) return loaded;
+  if (path.empty()) return nullptr;
+  return std::make_shared<const PointSet>(load_points(path));
+}
+
+void check_options(const SweepOptions& options) {
+  if (!options.registry) fail(ErrorKind::Internal, "sweep without an engine registry");
+  if (options.csv_path.empty() && options.chart_path.empty())
+    fail(ErrorKind::Usage, "a sweep needs a CSV file, a chart file or both to write");
+  if (!options.a && options.input.empty()) fail(ErrorKind::Usage, "a sweep needs input points");
+  for (const std::string& engine : options.engines) options.registry->get(engine);
+  parse_metric(options.metric);
+  if (!options.chart_path.empty()) {
+    const std::string ext = lower_extension(options.chart_path);
+    if (ext != ".svg" && ext != ".png")
+      fail(ErrorKind::Usage, options.chart_path + ": unknown chart image type '" + ext + "'; use .svg or .png");
+  }
+  if (options.width < 16 || options.height < 16)
+    fail(ErrorKind::Usage, "the chart needs at least 16 x 16 pixels");
+}
+}  // namespace
+
+int run_sweep_command(const SweepOptions& options) {
+  check_options(options);
+  SweepSpec spec;
+  spec.engines = options.engines;
+  spec.eps_values = options.eps_values;
+  spec.k_values = options.k_values;
+  spec.base = options.base;
+  spec.a = points_from(options.a, options.input);
+  spec.b = points_from(options.b, options.input_b);
+  spec = spec.normalized();
+  const std::size_t total = spec.size();
+
+  const auto app = options.chart_path.empty() ? nullptr : ensure_gui_application();
+  SweepRunner runner(*options.registry);
+  RunControl control;
+  std::size_t done = 0;
+  const std::vector<SweepPoint> points = runner.run(spec, control, [&](const SweepPoint& point) {
+    ++done;
+    if (!options.quiet)
+      std::fprintf(stderr, "sweep %zu/%zu: %s eps=%g k=%d: %llu pairs in %.4g s\n", done, total,
+                   point.engine.c_str(), point.eps, point.k,
+                   static_cast<unsigned long long>(point.stats.pairs), point.stats.seconds_total);
+  });
+
+  if (!options.csv_path.empty()) write_sweep_csv(points, options.csv_path);
+  if (!options.chart_path.empty()) {
+    SweepChart chart;
+    chart.begin(spec);
+    chart.setMetric(parse_metric(options.metric));
+    for (const SweepPoint& point : points) chart.addPoint(point);
+    save_chart_image(chart, options.chart_path, QSize(options.width, options.height));
+  }
+  return 0;
+}
+
+}  // namespace simjoin::ui

@@ -1,0 +1,49 @@
+#pragma once
+// The headless sweep behind `simjoin sweep`: runs every engine at every eps (and k), writes one CSV
+// row per run and the chart as .svg or .png, with no display needed. Qt-free header, so the CLI can
+// call it without Qt of its own.
+//
+//   SweepOptions options;
+//   options.registry = &registry;
+//   options.engines = {"cpu-grid", "cpu-kmeans"};
+//   options.eps_values = {0.1, 0.2, 0.5};
+//   options.k_values = {10, 20};          // optional; the chart's x axis is k when eps is single
+//   options.input = "points.csv";         // or options.a = already loaded points
+//   options.csv_path = "sweep.csv";       // engine,eps,k,pairs,seconds,replicated_points,compared_pairs
+//   options.chart_path = "sweep.svg";     // optional; .svg or .png
+//   options.metric = "seconds";           // see parse_metric in sweep_chart.hpp
+//   return run_sweep_command(options);
+//
+// Without a QApplication one is created for drawing the chart; when neither DISPLAY nor
+// WAYLAND_DISPLAY is set and QT_QPA_PLATFORM is unset, the offscreen platform is chosen. An existing
+// QCoreApplication that is not a QApplication cannot draw charts: Error(Internal).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/engine.hpp"
+
+namespace simjoin::ui {
+
+struct SweepOptions {
+  const EngineRegistry* registry = nullptr;
+  std::vector<std::string> engines;
+  std::vector<double> eps_values;
+  std::vector<int> k_values;  // empty: base.k only
+  std::string input;          // point file of A, read with load_points (unless `a` is set)
+  std::string input_b;        // point file of B for A join B; empty for a self-join
+  std::shared_ptr<const PointSet> a, b;  // already loaded points, used instead of the files
+  JoinParams base;            // seed, threads, devices, unicomp, batch size; eps and k are swept
+  std::string csv_path;       // at least one of csv_path and chart_path
+  std::string chart_path;
+  std::string metric = "seconds";
+  int width = 1000;
+  int height = 700;
+  bool quiet = false;  // no line per run on stderr
+};
+
+// Returns 0 once the files are written. Throws simjoin::Error: Usage for bad options (checked before
+// any run), BadInput for unreadable points, and whatever an engine throws.
+int run_sweep_command(const SweepOptions& options);
+
+}  // namespace simjoin::ui

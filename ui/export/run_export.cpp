@@ -1,0 +1,136 @@
+#include "ui/export/run_export.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+
+#include "core/error.hpp"
+#include "core/io/pair_writers.hpp"
+#include "core/vtkio/vtk_points.hpp"
+#include "ui/run/partition_sizes.hpp"
+#include "ui/run/run_execution.hpp"
+
+namespace simjoin::ui {
+
+namespace {
+constexpr std::size_t kChunk = 1 << 20;
+
+// The pairs of A's points: per point of A, how many pairs it is in.
+class NeighborCountSink final : public PairSink {
+ public:
+  NeighborCountSink(std::size_t n, bool self_join) : counts_(n), self_join_(self_join) {}
+  std::vector<std::int32_t> counts() const {
+    std::vector<std::int32_t> result(counts_.size());
+    for (std::size_t p = 0; p < counts_.size(); ++p)
+      result[p] = std::int32_t(std::min<std::uint64_t>(counts_[p].load(), INT32_MAX));
+    return result;
+  }
+
+ protected:
+  void consume(std::span<const Pair> pairs) override {
+    for (const Pair& pair : pairs) {
+      counts_[pair.i].fetch_add(1, std::memory_order_relaxed);
+      if (self_join_) counts_[pair.j].fetch_add(1, std::memory_order_relaxed);
+    }
+  }
+
+ private:
+  std::vector<std::atomic<std::uint64_t>> counts_;
+  bool self_join_;
+};
+
+std::uint64_t max_id(const RunRecord& run) {
+  return std::max(run.request.a->size(), run.request.b ? run.request.b->size() : std::size_t{0});
+}
+
+void require_points(const RunRecord& run) {
+  if (!run.request.a) fail(ErrorKind::Usage, "the run has no input points");
+}
+
+// The run's pairs, into `sink`: the kept ones in chunks with progress, else by running again.
+void replay_pairs(const EngineRegistry& registry, const RunRecord& run, PairSink& sink,
+                  RunControl& control) {
+  if (!run.pairs) {
+    run_into(registry, run.request, sink, control);
+    return;
+  }
+  const std::vector<Pair>& pairs = *run.pairs;
+  for (std::size_t begin = 0; begin < pairs.size(); begin += kChunk) {
+    control.throw_if_cancelled();
+    const std::size_t end = std::min(pairs.size(), begin + kChunk);
+    sink.add(std::span(pairs).subspan(begin, end - begin));
+    control.report(double(end) / double(pairs.size()));
+  }
+  sink.finish();
+  control.report(1.0);
+}
+}  // namespace
+
+void export_pairs(const EngineRegistry& registry, const RunRecord& run, const std::string& path,
+                  RunControl& control) {
+  require_points(run);
+  control.set_phase("writing pairs");
+  PairFileSink sink(path, pair_format_for_path(path), max_id(run));
+  replay_pairs(registry, run, sink, control);
+}
+
+void export_neighbors_csr(const EngineRegistry& registry, const RunRecord& run,
+                          const std::string& prefix, RunControl& control) {
+  require_points(run);
+  std::vector<Pair> pairs;
+  if (run.pairs) {
+    pairs = *run.pairs;
+  } else {
+    control.set_phase("joining again for the neighbour lists");
+    PairListSink sink;
+    run_into(registry, run.request, sink, control);
+    pairs = std::move(sink.pairs());
+  }
+  control.set_phase("writing neighbour lists");
+  write_neighbors_csr(prefix, std::move(pairs), run.request.a->size(), run.request.b == nullptr);
+  control.report(1.0);
+}
+
+void export_stats_json(const RunRecord& run, const std::string& path) {
+  nlohmann::json json = run.result.stats;
+  if (run.request.a) json["input_a"] = run.request.a->source;
+  if (run.request.b) json["input_b"] = run.request.b->source;
+  json["pairs_kept"] = run.pairs.has_value();
+  if (const auto& parts = run.result.partitions) {
+    json["partition_sizes"] = partition_sizes(*parts);
+    json["kmeans_iterations"] = parts->iterations;
+  }
+  if (const auto& grid = run.result.grid) {
+    json["grid"] = {{"cell_width", grid->cell_width},
+                    {"indexed_dims", grid->indexed_dims},
+                    {"cells_per_dim", grid->cells_per_dim},
+                    {"non_empty_cells", grid->cell_ids.size()},
+                    {"unicomp", grid->unicomp}};
+  }
+  write_stats_json(path, json);
+}
+
+void export_labeled_vtp(const EngineRegistry& registry, const RunRecord& run,
+                        const std::string& path, RunControl& control) {
+  require_points(run);
+  const PointSet& a = *run.request.a;
+  std::vector<std::int32_t> partition(a.size(), -1), replicated(a.size(), 0);
+  if (const auto& parts = run.result.partitions) {
+    for (std::size_t p = 0; p < std::min(a.size(), parts->membership.size()); ++p)
+      partition[p] = std::int32_t(parts->membership[p]);
+    for (std::uint32_t point : parts->replica_point)
+      if (point < a.size()) ++replicated[point];
+  }
+  control.set_phase("counting neighbours");
+  NeighborCountSink neighbors(a.size(), run.request.b == nullptr);
+  replay_pairs(registry, run, neighbors, control);
+  control.set_phase("writing points");
+  write_labeled_vtp(path, a,
+                    {{"partition", std::move(partition)},
+                     {"replicated", std::move(replicated)},
+                     {"neighbors", neighbors.counts()}});
+}
+
+}  // namespace simjoin::ui

@@ -1,0 +1,102 @@
+#include "ui/replication.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "core/error.hpp"
+
+namespace simjoin::ui {
+
+namespace {
+
+void check_partition(std::uint32_t p, std::size_t k, const char* what, std::size_t index) {
+  if (p >= k)
+    fail(ErrorKind::BadInput, std::string(what) + " " + std::to_string(index) + " names partition " +
+                                  std::to_string(p) + ", but k = " + std::to_string(k));
+}
+
+void check_replicas(const PartitionStructure& s) {
+  if (s.replica_point.size() != s.replica_partition.size())
+    fail(ErrorKind::BadInput, "replica point and partition lists differ in length");
+  for (std::size_t r = 0; r < s.replica_point.size(); ++r) {
+    if (s.replica_point[r] >= s.membership.size())
+      fail(ErrorKind::BadInput, "replica " + std::to_string(r) + " names point " +
+                                    std::to_string(s.replica_point[r]) + " of " +
+                                    std::to_string(s.membership.size()));
+    check_partition(s.replica_partition[r], s.k, "replica", r);
+  }
+}
+
+// Keeps the part of `poly` where a*x + b*y <= c (one Sutherland-Hodgman step).
+Polygon2d clip(const Polygon2d& poly, double a, double b, double c) {
+  Polygon2d out;
+  const std::size_t m = poly.xy.size() / 2;
+  for (std::size_t v = 0; v < m; ++v) {
+    const double x0 = poly.xy[2 * v], y0 = poly.xy[2 * v + 1];
+    const double x1 = poly.xy[2 * ((v + 1) % m)], y1 = poly.xy[2 * ((v + 1) % m) + 1];
+    const double f0 = a * x0 + b * y0 - c, f1 = a * x1 + b * y1 - c;
+    if (f0 <= 0) out.xy.insert(out.xy.end(), {x0, y0});
+    if ((f0 < 0) != (f1 < 0) && f0 != f1) {
+      const double t = f0 / (f0 - f1);
+      out.xy.insert(out.xy.end(), {x0 + t * (x1 - x0), y0 + t * (y1 - y0)});
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<PartitionCounts> replication_counts(const PartitionStructure& s) {
+  std::vector<PartitionCounts> counts(s.k);
+  for (std::size_t i = 0; i < s.membership.size(); ++i) {
+    check_partition(s.membership[i], s.k, "point", i);
+    ++counts[s.membership[i]].own;
+  }
+  check_replicas(s);
+  for (std::size_t r = 0; r < s.replica_point.size(); ++r) {
+    ++counts[s.replica_partition[r]].received;
+    ++counts[s.membership[s.replica_point[r]]].sent;
+  }
+  return counts;
+}
+
+std::vector<std::uint32_t> copies_per_point(const PartitionStructure& s) {
+  check_replicas(s);
+  std::vector<std::uint32_t> copies(s.membership.size(), 0);
+  for (std::uint32_t point : s.replica_point) ++copies[point];
+  return copies;
+}
+
+std::vector<std::uint32_t> received_by(const PartitionStructure& s, std::uint32_t partition) {
+  check_replicas(s);
+  std::vector<std::uint32_t> points;
+  for (std::size_t r = 0; r < s.replica_point.size(); ++r)
+    if (s.replica_partition[r] == partition) points.push_back(s.replica_point[r]);
+  std::sort(points.begin(), points.end());
+  return points;
+}
+
+PartitionCell partition_cell_2d(const PartitionStructure& s, std::uint32_t partition, double eps,
+                                const double low[2], const double high[2]) {
+  PartitionCell result;
+  if (s.k == 0 || s.centroids.size() != s.k * 2 || partition >= s.k) return result;
+  const Polygon2d box{{low[0], low[1], high[0], low[1], high[0], high[1], low[0], high[1]}};
+  result.cell = box;
+  result.band = box;
+  const double ci[2] = {s.centroids[2 * partition], s.centroids[2 * partition + 1]};
+  for (std::size_t j = 0; j < s.k; ++j) {
+    if (j == partition) continue;
+    const double cj[2] = {s.centroids[2 * j], s.centroids[2 * j + 1]};
+    // Closer to c_i than to c_j:  2 (c_j - c_i) . x <= |c_j|^2 - |c_i|^2.
+    const double a = 2 * (cj[0] - ci[0]), b = 2 * (cj[1] - ci[1]);
+    const double c = cj[0] * cj[0] + cj[1] * cj[1] - ci[0] * ci[0] - ci[1] * ci[1];
+    const double norm = std::hypot(a, b);
+    if (norm == 0) continue;  // coincident centroids share the whole plane
+    result.cell = clip(result.cell, a, b, c);
+    result.band = clip(result.band, a, b, c + eps * norm);
+  }
+  return result;
+}
+
+}  // namespace simjoin::ui

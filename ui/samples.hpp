@@ -1,0 +1,16 @@
+#pragma once
+// The built-in samples of File -> Open Sample: the files shipped under :/samples, or, where none
+// were built in, small generated sets.
+#include <QString>
+#include <QStringList>
+
+#include "core/point_set.hpp"
+#include "core/run_control.hpp"
+
+namespace simjoin::ui {
+
+QStringList sample_names();
+// Loads a sample by name; throws Error(BadInput) for an unknown name.
+PointSet load_sample(const QString& name, RunControl* control = nullptr);
+
+}  // namespace simjoin::ui

@@ -1,0 +1,62 @@
+#pragma once
+// What a 2-D view draws, computed without any graphics: point colours, markers, lines, shaded
+// cells and the legend for each view mode. The VTK scene only turns these into actors.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/pca.hpp"
+#include "core/point_set.hpp"
+#include "core/run_stats.hpp"
+#include "ui/palette.hpp"
+
+namespace simjoin::ui {
+
+enum class ViewMode { Scatter, Partitions, Replication, Grid };
+
+// The two displayed axes: principal components (of `pca`) or raw dimensions.
+struct Axes {
+  bool principal = true;
+  std::size_t a = 0, b = 1;
+};
+
+struct LegendEntry {
+  std::string label;
+  Rgb color;
+};
+
+struct Layers {
+  std::vector<float> xy;              // displayed points
+  std::vector<std::uint32_t> ids;     // their point ids
+  std::vector<std::uint8_t> rgb;      // their colours
+  std::vector<float> marker_xy;       // centroids
+  std::vector<std::uint8_t> marker_rgb;
+  std::vector<float> segments;        // x0, y0, x1, y1 per line segment
+  std::vector<std::uint8_t> segment_rgb;
+  std::vector<float> rects;           // x0, y0, x1, y1 per shaded cell
+  std::vector<std::uint8_t> rect_rgba;
+  std::vector<LegendEntry> legend;
+  std::vector<std::string> notes;     // shown under the view (decimation, why a layer is missing)
+};
+
+struct ViewInput {
+  const PointSet* points = nullptr;
+  const Pca* pca = nullptr;                  // required when axes.principal
+  Axes axes;
+  const std::vector<float>* projected = nullptr;  // all points on `axes`, n x 2
+  ViewMode mode = ViewMode::Scatter;
+  const PartitionStructure* partitions = nullptr;
+  const GridStructure* grid = nullptr;
+  double eps = 0;
+  std::optional<std::uint32_t> selected_partition;
+  std::optional<std::uint32_t> picked;
+  std::size_t max_display = 1'000'000;       // above this, every m-th point is drawn
+};
+
+// Projects all points on the axes: n x 2.
+std::vector<float> project_points(const PointSet& points, const Pca* pca, const Axes& axes);
+
+Layers build_layers(const ViewInput& input);
+
+}  // namespace simjoin::ui

@@ -1,0 +1,69 @@
+#pragma once
+// A Qt 6 widget that shows a VTK renderer. VTK's own Qt module is built for Qt 5 on this platform,
+// so this bridge drives a vtkGenericOpenGLRenderWindow inside Qt's OpenGL context: VTK renders to
+// its own framebuffer, which is then blitted into the widget's framebuffer.
+#include <QOpenGLWidget>
+#include <QPoint>
+#include <QPointF>
+
+#include <vtkGenericOpenGLRenderWindow.h>
+#include <vtkGenericRenderWindowInteractor.h>
+#include <vtkNew.h>
+#include <vtkRenderer.h>
+
+namespace simjoin::ui {
+
+class VtkViewWidget : public QOpenGLWidget {
+  Q_OBJECT
+
+ public:
+  explicit VtkViewWidget(QWidget* parent = nullptr);
+  ~VtkViewWidget() override;
+
+  vtkRenderer* renderer() const;
+  vtkGenericOpenGLRenderWindow* renderWindow() const;
+
+  // Widget position (logical pixels) to view coordinates on the z = 0 plane.
+  QPointF toWorld(QPoint widget_pos) const;
+  // Length of `pixels` logical pixels in view coordinates.
+  double worldPerPixel() const;
+
+  // Sets a 2-D camera that shows the renderer's visible props with a margin.
+  void resetCamera();
+
+  // The OpenGL format this widget needs; set as the default before the QApplication exists.
+  static void setDefaultSurfaceFormat();
+
+ signals:
+  // A left click without dragging, in view coordinates and widget position.
+  void clicked(QPointF world, QPoint widget_pos);
+
+ protected:
+  void initializeGL() override;
+  void resizeGL(int w, int h) override;
+  void paintGL() override;
+
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+  void keyPressEvent(QKeyEvent* event) override;
+  void keyReleaseEvent(QKeyEvent* event) override;
+
+ private:
+  void onMakeCurrent(vtkObject*, unsigned long, void*);
+  void onIsCurrent(vtkObject*, unsigned long, void* call_data);
+  void onInteractorRender(vtkObject*, unsigned long, void*);
+  // Passes the pointer position and modifiers to the interactor, then fires `vtk_event`.
+  void forwardMouse(QMouseEvent* event, unsigned long vtk_event);
+  QSize deviceSize() const;
+
+  vtkNew<vtkGenericOpenGLRenderWindow> window_;
+  vtkNew<vtkRenderer> renderer_;
+  vtkNew<vtkGenericRenderWindowInteractor> interactor_;
+  QPoint press_pos_;
+  bool dragged_ = false;
+  bool gl_ready_ = false;
+};
+
+}  // namespace simjoin::ui
