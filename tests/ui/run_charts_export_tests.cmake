@@ -13,3 +13,4 @@ function(simjoin_ui_runs_test name)
 endfunction()
 
 simjoin_ui_runs_test(test_run_controller)
+simjoin_ui_runs_test(test_run_history)
