@@ -1,12 +1,22 @@
 #pragma once
 #include <string>
+#include <vector>
 
+#include "core/io/text_reader.hpp"
 #include "core/point_set.hpp"
 #include "core/run_control.hpp"
 
 namespace simjoin {
 
-// Reads a point file, choosing the reader by extension. Throws Error(BadInput) naming the file.
-PointSet load_points(const std::string& path, RunControl* control = nullptr);
+struct LoadOptions {
+  TextReadOptions text;  // for .csv .tsv .txt .dat .xyz
+};
+
+// Reads a point file, choosing the reader by extension: .csv .tsv .txt .dat .xyz (text), .npy,
+// .ply .vtp .vtk (VTK). Sets PointSet::source to the path. Throws Error(BadInput) naming the file.
+PointSet load_points(const std::string& path, const LoadOptions& options = {}, RunControl* control = nullptr);
+
+// The extensions load_points accepts, for file dialogs and messages.
+const std::vector<std::string>& supported_point_extensions();
 
 }  // namespace simjoin

@@ -1,0 +1,87 @@
+#include "core/io/file_io.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "core/error.hpp"
+
+namespace simjoin {
+
+namespace {
+// Chunk size for reads: large enough for full disk speed, small enough to cancel promptly.
+constexpr std::size_t kReadChunk = std::size_t(16) << 20;
+}  // namespace
+
+std::string read_file_bytes(const std::string& path, RunControl* control) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) fail(ErrorKind::BadInput, path + ": file not found");
+  if (std::filesystem::is_directory(path, ec))
+    fail(ErrorKind::BadInput, path + ": is a directory, not a point file");
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (!file) fail(ErrorKind::BadInput, path + ": cannot open: " + std::strerror(errno));
+  std::string bytes;
+  try {
+    const auto size = std::filesystem::file_size(path, ec);
+    if (!ec) bytes.reserve(size);
+    std::size_t chunk = kReadChunk;
+    for (;;) {
+      if (control) control->throw_if_cancelled();
+      const std::size_t old_size = bytes.size();
+      bytes.resize(old_size + chunk);
+      const std::size_t got = std::fread(bytes.data() + old_size, 1, chunk, file);
+      bytes.resize(old_size + got);
+      if (got < chunk) break;
+    }
+    if (std::ferror(file)) fail(ErrorKind::BadInput, path + ": read error: " + std::strerror(errno));
+  } catch (...) {
+    std::fclose(file);
+    throw;
+  }
+  std::fclose(file);
+  return bytes;
+}
+
+std::string lower_extension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return ext;
+}
+
+OutputFile::OutputFile(const std::string& path) : path_(path) {
+  file_ = std::fopen(path.c_str(), "wb");
+  if (!file_) fail_io("cannot create file");
+}
+
+OutputFile::~OutputFile() {
+  if (file_) std::fclose(file_);
+}
+
+void OutputFile::write(const void* data, std::size_t bytes) {
+  if (!file_) fail(ErrorKind::Internal, path_ + ": written after close");
+  if (bytes != 0 && std::fwrite(data, 1, bytes, file_) != bytes) fail_io("write failed");
+}
+
+void OutputFile::seek(std::uint64_t offset) {
+  if (!file_) fail(ErrorKind::Internal, path_ + ": seek after close");
+  if (std::fseek(file_, long(offset), SEEK_SET) != 0) fail_io("seek failed");
+}
+
+void OutputFile::close() {
+  if (!file_) return;
+  // Buffered data reaches the disk only here, so a full disk often shows up at this point.
+  const bool flushed = std::fflush(file_) == 0;
+  const int flush_errno = errno;
+  const bool closed = std::fclose(file_) == 0;
+  file_ = nullptr;
+  if (!flushed) errno = flush_errno;
+  if (!flushed || !closed) fail_io("write failed");
+}
+
+void OutputFile::fail_io(const std::string& what) const {
+  fail(ErrorKind::Usage, path_ + ": " + what + ": " + std::strerror(errno));
+}
+
+}  // namespace simjoin

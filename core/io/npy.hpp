@@ -1,0 +1,27 @@
+#pragma once
+// NumPy .npy files (format versions 1.0, 2.0 and 3.0), little endian.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "core/point_set.hpp"
+#include "core/run_control.hpp"
+
+namespace simjoin {
+
+// Reads a 1-D (n, read as n x 1) or 2-D (n, d) array of float32, float64, int32 or int64 in C or
+// Fortran order into float32. Values that change in the conversion to float32 are counted in a
+// warning on the result. Throws Error(BadInput) naming the file and what is wrong.
+PointSet read_npy(const std::string& path, RunControl* control = nullptr);
+
+// Writes the points as a float32 (n, d) array.
+void write_npy(const std::string& path, const PointSet& points);
+
+// An NPY version 1.0 header for a little-endian C-order array with dtype `descr` (e.g. "<u4"),
+// padded with spaces to `min_size` bytes at least and to a multiple of 64, so that a header written
+// before the final shape is known can later be rewritten in place with the same size.
+std::string npy_header(std::string_view descr, std::span<const std::uint64_t> shape,
+                       std::size_t min_size = 0);
+
+}  // namespace simjoin

@@ -1,0 +1,62 @@
+#pragma once
+// Result files: pair lists streamed to disk, per-point neighbour lists, run statistics.
+// Formats are described in docs/file-formats.md. Write failures throw Error(Usage) naming the path.
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/error.hpp"
+#include "core/io/file_io.hpp"
+#include "core/pair_sink.hpp"
+
+namespace simjoin {
+
+enum class PairFormat { Csv, Npy, Binary };
+
+// .csv, .npy or .bin; anything else throws Error(Usage).
+PairFormat pair_format_for_path(const std::string& path);
+
+// Streams pairs to a file as they arrive (thread-safe, buffered), so a pair list larger than memory
+// still completes. `max_id` bounds the ids written (e.g. the larger input size); NPY files use uint32
+// ids when it fits, else int64. finish() completes the header; a file never finished (a failed or
+// cancelled run) is removed when the sink is destroyed.
+class PairFileSink final : public PairSink {
+ public:
+  PairFileSink(const std::string& path, PairFormat format, std::uint64_t max_id);
+  ~PairFileSink() override;
+
+  void finish() override;
+  const std::string& path() const { return file_.path(); }
+
+ protected:
+  void consume(std::span<const Pair> pairs) override;
+
+ private:
+  void encode(const Pair& pair);
+  void flush_buffer();
+  void write_header(std::uint64_t count);
+
+  OutputFile file_;
+  PairFormat format_;
+  bool wide_ids_;  // NPY only: int64 instead of uint32
+  std::mutex mutex_;
+  std::vector<char> buffer_;
+  std::uint64_t written_ = 0;
+  std::size_t header_size_ = 0;
+  std::optional<Error> error_;  // the first write failure, rethrown by every later call
+  bool finished_ = false;
+};
+
+// Writes PREFIX.offsets.npy (int64, n + 1 entries) and PREFIX.ids.npy (uint32): the neighbours of
+// point p are ids[offsets[p] : offsets[p + 1]], sorted. For a self-join every pair (i, j) appears in
+// the lists of both i and j; for A join B, the lists belong to the n points of A and hold ids in B.
+void write_neighbors_csr(const std::string& prefix, std::vector<Pair> pairs, std::size_t n, bool self_join);
+
+// Writes the JSON document, indented, with a final newline.
+void write_stats_json(const std::string& path, const nlohmann::json& json);
+
+}  // namespace simjoin

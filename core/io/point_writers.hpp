@@ -1,0 +1,13 @@
+#pragma once
+// Point files written by `simjoin generate` and exports.
+#include <string>
+
+#include "core/point_set.hpp"
+
+namespace simjoin {
+
+// .npy (float32, n x d) or .csv (header of column names, else x0,x1,...; shortest round-trip
+// decimals) by extension; anything else throws Error(Usage).
+void write_points(const std::string& path, const PointSet& points);
+
+}  // namespace simjoin

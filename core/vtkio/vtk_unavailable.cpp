@@ -1,0 +1,18 @@
+// Stand-ins for builds without VTK (SIMJOIN_VTK=OFF), e.g. the GPU build on a bare machine.
+#include "core/error.hpp"
+#include "core/vtkio/vtk_points.hpp"
+
+namespace simjoin {
+
+PointSet read_vtk_points(const std::string& path, RunControl*) {
+  fail(ErrorKind::BadInput, path + ": this build of Simjoin Studio is built without VTK, so it cannot read "
+                                   ".ply, .vtp or .vtk files; convert the points to .csv or .npy");
+}
+
+void write_labeled_vtp(const std::string& path, const PointSet&,
+                       const std::vector<std::pair<std::string, std::vector<std::int32_t>>>&) {
+  fail(ErrorKind::Unavailable,
+       path + ": this build of Simjoin Studio is built without VTK, so it cannot write .vtp files");
+}
+
+}  // namespace simjoin

@@ -1,0 +1,55 @@
+#include "core/io/npy.hpp"
+#include "core/vtkio/load_points.hpp"
+#include "tests/core/oracle_check.hpp"
+#include "tests/io/temp_dir.hpp"
+
+namespace simjoin::testing {
+namespace {
+
+class LoadPointsTest : public TempDirTest {};
+
+TEST_F(LoadPointsTest, ChoosesTheReaderByExtension) {
+  for (const char* name : {"a.csv", "a.tsv", "a.txt", "a.dat", "a.xyz", "A.CSV"}) {
+    const std::string file = write_file(name, "1 2\n3 4\n");
+    const PointSet points = load_points(file);
+    EXPECT_EQ(points.coords(), (std::vector<float>{1, 2, 3, 4})) << name;
+    EXPECT_EQ(points.source, file);
+  }
+  SCOPED_TRACE(test_seed());
+  const PointSet points = random_points(Distribution::Uniform, 20, 5, test_seed());
+  const std::string file = path("p.npy");
+  write_npy(file, points);
+  EXPECT_EQ(load_points(file).coords(), points.coords());
+}
+
+TEST_F(LoadPointsTest, PassesTextOptionsThrough) {
+  LoadOptions options;
+  options.text.columns = {"z"};
+  const PointSet points = load_points(write_file("p.csv", "x,y,z\n1,2,3\n"), options);
+  EXPECT_EQ(points.coords(), (std::vector<float>{3}));
+}
+
+TEST_F(LoadPointsTest, UnknownExtensionListsTheSupportedOnes) {
+  const std::string file = write_file("points.h5", "");
+  EXPECT_TRUE(throws_error([&] { load_points(file); }, ErrorKind::BadInput,
+                           {file, "'.h5'", ".csv .tsv .txt .dat .xyz .npy .ply .vtp .vtk"}));
+}
+
+TEST_F(LoadPointsTest, MissingFileIsNamed) {
+  for (const char* name : {"gone.csv", "gone.npy", "gone.ply", "gone.vtp", "gone.vtk"}) {
+    const std::string file = path(name);
+    EXPECT_TRUE(throws_error([&] { load_points(file); }, ErrorKind::BadInput,
+                             {file, SIMJOIN_HAVE_VTK || file.ends_with(".csv") || file.ends_with(".npy")
+                                        ? "not found"
+                                        : "without VTK"}));
+  }
+}
+
+TEST_F(LoadPointsTest, DirectoryIsNotAPointFile) {
+  const std::string dir = path("folder.csv");
+  std::filesystem::create_directories(dir);
+  EXPECT_TRUE(throws_error([&] { load_points(dir); }, ErrorKind::BadInput, {dir, "directory"}));
+}
+
+}  // namespace
+}  // namespace simjoin::testing
