@@ -1,0 +1,156 @@
+// View computations on fresh random inputs: PCA, partition colours, replication counts, picking,
+// grid search halves.
+#include <random>
+
+#include <QtTest>
+
+#include "core/error.hpp"
+#include "core/pca.hpp"
+#include "ui/grid_cells.hpp"
+#include "ui/picking.hpp"
+#include "ui/replication.hpp"
+#include "ui/view_layers.hpp"
+
+using namespace simjoin;
+using namespace simjoin::ui;
+
+namespace {
+std::uint64_t seed() {
+  const std::uint64_t s = std::random_device{}();
+  qInfo("seed %llu", static_cast<unsigned long long>(s));
+  return s;
+}
+}  // namespace
+
+class TestViewModels : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void pcaRecoversKnownAxes() {
+    // Points t * u + s * v with orthonormal u, v in 3-D and var(t) >> var(s): PC1 = +-t, PC2 = +-s.
+    std::mt19937_64 rng(seed());
+    std::normal_distribution<double> wide(0, 10), narrow(0, 1);
+    const double u[3] = {0.6, 0.8, 0}, v[3] = {0, 0, 1};
+    const std::size_t n = 2000;
+    PointSet points(n, 3);
+    std::vector<double> t(n), s(n);
+    for (std::size_t i = 0; i < n; ++i) t[i] = wide(rng), s[i] = narrow(rng);
+    // Centre both and make s exactly uncorrelated with t, so that u and v are the exact axes.
+    auto centre = [n](std::vector<double>& x) {
+      double mean = 0;
+      for (double value : x) mean += value / n;
+      for (double& value : x) value -= mean;
+    };
+    centre(t), centre(s);
+    double ts = 0, tt = 0;
+    for (std::size_t i = 0; i < n; ++i) ts += t[i] * s[i], tt += t[i] * t[i];
+    for (std::size_t i = 0; i < n; ++i) s[i] -= ts / tt * t[i];
+    for (std::size_t i = 0; i < n; ++i)
+      for (int j = 0; j < 3; ++j) points.point(i)[j] = float(5 + t[i] * u[j] + s[i] * v[j]);
+    const Pca pca = fit_pca(points);
+    QVERIFY(pca.explained(0) > 0.95);
+    QVERIFY(pca.explained(2) < 1e-6);
+    const auto xy = project_2d(points, pca, 0, 1);
+    // Axes are defined up to sign.
+    double dot_a = 0, dot_b = 0;
+    for (std::size_t i = 0; i < n; ++i) dot_a += xy[2 * i] * t[i], dot_b += xy[2 * i + 1] * s[i];
+    const double sign_a = dot_a > 0 ? 1 : -1, sign_b = dot_b > 0 ? 1 : -1;
+    for (std::size_t i = 0; i < n; ++i) {
+      QVERIFY(std::abs(xy[2 * i] - sign_a * t[i]) < 1e-3);
+      QVERIFY(std::abs(xy[2 * i + 1] - sign_b * s[i]) < 1e-3);
+    }
+  }
+
+  void partitionColoursFollowMembership() {
+    std::mt19937_64 rng(seed());
+    const std::size_t n = 500, k = 17;
+    PointSet points(n, 2);
+    PartitionStructure parts;
+    parts.k = k;
+    parts.centroids.assign(k * 2, 0.5f);
+    std::uniform_real_distribution<float> coord(0, 1);
+    for (std::size_t i = 0; i < n; ++i) {
+      points.point(i)[0] = coord(rng), points.point(i)[1] = coord(rng);
+      parts.membership.push_back(rng() % k);
+    }
+    const Axes axes{false, 0, 1};
+    const auto projected = project_points(points, nullptr, axes);
+    ViewInput input;
+    input.points = &points;
+    input.axes = axes;
+    input.projected = &projected;
+    input.mode = ViewMode::Partitions;
+    input.partitions = &parts;
+    const Layers layers = build_layers(input);
+    QCOMPARE(layers.ids.size(), n);
+    for (std::size_t v = 0; v < n; ++v) {
+      const Rgb expected = category_color(parts.membership[layers.ids[v]]);
+      QCOMPARE(Rgb({layers.rgb[3 * v], layers.rgb[3 * v + 1], layers.rgb[3 * v + 2]}), expected);
+    }
+    QCOMPARE(layers.marker_xy.size(), k * 2);
+    QCOMPARE(layers.legend.size(), k);
+    // Distinguishable: no two of the first 40 categories share a colour.
+    for (std::size_t a = 0; a < 40; ++a)
+      for (std::size_t b = a + 1; b < 40; ++b) QVERIFY(category_color(a) != category_color(b));
+  }
+
+  void replicationCountsMatchReplicas() {
+    std::mt19937_64 rng(seed());
+    const std::size_t n = 300, k = 9;
+    PartitionStructure parts;
+    parts.k = k;
+    for (std::size_t i = 0; i < n; ++i) parts.membership.push_back(rng() % k);
+    std::vector<std::uint64_t> own(k), received(k), sent(k);
+    for (std::size_t i = 0; i < n; ++i) ++own[parts.membership[i]];
+    for (int r = 0; r < 400; ++r) {
+      const std::uint32_t point = rng() % n, to = rng() % k;
+      parts.replica_point.push_back(point);
+      parts.replica_partition.push_back(to);
+      ++received[to], ++sent[parts.membership[point]];
+    }
+    const auto counts = replication_counts(parts);
+    for (std::size_t p = 0; p < k; ++p) {
+      QCOMPARE(counts[p].own, own[p]);
+      QCOMPARE(counts[p].received, received[p]);
+      QCOMPARE(counts[p].sent, sent[p]);
+      QCOMPARE(received_by(parts, p).size(), received[p]);
+    }
+    parts.replica_partition.back() = k;  // names a partition that does not exist
+    QVERIFY_THROWS_EXCEPTION(simjoin::Error, replication_counts(parts));
+  }
+
+  void pickingReturnsNearestPoint() {
+    std::mt19937_64 rng(seed());
+    std::uniform_real_distribution<float> coord(0, 100);
+    std::vector<float> xy;
+    std::vector<std::uint32_t> ids;
+    for (std::uint32_t i = 0; i < 1000; ++i) xy.push_back(coord(rng)), xy.push_back(coord(rng)), ids.push_back(i * 3);
+    for (int trial = 0; trial < 50; ++trial) {
+      const std::size_t v = rng() % ids.size();
+      const auto hit = pick_nearest(xy, ids, xy[2 * v] + 1e-4, xy[2 * v + 1] - 1e-4, 0.01);
+      QVERIFY(hit.has_value());
+      QCOMPARE(*hit, ids[v]);
+    }
+    QVERIFY(!pick_nearest(xy, ids, -50, -50, 1.0).has_value());
+  }
+
+  void unicompSearchesEachAdjacentPairOnce() {
+    std::mt19937_64 rng(seed());
+    for (std::size_t dims = 1; dims <= 4; ++dims)
+      for (int trial = 0; trial < 200; ++trial) {
+        std::vector<std::int64_t> a(dims), b(dims);
+        bool same = true;
+        for (std::size_t j = 0; j < dims; ++j) {
+          a[j] = std::int64_t(rng() % 20) - 10;
+          b[j] = a[j] + std::int64_t(rng() % 3) - 1;
+          same = same && a[j] == b[j];
+        }
+        const int searched = searches(a.data(), b.data(), dims, true) + searches(b.data(), a.data(), dims, true);
+        QCOMPARE(searched, same ? 2 : 1);
+        QVERIFY(searches(a.data(), b.data(), dims, false));
+      }
+  }
+};
+
+QTEST_GUILESS_MAIN(TestViewModels)
+#include "test_view_models.moc"
