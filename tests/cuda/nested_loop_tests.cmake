@@ -1,1 +1,6 @@
-# gpu_nested_loop_tests: simjoin_gtest(gpu_nested_loop_tests ...) linking simjoin_cuda simjoin_test_support.
+# gpu_nested_loop_tests: gpu-nlj, gpu-inlj, gpu-bruteforce, gpu-kmeans against the float64 oracle.
+simjoin_gtest(gpu_nested_loop_tests
+  ${CMAKE_CURRENT_LIST_DIR}/test_nested_loop_engines.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_nested_loop_kmeans.cpp
+)
+target_link_libraries(gpu_nested_loop_tests PRIVATE simjoin_cuda simjoin_test_support)

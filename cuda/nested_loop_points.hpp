@@ -1,0 +1,35 @@
+#pragma once
+// Point sets on the device for the nested-loop and k-means engines: rows padded with zero
+// coordinates to a multiple of 4 dimensions (zeros on both sides leave distances unchanged), so that
+// kernels read 16-byte vectors.
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <string>
+
+#include "core/engine.hpp"
+#include "core/point_set.hpp"
+#include "cuda/cuda_check.hpp"
+
+namespace simjoin::gpu {
+
+struct DevicePoints {
+  DeviceBuffer<float> coords;
+  std::size_t n = 0;
+  std::size_t stride = 0;  // floats per row, a multiple of 4
+};
+
+std::size_t padded_stride(std::size_t dims);
+DevicePoints upload_points(const PointSet& points, cudaStream_t stream = 0);
+
+// The distance threshold exactly as the CPU float32 engines form it.
+inline float squared_eps32(double eps) {
+  const float e = float(eps);
+  return e * e;
+}
+
+// Makes the first device of params.devices (device 0 when none) current; returns its name for
+// RunStats::device.
+std::string select_device(const JoinParams& params);
+
+}  // namespace simjoin::gpu

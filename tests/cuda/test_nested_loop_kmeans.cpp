@@ -1,0 +1,131 @@
+// gpu-kmeans specifics: the partition structure it reports, large k, the approximate variant, and
+// large inputs checked against the other exact GPU engines.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "cuda/gpu_engines.hpp"
+#include "tests/core/oracle_check.hpp"
+
+namespace simjoin::testing {
+namespace {
+
+Engine& engine_named(const std::string& name) {
+  static EngineRegistry registry = [] {
+    EngineRegistry r;
+    register_gpu_engines(r);
+    register_cpu_engines(r);
+    return r;
+  }();
+  return registry.get(name);
+}
+
+class GpuKMeans : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    static const GpuStatus status = query_gpus();
+    if (!status.available) GTEST_SKIP() << status.reason;
+  }
+};
+
+std::vector<Pair> run_pairs(Engine& engine, const PointSet& a, const PointSet* b, const JoinParams& params,
+                            RunResult* result = nullptr) {
+  PairListSink sink;
+  RunControl control;
+  RunResult run = run_engine(engine, {&a, b}, params, sink, control);
+  if (result) *result = std::move(run);
+  return std::move(sink.sorted_pairs());
+}
+
+TEST_F(GpuKMeans, ReportsPartitionsAndReplicas) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet points = random_points(Distribution::Clusters, 6000, 3, seed, 0, 10, 8, 0.6);
+  JoinParams params;
+  params.eps = 0.4;
+  params.k = 10;
+  params.seed = seed;
+  RunResult result;
+  EXPECT_MATCHES_ORACLE(check_engine(engine_named("gpu-kmeans"), points, nullptr, params, &result));
+  ASSERT_TRUE(result.partitions.has_value());
+  const PartitionStructure& parts = *result.partitions;
+  EXPECT_EQ(parts.k, 10u);
+  EXPECT_EQ(result.stats.k, 10);
+  EXPECT_EQ(parts.centroids.size(), 10u * 3);
+  ASSERT_EQ(parts.membership.size(), points.size());
+  EXPECT_GE(parts.iterations, 1);
+  EXPECT_EQ(parts.replica_point.size(), result.stats.replicated_points);
+  EXPECT_GT(result.stats.replicated_points, 0u);
+  ASSERT_EQ(parts.replica_point.size(), parts.replica_partition.size());
+  // Each point belongs to its nearest centroid, and every copy lies in a band (so close to its own).
+  for (std::size_t i = 0; i < points.size(); ++i) ASSERT_LT(parts.membership[i], 10u);
+  std::set<std::pair<std::uint32_t, std::uint32_t>> copies;
+  for (std::size_t r = 0; r < parts.replica_point.size(); ++r) {
+    EXPECT_NE(parts.replica_partition[r], parts.membership[parts.replica_point[r]]);
+    EXPECT_TRUE(copies.insert({parts.replica_point[r], parts.replica_partition[r]}).second) << "copy twice";
+  }
+  EXPECT_LT(result.stats.compared_pairs, points.size() * (points.size() - 1) / 2);
+}
+
+TEST_F(GpuKMeans, ManyPartitions) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet points = random_points(Distribution::Uniform, 20000, 2, seed, 0, 10);
+  JoinParams params;
+  params.eps = 0.08;
+  params.k = 1500;  // membership lists well beyond one 64-bit mask
+  params.seed = seed;
+  RunResult result;
+  EXPECT_MATCHES_ORACLE(check_engine(engine_named("gpu-kmeans"), points, nullptr, params, &result));
+  EXPECT_EQ(result.stats.k, 1500);
+}
+
+TEST_F(GpuKMeans, ApproximateFindsNoFalsePairs) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet points = random_points(Distribution::Clusters, 8000, 4, seed, 0, 10, 6, 0.6);
+  JoinParams params;
+  params.eps = 0.5;
+  params.k = 12;
+  params.seed = seed;
+  RunResult result;
+  const VerifyReport report = check_engine(engine_named("gpu-kmeans-approx"), points, nullptr, params, &result);
+  EXPECT_TRUE(report.extra.empty()) << report.summary();
+  EXPECT_EQ(report.duplicates, 0u);
+  EXPECT_EQ(result.stats.replicated_points, 0u);
+  EXPECT_FALSE(engine_named("gpu-kmeans-approx").capabilities().exact);
+  const std::size_t exact = oracle_pairs(points, nullptr, params.eps).size();
+  EXPECT_GT(result.stats.pairs, exact / 2) << "recall far too low";
+}
+
+// n = 200,000: too many pairs for the float64 oracle in a test, so the exact GPU engines check each
+// other (their float32 sums are formed alike), and the oracle checks a 50,000-point subset.
+TEST_F(GpuKMeans, LargeInputsAgreeAcrossEngines) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (Distribution kind : {Distribution::Clusters, Distribution::Uniform}) {
+    const PointSet points = random_points(kind, 200000, 8, seed, 0, 10, 10, 0.5);
+    JoinParams params;
+    params.eps = kind == Distribution::Clusters ? 0.5 : 1.2;
+    params.k = 20;
+    params.seed = seed;
+    const std::vector<Pair> brute = run_pairs(engine_named("gpu-bruteforce"), points, nullptr, params);
+    EXPECT_GT(brute.size(), 1000u);
+    for (const char* name : {"gpu-kmeans", "gpu-inlj"}) {
+      SCOPED_TRACE(name);
+      const VerifyReport report = compare_pairs(run_pairs(engine_named(name), points, nullptr, params), brute,
+                                                points, nullptr, params.eps, float32_tolerance(8));
+      EXPECT_MATCHES_ORACLE(report);
+    }
+    const PointSet subset(50000, 8, std::vector<float>(points.data(), points.data() + 50000 * 8));
+    EXPECT_MATCHES_ORACLE(check_engine(engine_named("gpu-kmeans"), subset, nullptr, params));
+    EXPECT_MATCHES_ORACLE(check_engine(engine_named("gpu-bruteforce"), subset, nullptr, params));
+    const PointSet others = random_points(kind, 40000, 8, seed + 1, 0, 10, 10, 0.5);
+    EXPECT_MATCHES_ORACLE(check_engine(engine_named("gpu-kmeans"), subset, &others, params));
+  }
+}
+
+}  // namespace
+}  // namespace simjoin::testing
