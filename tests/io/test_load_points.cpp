@@ -51,5 +51,18 @@ TEST_F(LoadPointsTest, DirectoryIsNotAPointFile) {
   EXPECT_TRUE(throws_error([&] { load_points(dir); }, ErrorKind::BadInput, {dir, "directory"}));
 }
 
+TEST(Samples, EveryBuiltInSampleLoads) {
+  const std::string dir = SIMJOIN_SAMPLES_DIR;
+  const std::pair<const char*, std::size_t> samples[] = {{"blobs2d.csv", 2}, {"uniform3d.npy", 3}, {"clusters8d.npy", 8}};
+  for (const auto& [name, dims] : samples) {
+    const PointSet points = load_points(dir + "/" + name);
+    EXPECT_GE(points.size(), 2000u) << name;
+    EXPECT_EQ(points.dims(), dims) << name;
+    EXPECT_TRUE(points.warnings.empty()) << name;
+  }
+  if (!SIMJOIN_HAVE_VTK) GTEST_SKIP() << "spiral3d.ply needs VTK";
+  EXPECT_EQ(load_points(dir + "/spiral3d.ply").size(), 2000u);
+}
+
 }  // namespace
 }  // namespace simjoin::testing
