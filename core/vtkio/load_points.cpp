@@ -31,6 +31,7 @@ const std::vector<std::string>& supported_point_extensions() {
 
 PointSet load_points(const std::string& path, const LoadOptions& options, RunControl* control) {
   const std::string ext = lower_extension(path);
+  if (control) control->set_phase("loading " + std::filesystem::path(path).filename().string());
   PointSet points;
   if (contains(kTextExtensions, ext)) {
     points = read_text(path, options.text, control);

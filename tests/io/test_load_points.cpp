@@ -22,6 +22,21 @@ TEST_F(LoadPointsTest, ChoosesTheReaderByExtension) {
   EXPECT_EQ(load_points(file).coords(), points.coords());
 }
 
+TEST_F(LoadPointsTest, NamesTheLoadingPhaseAndHonoursCancel) {
+  const std::string file = write_file("named.npy", "");
+  write_npy(file, PointSet(4, 2));
+  std::vector<std::string> phases;
+  RunControl control([&](double, const std::string& phase) { phases.push_back(phase); });
+  load_points(file, {}, &control);
+  ASSERT_FALSE(phases.empty());
+  EXPECT_EQ(phases.front(), "loading named.npy");
+  EXPECT_EQ(control.progress(), 1.0);
+
+  RunControl cancelled;
+  cancelled.request_cancel();
+  EXPECT_TRUE(throws_error([&] { load_points(file, {}, &cancelled); }, ErrorKind::Cancelled, {}));
+}
+
 TEST_F(LoadPointsTest, PassesTextOptionsThrough) {
   LoadOptions options;
   options.text.columns = {"z"};
