@@ -1,0 +1,276 @@
+// Sweeps run in the background and the chart grows with them; axes turn logarithmic where the data
+// spans decades; the phase chart stacks each run's phases; the headless sweep command writes its CSV
+// and chart.
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QFile>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QSignalSpy>
+#include <QStackedBarSeries>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QXmlStreamReader>
+
+#include "core/error.hpp"
+#include "tests/ui/test_run_support.hpp"
+#include "ui/charts/phase_chart.hpp"
+#include "ui/charts/sweep_chart.hpp"
+#include "ui/charts/sweep_command.hpp"
+#include "ui/run/run_execution.hpp"
+
+using namespace simjoin;
+using namespace simjoin::ui;
+using simjoin::ui::testing::clustered_points;
+using simjoin::ui::testing::test_registry;
+
+namespace {
+// Engines present in this build among the ones the thesis compares.
+std::vector<std::string> sweep_engines() {
+  std::vector<std::string> engines = {"cpu-bruteforce"};
+  for (const char* name : {"cpu-grid", "cpu-kmeans"})
+    if (test_registry().find(name)) engines.push_back(name);
+  return engines;
+}
+
+SweepSpec eps_sweep() {
+  SweepSpec spec;
+  spec.engines = sweep_engines();
+  spec.eps_values = {0.8, 0.05, 0.2, 0.4};  // unsorted on purpose
+  spec.a = clustered_points(1500, 3);
+  spec.base.k = 5;
+  spec.base.seed = simjoin::ui::testing::seed();
+  return spec;
+}
+
+std::uint64_t count(const std::string& engine, const SweepSpec& spec, double eps, int k) {
+  RunRequest request;
+  request.engine = engine;
+  request.a = spec.a;
+  request.params = spec.base;
+  request.params.eps = eps;
+  request.params.k = k;
+  RunControl control;
+  return execute_run(test_registry(), request, control).result.stats.pairs;
+}
+
+QString read_all(const QString& path) {
+  QFile file(path);
+  return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+}
+}  // namespace
+
+class TestChartsSweep : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void sweepDrawsAPointPerRunAsResultsArrive() {
+    const SweepSpec spec = eps_sweep();
+    SweepRunner runner(test_registry());
+    SweepChart chart;
+    chart.begin(spec);
+    chart.setMetric(SweepMetric::Pairs);
+    std::vector<int> drawn;  // points on the chart after each arrival
+    connect(&runner, &SweepRunner::pointReady, &chart, [&](const SweepPoint& point, int, int) {
+      chart.addPoint(point);
+      drawn.push_back(chart.plottedPointCount());
+    });
+    QSignalSpy finished(&runner, &SweepRunner::finished);
+    QSignalSpy ready(&runner, &SweepRunner::pointReady);
+    runner.start(spec);
+    QVERIFY(runner.running());
+    QVERIFY(finished.wait(60000));
+    const int expected = int(spec.engines.size() * spec.eps_values.size());
+    QCOMPARE(finished.at(0).at(0).toInt(), expected);
+    QCOMPARE(ready.count(), expected);
+    QCOMPARE(ready.at(0).at(2).toInt(), expected);
+    QCOMPARE(chart.plottedPointCount(), expected);
+    for (std::size_t i = 0; i < drawn.size(); ++i) QCOMPARE(drawn[i], int(i) + 1);
+    QCOMPARE(int(chart.series().size()), int(spec.engines.size()));
+
+    // Each series is one engine's pair counts, in eps order, equal to a run of its own.
+    for (QAbstractSeries* abstract : chart.series()) {
+      auto* series = qobject_cast<QLineSeries*>(abstract);
+      QVERIFY(series);
+      const QList<QPointF> points = series->points();
+      QCOMPARE(points.size(), qsizetype(spec.eps_values.size()));
+      for (qsizetype p = 1; p < points.size(); ++p) QVERIFY(points[p - 1].x() < points[p].x());
+      for (const QPointF& point : points)
+        QCOMPARE(point.y(), double(count(series->name().toStdString(), spec, point.x(), spec.base.k)));
+    }
+  }
+
+  void kSweepPlotsAgainstKAndPartitionSizes() {
+    if (!test_registry().find("cpu-kmeans")) QSKIP("cpu-kmeans is not in this build");
+    SweepSpec spec;
+    spec.engines = {"cpu-kmeans"};
+    spec.eps_values = {0.3};
+    spec.k_values = {2, 4, 8};
+    spec.a = clustered_points(1200, 2, 1);
+    SweepRunner runner(test_registry());
+    RunControl control;
+    const std::vector<SweepPoint> points = runner.run(spec, control);
+    QCOMPARE(points.size(), std::size_t(3));
+    SweepChart chart;
+    chart.begin(spec);
+    QCOMPARE(chart.xAxis(), SweepAxis::K);
+    chart.setMetric(SweepMetric::LargestPartition);
+    for (const SweepPoint& point : points) {
+      QCOMPARE(int(point.partition_sizes.size()), point.k);
+      // Partitions hold every point once plus the copies.
+      std::uint64_t total = 0;
+      for (std::uint64_t size : point.partition_sizes) total += size;
+      QCOMPARE(total, spec.a->size() + point.stats.replicated_points);
+      chart.addPoint(point);
+    }
+    QCOMPARE(chart.plottedPointCount(), 3);
+    const auto* series = qobject_cast<QLineSeries*>(chart.series().first());
+    for (qsizetype p = 0; p < 3; ++p) {
+      QCOMPARE(series->at(p).x(), double(spec.k_values[std::size_t(p)]));
+      QCOMPARE(series->at(p).y(), *metric_value(points[std::size_t(p)], SweepMetric::LargestPartition));
+    }
+  }
+
+  void axesTurnLogarithmicOverDecades() {
+    SweepChart chart;
+    SweepSpec spec = eps_sweep();
+    spec.engines = {"cpu-bruteforce"};
+    chart.begin(spec);
+    chart.setMetric(SweepMetric::Pairs);
+    const auto point = [](double eps, std::uint64_t pairs) {
+      SweepPoint p;
+      p.engine = "cpu-bruteforce";
+      p.eps = eps;
+      p.stats.pairs = pairs;
+      return p;
+    };
+    chart.addPoint(point(0.1, 10));
+    chart.addPoint(point(0.2, 50));
+    QCOMPARE(chart.axes(Qt::Vertical).first()->type(), QAbstractAxis::AxisTypeValue);
+    chart.addPoint(point(0.4, 100000));
+    QCOMPARE(chart.axes(Qt::Vertical).first()->type(), QAbstractAxis::AxisTypeLogValue);
+    QCOMPARE(chart.axes(Qt::Horizontal).first()->type(), QAbstractAxis::AxisTypeValue);
+    // Series added after the switch are attached to the new axes.
+    QCOMPARE(chart.series().first()->attachedAxes().size(), qsizetype(2));
+  }
+
+  void legendClickTogglesSeries() {
+    SweepChart chart;
+    SweepSpec spec = eps_sweep();
+    chart.begin(spec);
+    SweepPoint p;
+    p.engine = "cpu-bruteforce";
+    p.eps = 0.1;
+    chart.addPoint(p);
+    QAbstractSeries* series = chart.series().first();
+    QLegendMarker* marker = chart.legend()->markers(series).first();
+    emit marker->clicked();
+    QTest::qWait(10);
+    QVERIFY(!series->isVisible());
+    // The entry stays in the legend (the legend settles its markers' visibility in the event loop).
+    QVERIFY(chart.legend()->markers(series).first()->isVisible());
+    emit marker->clicked();
+    QTest::qWait(10);
+    QVERIFY(series->isVisible());
+  }
+
+  void phaseChartStacksEachRunsPhases() {
+    std::vector<PhaseBar> bars;
+    for (const char* engine : {"cpu-bruteforce", "cpu-kmeans", "cpu-grid"}) {
+      if (!test_registry().find(engine)) continue;
+      RunRequest request = simjoin::ui::testing::make_request(engine, clustered_points(2000, 3), 0.3);
+      request.params.k = 4;
+      RunControl control;
+      bars.push_back({QString(engine), execute_run(test_registry(), request, control).result.stats});
+    }
+    PhaseChart chart;
+    chart.setRuns(bars);
+    auto* series = qobject_cast<QStackedBarSeries*>(chart.series().first());
+    QVERIFY(series);
+    QCOMPARE(series->count(), qsizetype(chart.phases().size()));
+    for (QBarSet* set : series->barSets())
+      for (std::size_t b = 0; b < bars.size(); ++b)
+        QCOMPARE(set->at(qsizetype(b)), chart.seconds(b, set->label()));
+    // The stacked segments add up to the run's total time.
+    for (std::size_t b = 0; b < bars.size(); ++b) {
+      double sum = 0;
+      for (QBarSet* set : series->barSets()) sum += set->at(qsizetype(b));
+      QVERIFY(sum <= bars[b].stats.seconds_total * (1 + 1e-9));
+      QVERIFY(sum >= bars[b].stats.seconds_total * 0.999);
+    }
+    const QString first = chart.phases().front();
+    chart.setPhaseHidden(first, true);
+    series = qobject_cast<QStackedBarSeries*>(chart.series().first());
+    QCOMPARE(series->barSets().first()->at(0), 0.0);
+  }
+
+  void sweepCommandWritesCsvAndChart() {
+    QTemporaryDir dir;
+    SweepOptions options;
+    options.registry = &test_registry();
+    options.engines = sweep_engines();
+    options.eps_values = {0.1, 0.3};
+    options.k_values = {3, 6};
+    options.a = clustered_points(800, 2, 9);
+    options.base.seed = simjoin::ui::testing::seed();
+    options.csv_path = dir.filePath("sweep.csv").toStdString();
+    options.chart_path = dir.filePath("sweep.svg").toStdString();
+    options.metric = "compared-ratio";
+    options.quiet = true;
+    QCOMPARE(run_sweep_command(options), 0);
+
+    const QStringList lines = read_all(QString::fromStdString(options.csv_path)).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.first(), QString("engine,eps,k,pairs,seconds,replicated_points,compared_pairs"));
+    QCOMPARE(lines.size() - 1, qsizetype(options.engines.size() * 4));
+    for (qsizetype l = 1; l < lines.size(); ++l) {
+      const QStringList fields = lines[l].split(',');
+      QCOMPARE(fields.size(), qsizetype(7));
+      SweepSpec spec;
+      spec.a = options.a;
+      spec.base = options.base;
+      QCOMPARE(fields[3].toULongLong(),
+               count(fields[0].toStdString(), spec, fields[1].toDouble(), fields[2].toInt()));
+    }
+    QXmlStreamReader svg(read_all(QString::fromStdString(options.chart_path)));
+    int elements = 0;
+    while (!svg.atEnd())
+      if (svg.readNext() == QXmlStreamReader::StartElement) ++elements;
+    QVERIFY2(!svg.hasError(), qPrintable(svg.errorString()));
+    QVERIFY(elements > 10);
+  }
+
+  void sweepCommandRejectsBadOptionsBeforeRunning() {
+    SweepOptions options;
+    options.registry = &test_registry();
+    options.engines = {"cpu-bruteforce"};
+    options.eps_values = {0.1};
+    options.a = clustered_points(100, 2);
+    options.chart_path = "chart.jpeg";
+    QVERIFY_THROWS_EXCEPTION(Error, run_sweep_command(options));
+    options.chart_path = "chart.svg";
+    options.metric = "speed";
+    QVERIFY_THROWS_EXCEPTION(Error, run_sweep_command(options));
+    options.metric = "pairs";
+    options.engines = {"no-such-engine"};
+    QVERIFY_THROWS_EXCEPTION(Error, run_sweep_command(options));
+  }
+
+  void sweepCancels() {
+    SweepSpec spec = eps_sweep();
+    spec.a = clustered_points(40000, 8, 4);
+    spec.engines = {"cpu-bruteforce"};
+    SweepRunner runner(test_registry());
+    QSignalSpy cancelled(&runner, &SweepRunner::cancelled);
+    QSignalSpy finished(&runner, &SweepRunner::finished);
+    runner.start(spec);
+    QTest::qWait(100);
+    runner.cancel();
+    QVERIFY(cancelled.wait(5000));
+    QVERIFY(finished.isEmpty());
+    QVERIFY(!runner.running());
+  }
+};
+
+QTEST_MAIN(TestChartsSweep)
+#include "test_charts_sweep.moc"
