@@ -1,0 +1,262 @@
+#include "core/engines/cpu_kmeans.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/engines/distance.hpp"
+#include "core/kmeans.hpp"
+#include "core/parallel.hpp"
+
+// Why cpu-kmeans is exact, for self-joins and A join B alike. Let a (own partition i) and b (own
+// partition j != i) satisfy |a - b| <= eps, and let h(x) be the signed distance of x to the
+// bisector of c_i and c_j, positive on c_i's side; h is 1-Lipschitz. The test
+// |x - c_j|^2 - |x - c_i|^2 <= 2 eps |c_i - c_j| is exactly h(x) <= eps for x on either side.
+// Either h(a) <= eps, and a is copied into j, where b lives; or h(a) > eps, so h(b) > 0, b lies
+// strictly on c_i's side, its test against i holds (left side negative) and b is copied into i,
+// where a lives. This holds for any membership, converged or not, and for B's points as much as
+// A's, since B is replicated by the same test. So every pair within eps shares a partition, and
+// comparing it only in the highest partition holding both compares it exactly once. The test is
+// evaluated in float64 with a relative margin far above its rounding error, so rounding can add
+// copies (harmless) but never drop one.
+
+namespace simjoin {
+
+bool in_bisector_band(const float* s, const float* ci, const float* cj, std::size_t d, double eps) {
+  double to_j = 0, to_i = 0, between = 0;
+  for (std::size_t t = 0; t < d; ++t) {
+    const double x = s[t], a = ci[t], b = cj[t];
+    to_j += (x - b) * (x - b);
+    to_i += (x - a) * (x - a);
+    between += (a - b) * (a - b);
+  }
+  const double band = 2 * eps * std::sqrt(between);
+  return to_j - to_i <= band + 1e-9 * (to_j + to_i + band);
+}
+
+namespace {
+// Partitions holding each point (own and copies), highest first, as offsets into one array.
+struct Memberships {
+  std::vector<std::uint64_t> offsets{0};
+  std::vector<std::uint32_t> partitions;
+  const std::uint32_t* begin(std::size_t p) const { return partitions.data() + offsets[p]; }
+  const std::uint32_t* end(std::size_t p) const { return partitions.data() + offsets[p + 1]; }
+};
+
+// Own partition and copies of every point, in point order.
+struct Placement {
+  std::vector<std::uint32_t> own;
+  std::vector<std::uint32_t> copy_point, copy_partition;
+};
+
+Placement place(const PointSet& points, const std::vector<std::uint32_t>* own,
+                const std::vector<float>& centroids, double eps, bool replicate, int threads,
+                RunControl& control) {
+  const std::size_t n = points.size(), d = points.dims(), k = centroids.size() / d;
+  Placement placement;
+  placement.own.resize(n);
+  std::vector<Placement> per_thread(static_cast<std::size_t>(threads));
+  // Static schedule: thread t takes the t-th contiguous chunk, so concatenating the per-thread
+  // copies in thread order keeps them in point order.
+#pragma omp parallel num_threads(threads)
+  {
+    Placement& local = per_thread[std::size_t(omp_get_thread_num())];
+#pragma omp for schedule(static)
+    for (std::size_t p = 0; p < n; ++p) {
+      if (control.cancelled()) continue;
+      const float* s = points.point(p);
+      const std::uint32_t i = own ? (*own)[p] : nearest_centroid(s, centroids, d);
+      placement.own[p] = i;
+      if (!replicate) continue;
+      for (std::uint32_t j = 0; j < k; ++j)
+        if (j != i && in_bisector_band(s, &centroids[i * d], &centroids[j * d], d, eps)) {
+          local.copy_point.push_back(std::uint32_t(p));
+          local.copy_partition.push_back(j);
+        }
+    }
+  }
+  control.throw_if_cancelled();
+  for (const Placement& local : per_thread) {
+    placement.copy_point.insert(placement.copy_point.end(), local.copy_point.begin(), local.copy_point.end());
+    placement.copy_partition.insert(placement.copy_partition.end(), local.copy_partition.begin(),
+                                    local.copy_partition.end());
+  }
+  return placement;
+}
+
+Memberships memberships(const Placement& placement) {
+  Memberships lists;
+  std::size_t r = 0;
+  for (std::size_t p = 0; p < placement.own.size(); ++p) {
+    const std::size_t first = lists.partitions.size();
+    lists.partitions.push_back(placement.own[p]);
+    for (; r < placement.copy_point.size() && placement.copy_point[r] == p; ++r)
+      lists.partitions.push_back(placement.copy_partition[r]);
+    std::sort(lists.partitions.begin() + std::ptrdiff_t(first), lists.partitions.end(), std::greater<>());
+    lists.offsets.push_back(lists.partitions.size());
+  }
+  return lists;
+}
+
+// Points and copies grouped by partition (counting sort), with their coordinates gathered so that
+// each partition's points are contiguous.
+struct Grouped {
+  std::vector<std::uint64_t> start;     // k + 1 offsets
+  std::vector<std::uint32_t> point;     // entry -> point id
+  std::vector<std::uint32_t> partition; // entry -> partition
+  std::vector<float> coords;            // entry -> d floats
+};
+
+Grouped group(const PointSet& points, const Placement& placement, std::size_t k) {
+  const std::size_t d = points.dims();
+  Grouped grouped;
+  grouped.start.assign(k + 1, 0);
+  for (std::uint32_t c : placement.own) ++grouped.start[c + 1];
+  for (std::uint32_t c : placement.copy_partition) ++grouped.start[c + 1];
+  for (std::size_t c = 0; c < k; ++c) grouped.start[c + 1] += grouped.start[c];
+  const std::size_t total = grouped.start[k];
+  grouped.point.resize(total);
+  grouped.partition.resize(total);
+  grouped.coords.resize(total * d);
+  std::vector<std::uint64_t> next(grouped.start.begin(), grouped.start.end() - 1);
+  const auto put = [&](std::uint32_t p, std::uint32_t c) {
+    const std::uint64_t slot = next[c]++;
+    grouped.point[slot] = p;
+    grouped.partition[slot] = c;
+    std::copy_n(points.point(p), d, grouped.coords.data() + slot * d);
+  };
+  for (std::size_t p = 0; p < placement.own.size(); ++p) put(std::uint32_t(p), placement.own[p]);
+  for (std::size_t r = 0; r < placement.copy_point.size(); ++r)
+    put(placement.copy_point[r], placement.copy_partition[r]);
+  return grouped;
+}
+
+// The highest partition holding both points; both lists are sorted highest first.
+std::uint32_t highest_common(const std::uint32_t* p, const std::uint32_t* p_end, const std::uint32_t* q,
+                             const std::uint32_t* q_end) {
+  while (p != p_end && q != q_end) {
+    if (*p == *q) return *p;
+    if (*p > *q) ++p; else ++q;
+  }
+  return UINT32_MAX;
+}
+
+std::size_t choose_k(std::size_t requested, std::size_t n, std::vector<std::string>& notes) {
+  if (requested == 0) {
+    const std::size_t k = std::clamp<std::size_t>(std::size_t(std::sqrt(double(n) / 64.0)), 1, 256);
+    notes.push_back("k chosen as " + std::to_string(k) + " (sqrt(n / 64), at most 256)");
+    return std::min(k, n);
+  }
+  if (requested > n) {
+    notes.push_back("k = " + std::to_string(requested) + " exceeds n; clamped to " + std::to_string(n));
+    return n;
+  }
+  return requested;
+}
+}  // namespace
+
+std::string CpuKMeansEngine::description() const {
+  return replicate_ ? "KMEANS-JOIN: k-means partitions with epsilon-bound replication, exact; "
+                      "k = 0 chooses k, k > n is clamped to n"
+                    : "Approximate KMEANS-JOIN without replication: may miss pairs near partition "
+                      "borders; k = 0 chooses k, k > n is clamped to n";
+}
+
+Capabilities CpuKMeansEngine::capabilities() const {
+  Capabilities caps;
+  caps.exact = replicate_;
+  return caps;
+}
+
+RunResult CpuKMeansEngine::run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink,
+                               RunControl& control) {
+  RunResult result;
+  RunStats& stats = result.stats;
+  const PointSet& a = *inputs.a;
+  const bool self = inputs.self_join();
+  const std::size_t d = a.dims();
+  const int threads = thread_count(params.threads);
+  if (a.empty()) {
+    stats.notes.push_back("A is empty: no partitions");
+    return result;
+  }
+  const std::size_t k = choose_k(std::size_t(params.k), a.size(), stats.notes);
+  if (!replicate_) stats.notes.push_back("no replication: recall is known only against an exact count");
+
+  KMeansResult clusters;
+  {
+    PhaseTimer timer(stats, "k-means");
+    control.set_phase("k-means");
+    clusters = kmeans(a, {k, params.seed, 25, 1e-4, params.threads}, &control);
+  }
+  control.report(0.05);
+
+  Placement placed_a, placed_b;
+  {
+    PhaseTimer timer(stats, "replicate");
+    control.set_phase("replicate");
+    placed_a = place(a, &clusters.membership, clusters.centroids, params.eps, replicate_, threads, control);
+    if (!self) placed_b = place(*inputs.b, nullptr, clusters.centroids, params.eps, replicate_, threads, control);
+  }
+  control.report(0.1);
+
+  Grouped group_a, group_b;
+  Memberships lists_a, lists_b;
+  {
+    PhaseTimer timer(stats, "group");
+    control.set_phase("group");
+    group_a = group(a, placed_a, k);
+    lists_a = memberships(placed_a);
+    if (!self) {
+      group_b = group(*inputs.b, placed_b, k);
+      lists_b = memberships(placed_b);
+    }
+  }
+  const Grouped& other = self ? group_a : group_b;
+  const Memberships& other_lists = self ? lists_a : lists_b;
+
+  {
+    PhaseTimer timer(stats, "join");
+    control.set_phase("join");
+    const float eps2 = squared_eps(params.eps);
+    // One row per entry of A's grouped array; it meets the later entries of its partition
+    // (self-join) or all of B's entries there, and tests a pair only in its highest common partition.
+    parallel_rows(group_a.point.size(), params.threads, control, [&](std::size_t r, PairBuffer& out) {
+      const std::uint32_t c = group_a.partition[r];
+      const std::uint32_t p = group_a.point[r];
+      const float* coords = group_a.coords.data() + r * d;
+      std::uint64_t compared = 0;
+      for (std::uint64_t t = self ? r + 1 : other.start[c]; t < other.start[c + 1]; ++t) {
+        const std::uint32_t q = other.point[t];
+        if (highest_common(lists_a.begin(p), lists_a.end(p), other_lists.begin(q), other_lists.end(q)) != c)
+          continue;
+        ++compared;
+        if (squared_distance(coords, other.coords.data() + t * d, d) <= eps2)
+          out.push(self ? std::min(p, q) : p, self ? std::max(p, q) : q);
+      }
+      return compared;
+    }, sink, stats.compared_pairs);
+  }
+
+  stats.k = int(k);
+  stats.replicated_points = placed_a.copy_point.size() + placed_b.copy_point.size();
+  stats.extra_bytes = (group_a.coords.size() + group_b.coords.size()) * sizeof(float) +
+                      (group_a.point.size() + group_b.point.size()) * 2 * sizeof(std::uint32_t) +
+                      (lists_a.partitions.size() + lists_b.partitions.size()) * sizeof(std::uint32_t) +
+                      (lists_a.offsets.size() + lists_b.offsets.size()) * sizeof(std::uint64_t);
+  stats.notes.push_back(std::to_string(k) + " partitions after " + std::to_string(clusters.iterations) +
+                        " k-means iterations; " + std::to_string(stats.replicated_points) + " copies");
+  if (!self) stats.notes.push_back("copies counted for A and B together");
+
+  PartitionStructure& structure = result.partitions.emplace();
+  structure.k = k;
+  structure.centroids = std::move(clusters.centroids);
+  structure.membership = std::move(clusters.membership);
+  structure.replica_point = std::move(placed_a.copy_point);
+  structure.replica_partition = std::move(placed_a.copy_partition);
+  structure.iterations = clusters.iterations;
+  return result;
+}
+
+}  // namespace simjoin

@@ -1,0 +1,28 @@
+#pragma once
+#include "core/engine.hpp"
+
+namespace simjoin {
+
+// KMEANS-JOIN (Korkmaz 2012, ch. 4): k-means partitions of A, epsilon-bound replication of points
+// near the bisectors, a nested loop inside each partition, and duplicate elimination by the
+// highest common partition. Without replication (cpu-kmeans-approx) it is fast but may miss pairs.
+// k = 0 chooses k from n; k > n is clamped to n (both are noted in the run's notes).
+class CpuKMeansEngine final : public Engine {
+ public:
+  explicit CpuKMeansEngine(bool replicate = true) : replicate_(replicate) {}
+  std::string name() const override { return replicate_ ? "cpu-kmeans" : "cpu-kmeans-approx"; }
+  std::string description() const override;
+  Capabilities capabilities() const override;
+  RunResult run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink,
+                RunControl& control) override;
+
+ private:
+  bool replicate_;
+};
+
+// The replication test: should point s, a member of partition i (centroid ci), be copied into
+// partition j (centroid cj)? Evaluated in float64 with a margin, so it may say yes to a point
+// within rounding of the band, never no to a point inside it.
+bool in_bisector_band(const float* s, const float* ci, const float* cj, std::size_t d, double eps);
+
+}  // namespace simjoin

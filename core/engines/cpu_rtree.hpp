@@ -1,0 +1,21 @@
+#pragma once
+#include "core/engine.hpp"
+
+namespace simjoin {
+
+// Boost.Geometry R-tree (packed bulk load) over the points of A; each query point searches its
+// eps-box and refines with the distance. Boost.Geometry fixes the dimension at compile time, so
+// d <= kMaxDims (16) is supported.
+class CpuRTreeEngine final : public Engine {
+ public:
+  static constexpr std::size_t kMaxDims = 16;
+  std::string name() const override { return "cpu-rtree"; }
+  std::string description() const override {
+    return "Boost.Geometry R-tree, packed bulk load, eps-box queries refined by distance (d <= 16)";
+  }
+  Capabilities capabilities() const override;
+  RunResult run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink,
+                RunControl& control) override;
+};
+
+}  // namespace simjoin

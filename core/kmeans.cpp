@@ -1,0 +1,131 @@
+#include "core/kmeans.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "core/engines/distance.hpp"
+#include "core/error.hpp"
+
+namespace simjoin {
+
+namespace {
+void check_cancel(const RunControl* control) {
+  if (control) control->throw_if_cancelled();
+}
+
+bool cancelled(const RunControl* control) { return control && control->cancelled(); }
+
+// k-means++: each further centre is drawn with probability proportional to the squared distance
+// to the nearest centre chosen so far.
+std::vector<float> seed_centroids(const PointSet& points, std::size_t k, std::mt19937_64& random,
+                                  int threads, const RunControl* control) {
+  const std::size_t n = points.size(), d = points.dims();
+  std::vector<float> centroids;
+  centroids.reserve(k * d);
+  const auto take = [&](std::size_t i) {
+    centroids.insert(centroids.end(), points.point(i), points.point(i) + d);
+  };
+  take(std::uniform_int_distribution<std::size_t>(0, n - 1)(random));
+  std::vector<double> nearest(n, INFINITY);
+  for (std::size_t c = 1; c < k; ++c) {
+    const float* last = centroids.data() + (c - 1) * d;
+    double total = 0;
+#pragma omp parallel for num_threads(threads) reduction(+ : total) schedule(static)
+    for (std::size_t i = 0; i < n; ++i) {
+      if (cancelled(control)) continue;
+      nearest[i] = std::min(nearest[i], double(squared_distance(points.point(i), last, d)));
+      total += nearest[i];
+    }
+    check_cancel(control);
+    std::size_t chosen;
+    if (total > 0) {
+      // Walk the cumulative weights to a uniform draw in [0, total).
+      double target = std::uniform_real_distribution<double>(0, total)(random);
+      chosen = 0;
+      while (chosen + 1 < n && (target -= nearest[chosen]) >= 0) ++chosen;
+    } else {
+      chosen = std::uniform_int_distribution<std::size_t>(0, n - 1)(random);  // all points equal
+    }
+    take(chosen);
+  }
+  return centroids;
+}
+
+void assign(const PointSet& points, const std::vector<float>& centroids,
+            std::vector<std::uint32_t>& membership, int threads, const RunControl* control) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (cancelled(control)) continue;
+    membership[i] = nearest_centroid(points.point(i), centroids, points.dims());
+  }
+  check_cancel(control);
+}
+
+// Moves each centroid to the mean of its members (float64 sums); an empty partition keeps its
+// centroid. Returns the largest distance a centroid moved.
+double update(const PointSet& points, const std::vector<std::uint32_t>& membership,
+              std::vector<float>& centroids) {
+  const std::size_t d = points.dims(), k = centroids.size() / d;
+  std::vector<double> sums(k * d, 0.0);
+  std::vector<std::size_t> counts(k, 0);
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    ++counts[membership[i]];
+    for (std::size_t t = 0; t < d; ++t) sums[membership[i] * d + t] += points.point(i)[t];
+  }
+  double moved = 0;
+  for (std::size_t c = 0; c < k; ++c) {
+    if (counts[c] == 0) continue;
+    double shift = 0;
+    for (std::size_t t = 0; t < d; ++t) {
+      const float mean = float(sums[c * d + t] / double(counts[c]));
+      shift += double(mean - centroids[c * d + t]) * double(mean - centroids[c * d + t]);
+      centroids[c * d + t] = mean;
+    }
+    moved = std::max(moved, std::sqrt(shift));
+  }
+  return moved;
+}
+}  // namespace
+
+std::uint32_t nearest_centroid(const float* p, const std::vector<float>& centroids, std::size_t d) {
+  const std::size_t k = centroids.size() / d;
+  std::uint32_t best = 0;
+  float best_distance = INFINITY;
+  for (std::size_t c = 0; c < k; ++c) {
+    const float distance = squared_distance(p, centroids.data() + c * d, d);
+    if (distance < best_distance) {
+      best_distance = distance;
+      best = std::uint32_t(c);
+    }
+  }
+  return best;
+}
+
+KMeansResult kmeans(const PointSet& points, const KMeansParams& params, const RunControl* control) {
+  if (params.k < 1 || params.k > points.size())
+    fail(ErrorKind::Usage, "k-means needs 1 <= k <= " + std::to_string(points.size()) + " (got k = " +
+                               std::to_string(params.k) + ")");
+  const int threads = params.threads > 0 ? params.threads : omp_get_max_threads();
+  std::mt19937_64 random(params.seed);
+  KMeansResult result;
+  result.centroids = seed_centroids(points, params.k, random, threads, control);
+  result.membership.assign(points.size(), 0);
+
+  const Bounds bounds = compute_bounds(points);
+  double extent = 0;
+  for (std::size_t t = 0; t < points.dims(); ++t)
+    extent = std::max(extent, double(bounds.high[t]) - double(bounds.low[t]));
+  assign(points, result.centroids, result.membership, threads, control);
+  while (result.iterations < params.max_iterations) {
+    ++result.iterations;
+    const double moved = update(points, result.membership, result.centroids);
+    assign(points, result.centroids, result.membership, threads, control);
+    if (moved <= params.tolerance * extent) break;
+  }
+  return result;
+}
+
+}  // namespace simjoin

@@ -1,0 +1,33 @@
+#pragma once
+// k-means: k-means++ seeding, then Lloyd iterations with parallel assignment. Used by KMEANS-JOIN
+// and by the views that draw the partitions.
+#include <cstdint>
+#include <vector>
+
+#include "core/point_set.hpp"
+#include "core/run_control.hpp"
+
+namespace simjoin {
+
+struct KMeansParams {
+  std::size_t k = 1;          // 1 <= k <= number of points
+  std::uint64_t seed = 1;
+  int max_iterations = 25;
+  double tolerance = 1e-4;    // stop when no centroid moves more than this fraction of the extent
+  int threads = 0;            // 0 uses all cores
+};
+
+struct KMeansResult {
+  std::vector<float> centroids;          // k x d
+  std::vector<std::uint32_t> membership; // nearest centroid of each point, for the final centroids
+  int iterations = 0;
+};
+
+// Throws Error(Usage) unless 1 <= k <= points.size(); honours cancellation when control is given.
+KMeansResult kmeans(const PointSet& points, const KMeansParams& params,
+                    const RunControl* control = nullptr);
+
+// Index of the centroid nearest to p (the lowest index on ties).
+std::uint32_t nearest_centroid(const float* p, const std::vector<float>& centroids, std::size_t d);
+
+}  // namespace simjoin

@@ -1,0 +1,214 @@
+// Every CPU engine against the float64 oracle on fresh random inputs and on the awkward cases:
+// empty and tiny inputs, duplicates, eps = 0 and eps beyond the diameter, lattices exactly eps
+// apart, huge offsets; self-join and A join B; cancellation and progress.
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+#include "core/error.hpp"
+#include "tests/core/oracle_check.hpp"
+
+using namespace simjoin;
+using namespace simjoin::testing;
+
+namespace {
+std::vector<std::string> engine_names() {
+  EngineRegistry registry;
+  register_cpu_engines(registry);
+  std::vector<std::string> names;
+  for (const auto& name : registry.names())
+    if (name != "cpu-bruteforce") names.push_back(name);
+  return names;
+}
+
+class EngineTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  EngineTest() { register_cpu_engines(registry_); }
+  Engine& engine() { return registry_.get(GetParam()); }
+  bool supports(std::size_t d) { return d <= engine().capabilities().max_dims; }
+  JoinParams params(double eps) const {
+    JoinParams p;
+    p.eps = eps;
+    p.seed = test_seed();
+    return p;
+  }
+  // Exact engines must match the oracle; an approximate one may only miss pairs.
+  void expect_correct(const PointSet& a, const PointSet* b, const JoinParams& p) {
+    const VerifyReport report = check_engine(engine(), a, b, p);
+    if (engine().capabilities().exact) {
+      EXPECT_MATCHES_ORACLE(report);
+    } else {
+      EXPECT_TRUE(report.extra.empty() && report.duplicates == 0) << report.summary();
+    }
+  }
+  EngineRegistry registry_;
+};
+
+// Fewer points for higher d keeps the O(n^2 d) oracle quick.
+std::size_t points_for(std::size_t d) { return d <= 3 ? 3000 : d <= 8 ? 1500 : 500; }
+
+PointSet shifted(PointSet points, float offset) {
+  for (std::size_t i = 0; i < points.size() * points.dims(); ++i) points.data()[i] += offset;
+  return points;
+}
+}  // namespace
+
+TEST_P(EngineTest, RandomSelfJoinsAcrossDimensions) {
+  for (std::size_t d : {1, 2, 3, 5, 8, 16, 33, 64}) {
+    if (!supports(d)) continue;
+    for (Distribution kind : {Distribution::Uniform, Distribution::Clusters}) {
+      const std::uint64_t seed = test_seed() + d * 10 + std::uint64_t(kind);
+      SCOPED_TRACE("seed " + std::to_string(seed) + ", d " + std::to_string(d) + ", " + to_string(kind));
+      const PointSet points = random_points(kind, points_for(d), d, seed, 0, 1, 5, 0.05);
+      // From "a few neighbours" to "most pairs" (the diameter of [0,1]^d is sqrt(d)).
+      for (double scale : {0.03, 0.1, 0.3}) expect_correct(points, nullptr, params(scale * std::sqrt(double(d))));
+    }
+  }
+}
+
+TEST_P(EngineTest, RandomABJoinsAcrossDimensions) {
+  for (std::size_t d : {1, 2, 3, 5, 8, 16, 33, 64}) {
+    if (!supports(d)) continue;
+    for (Distribution kind : {Distribution::Uniform, Distribution::Clusters}) {
+      const std::uint64_t seed = test_seed() + 1000 + d * 10 + std::uint64_t(kind);
+      SCOPED_TRACE("seed " + std::to_string(seed) + ", d " + std::to_string(d) + ", " + to_string(kind));
+      const PointSet a = random_points(kind, points_for(d), d, seed, 0, 1, 5, 0.05);
+      // B reaches beyond A's bounding box, so some queries fall outside any index built on A.
+      const PointSet b = random_points(kind, points_for(d) / 2, d, seed + 1, -0.5, 1.5, 5, 0.05);
+      for (double scale : {0.03, 0.1, 0.3}) expect_correct(a, &b, params(scale * std::sqrt(double(d))));
+    }
+  }
+}
+
+TEST_P(EngineTest, LargeLowDimensionalJoin) {
+  const std::uint64_t seed = test_seed() + 7;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet points = random_points(Distribution::Clusters, 20000, 2, seed, 0, 1, 8, 0.05);
+  expect_correct(points, nullptr, params(0.01));
+}
+
+TEST_P(EngineTest, EpsZeroAndBeyondTheDiameter) {
+  const std::uint64_t seed = test_seed() + 11;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (std::size_t d : {2, 8}) {
+    PointSet points = random_points(Distribution::Uniform, 400, d, seed + d);
+    // Every fourth point repeats an earlier one, so eps = 0 has pairs to find.
+    for (std::size_t i = 4; i < points.size(); i += 4)
+      std::copy_n(points.point(i / 4), d, points.point(i));
+    expect_correct(points, nullptr, params(0.0));
+    expect_correct(points, nullptr, params(3.0 * std::sqrt(double(d))));
+    const PointSet b = random_points(Distribution::Uniform, 100, d, seed + 50 + d);
+    expect_correct(points, &points, params(0.0));
+    expect_correct(points, &b, params(3.0 * std::sqrt(double(d))));
+  }
+}
+
+TEST_P(EngineTest, TinyAndDegenerateInputs) {
+  for (double eps : {0.0, 0.5, 2.0}) {
+    SCOPED_TRACE("eps " + std::to_string(eps));
+    expect_correct(PointSet(0, 3), nullptr, params(eps));
+    expect_correct(PointSet(1, 3), nullptr, params(eps));
+    expect_correct(PointSet(2, 1, {0.f, 1.f}), nullptr, params(eps));
+    expect_correct(PointSet(2, 2, {0.f, 0.f, 0.f, 0.f}), nullptr, params(eps));
+    const PointSet none(0, 2), three(3, 2, {0.f, 0.f, 1.f, 1.f, 2.f, 0.f});
+    expect_correct(three, &three, params(eps));
+    expect_correct(none, &three, params(eps));
+    expect_correct(three, &none, params(eps));
+  }
+}
+
+TEST_P(EngineTest, AllPointsIdentical) {
+  const PointSet same(300, 5, std::vector<float>(1500, -3.25f));
+  for (double eps : {0.0, 1.0}) {
+    PairListSink sink;
+    RunControl control;
+    run_engine(engine(), {&same, nullptr}, params(eps), sink, control);
+    if (engine().capabilities().exact) EXPECT_EQ(sink.count(), 300u * 299u / 2);
+    expect_correct(same, nullptr, params(eps));
+  }
+}
+
+TEST_P(EngineTest, CollinearPoints) {
+  const std::uint64_t seed = test_seed() + 13;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet line = random_points(Distribution::Uniform, 1000, 1, seed);
+  for (std::size_t d : {3, 16}) {
+    if (!supports(d)) continue;
+    PointSet points(line.size(), d);  // all on one line through the space: x, 2x, 3x, ...
+    for (std::size_t i = 0; i < line.size(); ++i)
+      for (std::size_t k = 0; k < d; ++k) points.point(i)[k] = line.point(i)[0] * float(k + 1);
+    expect_correct(points, nullptr, params(0.01 * std::sqrt(double(d))));
+  }
+}
+
+TEST_P(EngineTest, LatticeExactlyEpsApart) {
+  for (std::size_t d : {1, 2, 3}) {
+    const PointSet lattice = lattice_points(d == 1 ? 200 : d == 2 ? 30 : 10, d, 0.5);
+    expect_correct(lattice, nullptr, params(0.5));
+    expect_correct(lattice, &lattice, params(0.5));
+    expect_correct(lattice, nullptr, params(0.5 * std::sqrt(2.0)));
+  }
+}
+
+TEST_P(EngineTest, HugeAndNegativeOffsets) {
+  const std::uint64_t seed = test_seed() + 17;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (float offset : {1e7f, -1e7f}) {
+    // At 1e7 a float's spacing is 1, so the points sit on an integer grid: many exact-eps pairs.
+    const PointSet a = shifted(random_points(Distribution::Uniform, 1500, 3, seed, 0, 40), offset);
+    const PointSet b = shifted(random_points(Distribution::Uniform, 500, 3, seed + 1, 0, 40), offset);
+    expect_correct(a, nullptr, params(3.0));
+    expect_correct(a, &b, params(3.0));
+  }
+}
+
+TEST_P(EngineTest, CountOnlyEqualsPairList) {
+  const std::uint64_t seed = test_seed() + 19;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet points = random_points(Distribution::Clusters, 2000, 3, seed, 0, 1, 5, 0.05);
+  PairListSink list;
+  RunControl control;
+  run_engine(engine(), {&points, nullptr}, params(0.05), list, control);
+  EXPECT_GT(list.count(), 0u);
+  EXPECT_EQ(count_pairs(engine(), points, nullptr, params(0.05)), list.pairs().size());
+}
+
+TEST_P(EngineTest, ProgressIsMonotoneAndFinishes) {
+  std::vector<double> seen;
+  RunControl control([&](double fraction, const std::string&) { seen.push_back(fraction); });
+  const PointSet points = random_points(Distribution::Uniform, 5000, 3, test_seed() + 23);
+  CountSink sink;
+  run_engine(engine(), {&points, nullptr}, params(0.05), sink, control);
+  ASSERT_FALSE(seen.empty());
+  EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end()));
+  EXPECT_EQ(seen.back(), 1.0);
+}
+
+TEST_P(EngineTest, CancelStopsWithin100Milliseconds) {
+  const PointSet points = random_points(Distribution::Uniform, 100000, 3, test_seed() + 29);
+  CountSink sink;
+  RunControl control;
+  std::chrono::steady_clock::time_point cancelled_at;
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    cancelled_at = std::chrono::steady_clock::now();
+    control.request_cancel();
+  });
+  bool threw = false;
+  try {
+    run_engine(engine(), {&points, nullptr}, params(0.3), sink, control);
+  } catch (const Error& error) {
+    threw = error.kind() == ErrorKind::Cancelled;
+  }
+  const auto stopped_at = std::chrono::steady_clock::now();
+  canceller.join();
+  ASSERT_TRUE(threw) << "the run finished before it was cancelled, or failed otherwise";
+  EXPECT_LT(std::chrono::duration<double>(stopped_at - cancelled_at).count(), 0.1);
+}
+
+INSTANTIATE_TEST_SUITE_P(CpuEngines, EngineTest, ::testing::ValuesIn(engine_names()),
+                         [](const auto& info) {
+                           std::string name = info.param;
+                           for (char& c : name) if (c == '-') c = '_';
+                           return name;
+                         });

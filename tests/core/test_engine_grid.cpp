@@ -1,0 +1,92 @@
+// Epsilon-grid specifics: the reported structure is a consistent index of the points, high d
+// indexes at most six dimensions, and unicomp halves the distance tests without changing the result.
+#include <cmath>
+
+#include "core/engines/cpu_grid.hpp"
+#include "tests/core/oracle_check.hpp"
+
+using namespace simjoin;
+using namespace simjoin::testing;
+
+namespace {
+RunResult run_grid(const PointSet& points, double eps, bool unicomp) {
+  CpuGridEngine engine;
+  JoinParams params;
+  params.eps = eps;
+  params.unicomp = unicomp;
+  RunResult result;
+  EXPECT_MATCHES_ORACLE(check_engine(engine, points, nullptr, params, &result));
+  return result;
+}
+}  // namespace
+
+class GridDims : public ::testing::TestWithParam<std::size_t> {};
+
+TEST_P(GridDims, StructureIndexesEveryPointInItsCell) {
+  const std::size_t d = GetParam();
+  const std::uint64_t seed = test_seed() + d;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet points = random_points(Distribution::Clusters, 2000, d, seed, 0, 1, 5, 0.1);
+  const double eps = 0.05 * std::sqrt(double(d));
+  const RunResult result = run_grid(points, eps, true);
+  ASSERT_TRUE(result.grid);
+  const GridStructure& grid = *result.grid;
+  const std::size_t m = grid.indexed_dims.size();
+  EXPECT_LE(m, 6u);
+  EXPECT_LE(m, d);
+  EXPECT_GE(grid.cell_width, eps);
+  EXPECT_TRUE(std::is_sorted(grid.cell_ids.begin(), grid.cell_ids.end()));
+  EXPECT_EQ(std::adjacent_find(grid.cell_ids.begin(), grid.cell_ids.end()), grid.cell_ids.end());
+  ASSERT_EQ(grid.point_order.size(), points.size());
+  std::vector<bool> seen(points.size(), false);
+  std::uint32_t expected_begin = 0;
+  for (std::size_t c = 0; c < grid.cell_ids.size(); ++c) {
+    EXPECT_EQ(grid.cell_begin[c], expected_begin);
+    EXPECT_LT(grid.cell_begin[c], grid.cell_end[c]);  // non-empty cells only
+    expected_begin = grid.cell_end[c];
+    for (std::uint32_t r = grid.cell_begin[c]; r < grid.cell_end[c]; ++r) {
+      const std::uint32_t p = grid.point_order[r];
+      ASSERT_FALSE(seen[p]);
+      seen[p] = true;
+      // Recompute the point's linear cell id from the reported origin, width and cell counts.
+      std::uint64_t id = 0, stride = 1;
+      for (std::size_t s = 0; s < m; ++s) {
+        const double u = (double(points.point(p)[grid.indexed_dims[s]]) - grid.origin[s]) / grid.cell_width;
+        id += std::uint64_t(std::floor(u)) * stride;
+        stride *= grid.cells_per_dim[s];
+      }
+      EXPECT_EQ(id, grid.cell_ids[c]);
+    }
+  }
+  EXPECT_EQ(expected_begin, points.size());
+}
+
+TEST_P(GridDims, UnicompTestsEachPairOnceInsteadOfTwice) {
+  const std::size_t d = GetParam();
+  const std::uint64_t seed = test_seed() + 100 + d;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet points = random_points(Distribution::Uniform, 1500, d, seed);
+  const double eps = 0.1 * std::sqrt(double(d));
+  const RunResult once = run_grid(points, eps, true);
+  const RunResult twice = run_grid(points, eps, false);
+  EXPECT_TRUE(once.grid->unicomp);
+  EXPECT_FALSE(twice.grid->unicomp);
+  EXPECT_EQ(2 * once.stats.compared_pairs, twice.stats.compared_pairs);
+  EXPECT_LE(once.stats.compared_pairs, points.size() * (points.size() - 1) / 2);
+}
+
+INSTANTIATE_TEST_SUITE_P(Dims, GridDims, ::testing::Values(1, 2, 3, 5, 8, 33));
+
+TEST(Grid, WideDataIndexesTheWidestDimensions) {
+  const std::uint64_t seed = test_seed() + 31;
+  PointSet points = random_points(Distribution::Uniform, 1500, 10, seed);
+  // Dimensions 7 and 2 are stretched a hundredfold; they must be among those indexed.
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    points.point(i)[7] *= 100;
+    points.point(i)[2] *= 100;
+  }
+  const RunResult result = run_grid(points, 0.5, true);
+  const auto& dims = result.grid->indexed_dims;
+  ASSERT_GE(dims.size(), 2u);
+  EXPECT_TRUE((dims[0] == 7 && dims[1] == 2) || (dims[0] == 2 && dims[1] == 7));
+}
