@@ -1,0 +1,160 @@
+// simjoin bench: engines side by side on one input, in one process, with the same data in memory.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "app/cli/commands.hpp"
+#include "app/cli/join_options.hpp"
+#include "app/cli/load_input.hpp"
+#include "app/cli/machine_info.hpp"
+#include "app/cli/run_summary.hpp"
+#include "app/cli/scipy_baseline.hpp"
+#include "app/cli/terminal_progress.hpp"
+#include "core/error.hpp"
+#include "core/generators.hpp"
+#include "core/io/pair_writers.hpp"
+
+namespace simjoin::cli {
+
+namespace {
+struct BenchOptions {
+  std::string workload, input, json;
+  std::vector<std::string> engines;
+  int repeat = 3, warmup = 1;
+  bool count_only = false, compare_scipy = false;
+  EngineOptions engine_options;
+};
+
+struct EngineTiming {
+  std::string engine;
+  std::vector<double> seconds;
+  std::uint64_t pairs = 0;
+  bool exact = true;
+  RunStats last;
+  double median() const {
+    std::vector<double> sorted = seconds;
+    std::sort(sorted.begin(), sorted.end());
+    const std::size_t n = sorted.size();
+    return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  }
+  double min() const { return *std::min_element(seconds.begin(), seconds.end()); }
+  double max() const { return *std::max_element(seconds.begin(), seconds.end()); }
+};
+
+EngineTiming time_engine(Engine& engine, const PointSet& points, const JoinParams& params,
+                         const BenchOptions& options) {
+  EngineTiming timing{engine.name()};
+  timing.exact = engine.capabilities().exact;
+  for (int run = 0; run < options.warmup + options.repeat; ++run) {
+    CountSink count_sink;
+    PairListSink list_sink;  // pairs returned to host memory, as a user of the result needs them
+    PairSink& sink = options.count_only ? static_cast<PairSink&>(count_sink) : list_sink;
+    TerminalRun terminal;  // a fresh progress bar and Ctrl-C handler per run
+    RunResult result = run_engine(engine, {&points, nullptr}, params, sink, terminal.control());
+    if (run < options.warmup) continue;
+    timing.seconds.push_back(result.stats.seconds_total);
+    timing.pairs = result.stats.pairs;
+    timing.last = std::move(result.stats);
+  }
+  return timing;
+}
+
+nlohmann::json to_json(const EngineTiming& timing) {
+  return {{"engine", timing.engine}, {"seconds", timing.seconds}, {"median", timing.median()},
+          {"min", timing.min()}, {"max", timing.max()}, {"pairs", timing.pairs}, {"exact", timing.exact},
+          {"stats", timing.last}};
+}
+}  // namespace
+
+Command add_bench_command(CLI::App& app, const EngineRegistry& registry) {
+  auto* command = app.add_subcommand("bench", "Time engines side by side on a named workload or a file");
+  auto options = std::make_shared<BenchOptions>();
+  command->add_option("--workload", options->workload, "Named workload (see `simjoin generate --help`)");
+  command->add_option("--input", options->input, "Point file instead of a workload (needs --eps)");
+  command->add_option("--engines", options->engines, "Engines, e.g. --engines cpu-nlj,cpu-grid")
+      ->delimiter(',')->required();
+  command->add_option("--repeat", options->repeat, "Timed runs per engine")->capture_default_str()->check(CLI::Range(1, 1000));
+  command->add_option("--warmup", options->warmup, "Untimed runs first per engine")->capture_default_str()->check(CLI::Range(0, 100));
+  command->add_flag("--count-only", options->count_only, "Count pairs only (default: pairs returned to host memory)");
+  command->add_flag("--compare-scipy", options->compare_scipy,
+                    "Also time SciPy cKDTree.query_ball_point(workers=-1, return_length=True) on the same points");
+  command->add_option("--json", options->json, "Write the results as JSON");
+  add_engine_options(*command, options->engine_options, false);
+  return {command, [options, command, &registry] {
+    if (options->workload.empty() == options->input.empty())
+      fail(ErrorKind::Usage, "give exactly one of --workload NAME or --input FILE");
+    EngineOptions engine_options = options->engine_options;
+    PointSet points;
+    std::string input_name;
+    if (!options->workload.empty()) {
+      const Workload& workload = find_workload(options->workload);
+      std::fprintf(stderr, "generating %s ...\n", workload.name.c_str());
+      points = generate(workload.spec);
+      input_name = workload.name;
+      if (!command->count("--eps")) engine_options.eps = workload.eps;
+      if (!command->count("--k")) engine_options.k = workload.k;
+    } else {
+      if (!command->count("--eps")) fail(ErrorKind::Usage, "--input needs --eps");
+      points = load_input(options->input);
+      input_name = options->input;
+    }
+    const JoinParams params = to_join_params(engine_options);
+    for (const std::string& name : options->engines) registry.get(name);  // unknown names fail before timing
+
+    std::vector<EngineTiming> timings;
+    for (const std::string& name : options->engines) {
+      std::fprintf(stderr, "timing %s ...\n", name.c_str());
+      timings.push_back(time_engine(registry.get(name), points, params, *options));
+    }
+    std::optional<ScipyTiming> scipy;
+    if (options->compare_scipy) {
+      std::fprintf(stderr, "timing scipy-ckdtree ...\n");
+      scipy = time_scipy_ckdtree(points, params.eps);
+    }
+
+    const MachineInfo machine = machine_info();
+    std::printf("input: %s (n = %zu, d = %zu), eps = %g, k = %d, %s\n", input_name.c_str(), points.size(),
+                points.dims(), params.eps, params.k, options->count_only ? "count only" : "pairs returned to host");
+    std::printf("host: %s, %u threads; gpu: %s\n", machine.cpu.c_str(), machine.cpu_threads, machine.gpu.c_str());
+    std::printf("%-18s %10s %10s %10s %14s %12s %9s\n", "engine", "median", "min", "max", "pairs", "pairs/s",
+                "speedup");
+    const double reference = timings.front().median();
+    bool agree = true;
+    const EngineTiming* first_exact = nullptr;
+    for (const EngineTiming& timing : timings) {
+      std::printf("%-18s %10s %10s %10s %14llu %12.3g %8.2fx\n", timing.engine.c_str(),
+                  format_seconds(timing.median()).c_str(), format_seconds(timing.min()).c_str(),
+                  format_seconds(timing.max()).c_str(), (unsigned long long)timing.pairs,
+                  double(timing.pairs) / timing.median(), reference / timing.median());
+      if (!timing.exact) continue;
+      if (!first_exact) first_exact = &timing;
+      agree = agree && timing.pairs == first_exact->pairs;
+    }
+    if (scipy)
+      std::printf("%-18s %10s %10s %10s %14llu %12.3g %8.2fx\n", "scipy-ckdtree",
+                  format_seconds(scipy->seconds).c_str(), "-", "-", (unsigned long long)scipy->pairs,
+                  double(scipy->pairs) / scipy->seconds, reference / scipy->seconds);
+    std::printf("speedup = median of %s / median of the engine\n", timings.front().engine.c_str());
+    if (!agree)
+      std::printf("WARNING: exact engines disagree on the pair count (float32 engines may differ from the float64 "
+                  "oracle only on pairs within rounding of eps)\n");
+
+    if (!options->json.empty()) {
+      nlohmann::json json = {{"input", input_name}, {"n", points.size()}, {"d", points.dims()},
+                             {"eps", params.eps}, {"k", params.k}, {"count_only", options->count_only},
+                             {"repeat", options->repeat}, {"warmup", options->warmup},
+                             {"cpu", machine.cpu}, {"cpu_threads", machine.cpu_threads}, {"gpu", machine.gpu},
+                             {"counts_agree", agree}};
+      for (const EngineTiming& timing : timings) json["results"].push_back(to_json(timing));
+      if (scipy) json["scipy_ckdtree"] = {{"seconds", scipy->seconds}, {"pairs", scipy->pairs}};
+      write_stats_json(options->json, json);
+    }
+    return 0;
+  }};
+}
+
+}  // namespace simjoin::cli

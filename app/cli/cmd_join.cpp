@@ -1,0 +1,95 @@
+// simjoin join: one join, its pairs to files and its statistics.
+#include <cstdio>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "app/cli/commands.hpp"
+#include "app/cli/join_options.hpp"
+#include "app/cli/load_input.hpp"
+#include "app/cli/run_summary.hpp"
+#include "app/cli/terminal_progress.hpp"
+#include "core/error.hpp"
+#include "core/io/pair_writers.hpp"
+
+namespace simjoin::cli {
+
+namespace {
+struct JoinOptions {
+  std::string input, input_b, engine = "auto", output, neighbors, stats;
+  bool count_only = false;
+  std::size_t show = 10;
+  EngineOptions engine_options;
+};
+
+void print_first_pairs(std::vector<Pair>& pairs, std::size_t show) {
+  if (pairs.empty() || show == 0) return;
+  std::printf("first pairs:");
+  for (std::size_t i = 0; i < std::min(show, pairs.size()); ++i) std::printf(" (%u, %u)", pairs[i].i, pairs[i].j);
+  std::printf(pairs.size() > show ? " ...\n" : "\n");
+}
+}  // namespace
+
+Command add_join_command(CLI::App& app, const EngineRegistry& registry) {
+  auto* command = app.add_subcommand("join", "Find every pair within eps (self-join, or A-join-B with --input-b)");
+  auto options = std::make_shared<JoinOptions>();
+  command->add_option("--input", options->input, "Point file A")->required();
+  command->add_option("--input-b", options->input_b, "Point file B: join A with B instead of A with itself");
+  command->add_option("--engine", options->engine, "Engine (see `simjoin engines`)")->capture_default_str();
+  add_engine_options(*command, options->engine_options);
+  command->add_flag("--count-only", options->count_only, "Count pairs without materialising them");
+  command->add_option("--output", options->output, "Pair list file: .csv, .npy or .bin (streamed to disk)");
+  command->add_option("--neighbors", options->neighbors,
+                      "Write per-point neighbour lists as PREFIX.offsets.npy and PREFIX.ids.npy (CSR)");
+  command->add_option("--stats", options->stats, "Run statistics as JSON");
+  command->add_option("--show", options->show, "Print this many of the first pairs")->capture_default_str();
+  return {command, [options, &registry] {
+    if (options->count_only && (!options->output.empty() || !options->neighbors.empty()))
+      fail(ErrorKind::Usage, "--count-only cannot be combined with --output or --neighbors");
+    const PointSet a = load_input(options->input);
+    std::optional<PointSet> b;
+    if (!options->input_b.empty()) b = load_input(options->input_b);
+    TerminalRun run;
+    Engine& engine = registry.get(options->engine);
+    const JoinInputs inputs{&a, b ? &*b : nullptr};
+
+    std::vector<PairSink*> sinks;
+    std::optional<PairFileSink> file_sink;
+    std::optional<PairListSink> list_sink;
+    CountSink count_sink;
+    if (!options->output.empty()) {
+      const std::uint64_t max_id = std::max(a.size(), b ? b->size() : 0);
+      file_sink.emplace(options->output, pair_format_for_path(options->output), max_id);
+      sinks.push_back(&*file_sink);
+    }
+    if (!options->count_only && (options->output.empty() || !options->neighbors.empty())) {
+      list_sink.emplace();
+      sinks.push_back(&*list_sink);
+    }
+    TeeSink tee(sinks);
+    PairSink& sink = options->count_only ? static_cast<PairSink&>(count_sink)
+                     : sinks.size() == 1 ? *sinks.front() : tee;
+
+    RunResult result = run_engine(engine, inputs, to_join_params(options->engine_options), sink, run.control());
+    print_run_summary(result.stats);
+    if (list_sink) {
+      std::vector<Pair>& pairs = list_sink->sorted_pairs();
+      print_first_pairs(pairs, options->show);
+      if (!options->neighbors.empty()) {
+        write_neighbors_csr(options->neighbors, pairs, a.size(), inputs.self_join());
+        std::printf("wrote %s.offsets.npy and %s.ids.npy\n", options->neighbors.c_str(), options->neighbors.c_str());
+      }
+    }
+    if (!options->output.empty()) std::printf("wrote %s\n", options->output.c_str());
+    if (!options->stats.empty()) {
+      nlohmann::json json = result.stats;
+      json["input"] = options->input;
+      if (b) json["input_b"] = options->input_b;
+      write_stats_json(options->stats, json);
+      std::printf("wrote %s\n", options->stats.c_str());
+    }
+    return 0;
+  }};
+}
+
+}  // namespace simjoin::cli
