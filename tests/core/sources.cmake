@@ -3,4 +3,5 @@ target_sources(core_tests PRIVATE
   test_engine_common.cpp
   test_engine_grid.cpp
   test_engine_kmeans.cpp
+  test_engine_auto.cpp
 )

@@ -45,7 +45,7 @@ class EngineTest : public ::testing::TestWithParam<std::string> {
 };
 
 // Fewer points for higher d keeps the O(n^2 d) oracle quick.
-std::size_t points_for(std::size_t d) { return d <= 3 ? 3000 : d <= 8 ? 1500 : 500; }
+std::size_t points_for(std::size_t d) { return d <= 3 ? 2000 : d <= 8 ? 1000 : 400; }
 
 PointSet shifted(PointSet points, float offset) {
   for (std::size_t i = 0; i < points.size() * points.dims(); ++i) points.data()[i] += offset;

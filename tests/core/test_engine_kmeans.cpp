@@ -37,6 +37,14 @@ bool share(const std::set<std::uint32_t>& x, const std::set<std::uint32_t>& y) {
   return false;
 }
 
+JoinParams join_params(double eps, int k, std::uint64_t seed) {
+  JoinParams params;
+  params.eps = eps;
+  params.k = k;
+  params.seed = seed;
+  return params;
+}
+
 struct Case {
   std::size_t d;
   int k;
@@ -49,17 +57,14 @@ TEST_P(KMeansJoin, ReplicationMatchesIndependentBisectorTest) {
   const auto [d, k] = GetParam();
   const std::uint64_t seed = test_seed() + d * 100 + std::uint64_t(k);
   SCOPED_TRACE("seed " + std::to_string(seed));
-  const PointSet points = random_points(Distribution::Clusters, 1200, d, seed, 0, 1, 6, 0.08);
-  JoinParams params;
-  params.eps = 0.1 * std::sqrt(double(d));
-  params.k = k;
-  params.seed = seed;
+  const PointSet points = random_points(Distribution::Clusters, 700, d, seed, 0, 1, 6, 0.08);
+  const JoinParams params = join_params(0.1 * std::sqrt(double(d)), k, seed);
   CpuKMeansEngine engine;
   RunResult result;
   EXPECT_MATCHES_ORACLE(check_engine(engine, points, nullptr, params, &result));
   ASSERT_TRUE(result.partitions);
   const PartitionStructure& parts = *result.partitions;
-  ASSERT_EQ(parts.k, std::size_t(std::min<int>(k, 1200)));
+  ASSERT_EQ(parts.k, std::size_t(std::min<int>(k, 700)));
   EXPECT_EQ(result.stats.k, int(parts.k));
   EXPECT_EQ(result.stats.replicated_points, parts.replica_point.size());
 
@@ -94,12 +99,9 @@ TEST_P(KMeansJoin, ABJoinComparesEachSharedPairOnce) {
   const auto [d, k] = GetParam();
   const std::uint64_t seed = test_seed() + 5000 + d * 100 + std::uint64_t(k);
   SCOPED_TRACE("seed " + std::to_string(seed));
-  const PointSet a = random_points(Distribution::Clusters, 800, d, seed, 0, 1, 6, 0.08);
-  const PointSet b = random_points(Distribution::Clusters, 600, d, seed + 1, 0, 1, 6, 0.08);
-  JoinParams params;
-  params.eps = 0.1 * std::sqrt(double(d));
-  params.k = k;
-  params.seed = seed;
+  const PointSet a = random_points(Distribution::Clusters, 600, d, seed, 0, 1, 6, 0.08);
+  const PointSet b = random_points(Distribution::Clusters, 400, d, seed + 1, 0, 1, 6, 0.08);
+  const JoinParams params = join_params(0.1 * std::sqrt(double(d)), k, seed);
   CpuKMeansEngine engine;
   RunResult result;
   EXPECT_MATCHES_ORACLE(check_engine(engine, a, &b, params, &result));
@@ -126,14 +128,12 @@ TEST_P(KMeansJoin, ABJoinComparesEachSharedPairOnce) {
 
 INSTANTIATE_TEST_SUITE_P(DimsAndK, KMeansJoin,
                          ::testing::Values(Case{2, 1}, Case{2, 16}, Case{3, 7}, Case{8, 40},
-                                           Case{16, 5}, Case{64, 12}, Case{2, 1200}, Case{3, 5000}));
+                                           Case{16, 5}, Case{64, 12}, Case{2, 700}, Case{3, 5000}));
 
 TEST(KMeansJoinK, ChosenAndClampedKAreNoted) {
   const PointSet points = random_points(Distribution::Uniform, 300, 2, test_seed());
   CpuKMeansEngine engine;
-  JoinParams params;
-  params.eps = 0.05;
-  params.k = 0;
+  JoinParams params = join_params(0.05, 0, test_seed());
   RunResult chosen;
   EXPECT_MATCHES_ORACLE(check_engine(engine, points, nullptr, params, &chosen));
   EXPECT_GE(chosen.stats.k, 1);
@@ -150,11 +150,8 @@ TEST(KMeansJoinK, ManyPartitionsBeyond64) {
   SCOPED_TRACE("seed " + std::to_string(seed));
   const PointSet points = random_points(Distribution::Uniform, 3000, 2, seed);
   CpuKMeansEngine engine;
-  JoinParams params;
-  params.eps = 0.03;
-  params.k = 1024;
   RunResult result;
-  EXPECT_MATCHES_ORACLE(check_engine(engine, points, nullptr, params, &result));
+  EXPECT_MATCHES_ORACLE(check_engine(engine, points, nullptr, join_params(0.03, 1024, seed), &result));
   EXPECT_EQ(result.stats.k, 1024);
   EXPECT_GT(result.stats.replicated_points, 0u);
 }
@@ -165,11 +162,8 @@ TEST(KMeansJoinApprox, MissesOnlyAndSaysRecallIsUnknown) {
   const PointSet points = random_points(Distribution::Uniform, 3000, 2, seed);
   CpuKMeansEngine approx(false);
   EXPECT_FALSE(approx.capabilities().exact);
-  JoinParams params;
-  params.eps = 0.05;
-  params.k = 30;
   RunResult result;
-  const VerifyReport report = check_engine(approx, points, nullptr, params, &result);
+  const VerifyReport report = check_engine(approx, points, nullptr, join_params(0.05, 30, seed), &result);
   EXPECT_TRUE(report.extra.empty() && report.duplicates == 0) << report.summary();
   // Uniform data with 30 partitions: pairs straddle the borders, and without copies they are lost.
   EXPECT_GT(report.missing.size(), 0u);

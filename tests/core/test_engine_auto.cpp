@@ -1,0 +1,40 @@
+// The auto engine picks by n, d and eps, says so in the notes, and its choice is still exact.
+#include "core/engines/cpu_auto.hpp"
+#include "tests/core/oracle_check.hpp"
+
+using namespace simjoin;
+using namespace simjoin::testing;
+
+namespace {
+struct Expectation {
+  std::size_t n, d;
+  double eps;
+  std::string engine;
+};
+}  // namespace
+
+class AutoChoice : public ::testing::TestWithParam<Expectation> {};
+
+TEST_P(AutoChoice, PicksAndExplains) {
+  const auto& [n, d, eps, expected] = GetParam();
+  const std::uint64_t seed = test_seed() + n + d;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet points = random_points(Distribution::Clusters, n, d, seed, 0, 1, 5, 0.05);
+  CpuAutoEngine engine;
+  EXPECT_EQ(engine.choose({&points, nullptr}, eps).engine->name(), expected);
+  JoinParams params;
+  params.eps = eps;
+  params.seed = seed;
+  RunResult result;
+  EXPECT_MATCHES_ORACLE(check_engine(engine, points, nullptr, params, &result));
+  ASSERT_FALSE(result.stats.notes.empty());
+  EXPECT_EQ(result.stats.notes.front().rfind("auto chose " + expected + ": ", 0), 0u)
+      << result.stats.notes.front();
+}
+
+INSTANTIATE_TEST_SUITE_P(Inputs, AutoChoice,
+                         ::testing::Values(Expectation{500, 3, 0.05, "cpu-nlj"},        // tiny n
+                                           Expectation{4000, 2, 0.02, "cpu-grid"},      // low d
+                                           Expectation{4000, 16, 0.1, "cpu-kmeans"},    // mid d
+                                           Expectation{4000, 3, 5.0, "cpu-nlj"},        // huge eps
+                                           Expectation{3500, 70, 0.3, "cpu-nlj"}));     // high d
