@@ -17,7 +17,7 @@ ScipyTiming time_scipy_ckdtree(const PointSet& points, double eps) {
   namespace fs = std::filesystem;
   const fs::path file = fs::temp_directory_path() / ("simjoin-bench-" + std::to_string(::getpid()) + ".npy");
   write_points(file.string(), points);
-  const std::string command = std::string("python3 ") + SIMJOIN_SOURCE_DIR + "/scripts/scipy_ckdtree_count.py " +
+  const std::string command = std::string(SIMJOIN_PYTHON) + " " + SIMJOIN_SOURCE_DIR + "/scripts/scipy_ckdtree_count.py " +
                               file.string() + " " + std::to_string(eps);
   std::string output;
   {
