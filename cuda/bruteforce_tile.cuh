@@ -77,9 +77,16 @@ __device__ inline void distances(Shared& s, const float* rows, unsigned row_coun
   }
 }
 
-// Bit r*8+c set where acc[r][c] <= eps2.
+// Bit r*8+c set where acc[r][c] <= eps2. Hits are rare: one min per pair decides whether the mask
+// needs building at all, which is cheaper than a compare and a 64-bit OR per pair.
 __device__ inline unsigned long long within(const float (&acc)[kPerThread][kPerThread], float eps2) {
+  float smallest = acc[0][0];
+#pragma unroll
+  for (unsigned r = 0; r < kPerThread; ++r)
+#pragma unroll
+    for (unsigned c = 0; c < kPerThread; ++c) smallest = fminf(smallest, acc[r][c]);
   unsigned long long mask = 0;
+  if (!(smallest <= eps2)) return mask;
 #pragma unroll
   for (unsigned r = 0; r < kPerThread; ++r)
 #pragma unroll

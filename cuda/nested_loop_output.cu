@@ -5,7 +5,7 @@
 namespace simjoin::gpu {
 
 namespace {
-constexpr std::uint64_t kDefaultBatchBytes = 256ull << 20;
+constexpr std::uint64_t kDefaultBatchBytes = 64ull << 20;
 constexpr std::uint64_t kLaunchesPerRun = 8;  // for progress reports and cancellation between launches
 }  // namespace
 
