@@ -1,7 +1,14 @@
+#include <memory>
+
+#include "cuda/grid_engine.hpp"
+#include "cuda/lss_engine.hpp"
 #include "cuda/register.hpp"
 
 namespace simjoin::gpu {
 
-void register_index_engines(EngineRegistry& registry) { (void)registry; }
+void register_index_engines(EngineRegistry& registry) {
+  registry.add(std::make_unique<GpuGridEngine>());
+  registry.add(std::make_unique<GpuLssEngine>());
+}
 
 }  // namespace simjoin::gpu

@@ -1,0 +1,186 @@
+#include "cuda/index_batches.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <deque>
+#include <span>
+#include <string>
+
+namespace simjoin::gpu {
+
+namespace {
+constexpr std::uint64_t kDefaultBatchBytes = std::uint64_t(256) << 20;  // both slots together
+constexpr int kMinBatches = 3;
+
+struct Range {
+  std::size_t begin, end;
+};
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+}  // namespace
+
+// One of two alternating batch buffers: its own stream, device result, pinned host copy.
+struct ResultBatcher::Slot {
+  cudaStream_t stream = nullptr;
+  DeviceBuffer<Pair> pairs;
+  DeviceBuffer<unsigned long long> counters;
+  PinnedBuffer<Pair> host_pairs;
+  PinnedBuffer<unsigned long long> host_counters;
+  cudaEvent_t copy_start = nullptr, copy_end = nullptr;
+  Range range{0, 0};
+  bool busy = false;
+
+  Slot() {
+    SIMJOIN_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    SIMJOIN_CUDA_CHECK(cudaEventCreate(&copy_start));
+    SIMJOIN_CUDA_CHECK(cudaEventCreate(&copy_end));
+    counters = DeviceBuffer<unsigned long long>(2, "batch counters");
+    host_counters = PinnedBuffer<unsigned long long>(2, "batch counters");
+  }
+  ~Slot() {
+    cudaStreamSynchronize(stream);
+    cudaEventDestroy(copy_start);
+    cudaEventDestroy(copy_end);
+    cudaStreamDestroy(stream);
+  }
+  // capacity 0: count only.
+  void launch(const LaunchBatch& launch_batch, Range r, std::uint64_t capacity) {
+    range = r;
+    SIMJOIN_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, 2 * sizeof(unsigned long long), stream));
+    launch_batch(r.begin, r.end, {capacity ? pairs.data() : nullptr, capacity, counters.data()}, stream);
+    SIMJOIN_CUDA_CHECK_LAUNCH();
+    counters.download(host_counters.data(), 2, stream);
+    busy = true;
+  }
+};
+
+ResultBatcher::ResultBatcher() = default;
+ResultBatcher::~ResultBatcher() = default;
+
+void ResultBatcher::reserve(std::uint64_t capacity) {
+  if (!slots_) slots_ = std::make_unique<Slot[]>(2);
+  if (capacity <= capacity_) return;  // buffers are kept between runs: pinned allocation is slow
+  for (int s = 0; s < 2; ++s) {
+    slots_[s].pairs = DeviceBuffer<Pair>();
+    slots_[s].host_pairs = PinnedBuffer<Pair>();
+    slots_[s].pairs = DeviceBuffer<Pair>(capacity, "result batch");
+    slots_[s].host_pairs = PinnedBuffer<Pair>(capacity, "result batch");
+  }
+  capacity_ = capacity;
+}
+
+void ResultBatcher::run(std::size_t queries, std::uint64_t max_pairs_per_query, std::uint64_t batch_bytes,
+                        PairSink& sink, RunControl& control, const LaunchBatch& launch, RunStats& stats) {
+  std::lock_guard lock(mutex_);
+  if (queries == 0) return;
+  const bool with_pairs = sink.wants_pairs();
+  const bool overlap = !std::getenv("SIMJOIN_GPU_SERIAL_BATCHES");
+  if (!slots_) slots_ = std::make_unique<Slot[]>(2);
+
+  // Estimate: count-only joins of up to 64 evenly spaced chunks, about 1% of the queries.
+  auto start = std::chrono::steady_clock::now();
+  const std::size_t chunks = std::min<std::size_t>(64, queries);
+  const std::size_t chunk = std::max<std::size_t>(1, queries / (chunks * 100));
+  unsigned long long sampled_pairs = 0, sampled_queries = 0;
+  for (std::size_t c = 0; c < chunks; ++c) {
+    const std::size_t begin = c * (queries / chunks);
+    const std::size_t end = std::min(queries, begin + chunk);
+    slots_[0].launch(launch, {begin, end}, 0);
+    SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(slots_[0].stream));
+    sampled_pairs += slots_[0].host_counters.data()[0];
+    sampled_queries += end - begin;
+  }
+  slots_[0].busy = false;
+  const double estimate = double(sampled_pairs) * double(queries) / double(sampled_queries);
+  stats.add_phase("estimate", seconds_since(start));
+
+  // Batch count and capacity: at least three batches, each slot holding a third of the estimate with
+  // margin, within batch_bytes, and never below one query's worst case.
+  const std::uint64_t budget = (batch_bytes ? batch_bytes : kDefaultBatchBytes) / 2 / sizeof(Pair);
+  std::uint64_t capacity = std::max<std::uint64_t>(budget, 1);
+  if (capacity < max_pairs_per_query) {
+    capacity = max_pairs_per_query;
+    stats.notes.push_back("batch memory raised to hold one query's largest possible result");
+  }
+  const std::size_t batches = std::min<std::size_t>(
+      queries, std::max<std::size_t>(kMinBatches, std::size_t(std::ceil(estimate * 1.2 / double(capacity)))));
+  capacity = std::min<std::uint64_t>(capacity, std::max<std::uint64_t>(
+      max_pairs_per_query, std::uint64_t(estimate * 1.25 / double(batches)) + 4096));
+  // Buffers may be larger (kept from an earlier run); batches still hold only `capacity` pairs.
+  if (with_pairs) reserve(capacity);
+
+  std::deque<Range> work;
+  for (std::size_t b = 0; b < batches; ++b) work.push_back({queries * b / batches, queries * (b + 1) / batches});
+
+  start = std::chrono::steady_clock::now();
+  control.set_phase("join");
+  std::size_t done = 0, reruns = 0, batches_run = 0;
+  double transfer_seconds = 0, delivery_seconds = 0;
+  unsigned long long compared = 0;
+  // Collects a finished batch: re-queues it split when it overflowed, else copies its pairs out.
+  auto finish = [&](Slot& slot) {
+    SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(slot.stream));
+    slot.busy = false;
+    const unsigned long long found = slot.host_counters.data()[0];
+    if (with_pairs && found > capacity) {
+      const std::size_t size = slot.range.end - slot.range.begin;
+      const std::size_t parts = std::min<std::size_t>(size, found / capacity + 2);
+      for (std::size_t p = parts; p-- > 0;)
+        work.push_front({slot.range.begin + size * p / parts, slot.range.begin + size * (p + 1) / parts});
+      ++reruns;
+      return;
+    }
+    compared += slot.host_counters.data()[1];
+    ++batches_run;
+    if (with_pairs) {
+      SIMJOIN_CUDA_CHECK(cudaEventRecord(slot.copy_start, slot.stream));
+      slot.pairs.download(slot.host_pairs.data(), found, slot.stream);
+      SIMJOIN_CUDA_CHECK(cudaEventRecord(slot.copy_end, slot.stream));
+      SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(slot.stream));
+      float ms = 0;
+      SIMJOIN_CUDA_CHECK(cudaEventElapsedTime(&ms, slot.copy_start, slot.copy_end));
+      transfer_seconds += ms / 1000.0;
+      const auto delivery_start = std::chrono::steady_clock::now();
+      sink.add(std::span<const Pair>(slot.host_pairs.data(), found));
+      delivery_seconds += seconds_since(delivery_start);
+    } else {
+      sink.add_count(found);
+    }
+    done += slot.range.end - slot.range.begin;
+    control.report(double(done) / double(queries));
+  };
+
+  int next = 0;
+  while (!work.empty() || slots_[0].busy || slots_[1].busy) {
+    control.throw_if_cancelled();
+    if (work.empty()) {
+      finish(slots_[slots_[next].busy ? next : 1 - next]);
+      continue;
+    }
+    Slot& slot = slots_[next];
+    if (slot.busy) finish(slot);
+    if (work.empty()) continue;
+    slot.launch(launch, work.front(), with_pairs ? capacity : 0);
+    work.pop_front();
+    if (!overlap) finish(slot);
+    next = 1 - next;
+    // The older batch's copy and the host's handling of its pairs overlap the kernel just launched.
+    if (slots_[next].busy) finish(slots_[next]);
+  }
+  stats.add_phase("join", seconds_since(start));
+  if (with_pairs) {
+    stats.add_phase("output transfer", transfer_seconds);
+    stats.add_phase("sink delivery", delivery_seconds);  // host time handing pairs to the sink
+  }
+  stats.compared_pairs += compared;
+  stats.notes.push_back("result batches: " + std::to_string(batches_run) + " (" + std::to_string(reruns) +
+                        " re-run split after overflow), estimated " +
+                        std::to_string(std::uint64_t(estimate)) + " pairs" +
+                        (overlap ? "" : ", serial (no copy/kernel overlap)"));
+}
+
+}  // namespace simjoin::gpu

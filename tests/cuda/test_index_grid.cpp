@@ -1,0 +1,159 @@
+// gpu-grid specifics: unicomp, result batching with overflow, high dimensions, the grid structure.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <regex>
+
+#include "core/error.hpp"
+#include "cuda/grid_layout.hpp"
+#include "tests/core/oracle_check.hpp"
+#include "tests/cuda/test_index_common.hpp"
+
+namespace simjoin::testing {
+namespace {
+
+class GpuGridTest : public ::testing::Test {
+ protected:
+  void SetUp() override { SIMJOIN_SKIP_WITHOUT_GPU(); }
+  Engine& engine() { return gpu_engine("gpu-grid"); }
+};
+
+std::string notes_of(const RunResult& result) {
+  std::string all;
+  for (const std::string& note : result.stats.notes) all += note + "\n";
+  return all;
+}
+
+TEST_F(GpuGridTest, UnicompTestsEachPairOnce) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (std::size_t d : {2, 3, 4}) {
+    SCOPED_TRACE("d = " + std::to_string(d));
+    const PointSet points = random_points(Distribution::Uniform, 20000, d, seed + d);
+    JoinParams params;
+    params.eps = d == 2 ? 0.01 : 0.05;
+    RunResult with, without;
+    params.unicomp = true;
+    EXPECT_MATCHES_ORACLE(check_engine(engine(), points, nullptr, params, &with));
+    params.unicomp = false;
+    EXPECT_MATCHES_ORACLE(check_engine(engine(), points, nullptr, params, &without));
+    EXPECT_EQ(with.stats.pairs, without.stats.pairs);
+    // Without unicomp every candidate pair is tested from both sides: exactly twice as many tests.
+    EXPECT_EQ(2 * with.stats.compared_pairs, without.stats.compared_pairs);
+  }
+}
+
+TEST_F(GpuGridTest, OverflowingBatchesAreRerunSplit) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  // Four places, 1000 copies each, and the smallest batch memory: with unicomp the first queries of a
+  // place find the most pairs, so batches of equal query counts overflow and are re-run in parts.
+  PointSet points(4000, 2);
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    points.point(i)[0] = float(i % 4) * 10;
+    points.point(i)[1] = float(seed % 7);
+  }
+  JoinParams params;
+  params.eps = 0.5;
+  params.batch_bytes = 1;
+  RunResult result;
+  EXPECT_MATCHES_ORACLE(check_engine(engine(), points, nullptr, params, &result));
+  EXPECT_GT(result.stats.pairs, 100u * points.size());
+  const std::string notes = notes_of(result);
+  std::smatch match;
+  ASSERT_TRUE(std::regex_search(notes, match, std::regex(R"(result batches: (\d+) \((\d+) re-run)")));
+  EXPECT_GE(std::stoul(match[1]), 3u);
+  EXPECT_GT(std::stoul(match[2]), 0u) << notes;
+
+  const PointSet other = random_points(Distribution::Clusters, 3000, 2, seed + 1, 0, 30, 4, 0.3);
+  EXPECT_MATCHES_ORACLE(check_engine(engine(), points, &other, params));
+}
+
+TEST_F(GpuGridTest, HighDimensionsIndexSubset) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (std::size_t d : {20, 64}) {
+    SCOPED_TRACE("d = " + std::to_string(d));
+    const PointSet points = random_points(Distribution::Clusters, 4000, d, seed + d, 0, 10, 8, 0.3);
+    JoinParams params;
+    params.eps = 0.45 * std::sqrt(double(d));
+    RunResult result;
+    EXPECT_MATCHES_ORACLE(check_engine(engine(), points, nullptr, params, &result));
+    EXPECT_GT(result.stats.pairs, 0u);
+    EXPECT_NE(notes_of(result).find("of " + std::to_string(d) + " dimensions"), std::string::npos);
+    ASSERT_TRUE(result.grid);
+    EXPECT_LE(result.grid->indexed_dims.size(), std::size_t(gpu::kMaxIndexedDims));
+  }
+}
+
+TEST_F(GpuGridTest, GridStructureDescribesTheCells) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet points = random_points(Distribution::Clusters, 5000, 3, seed, 0, 10, 4, 0.5);
+  JoinParams params;
+  params.eps = 0.3;
+  RunResult result;
+  EXPECT_MATCHES_ORACLE(check_engine(engine(), points, nullptr, params, &result));
+  ASSERT_TRUE(result.grid);
+  const GridStructure& grid = *result.grid;
+  ASSERT_FALSE(grid.indexed_dims.empty());
+  EXPECT_GE(grid.cell_width, params.eps);
+  EXPECT_TRUE(std::is_sorted(grid.cell_ids.begin(), grid.cell_ids.end()));
+  EXPECT_EQ(std::adjacent_find(grid.cell_ids.begin(), grid.cell_ids.end()), grid.cell_ids.end());
+  ASSERT_EQ(grid.cell_begin.size(), grid.cell_ids.size());
+  ASSERT_EQ(grid.cell_end.size(), grid.cell_ids.size());
+  // A is a permutation of the points, and each cell's points have that cell's id.
+  std::vector<std::uint32_t> order = grid.point_order;
+  std::sort(order.begin(), order.end());
+  std::vector<std::uint32_t> expected(points.size());
+  std::iota(expected.begin(), expected.end(), 0u);
+  EXPECT_EQ(order, expected);
+  EXPECT_EQ(grid.cell_begin.front(), 0u);
+  EXPECT_EQ(grid.cell_end.back(), points.size());
+  for (std::size_t t = 0; t < grid.cell_ids.size(); ++t) {
+    ASSERT_LT(grid.cell_begin[t], grid.cell_end[t]);
+    if (t > 0) ASSERT_EQ(grid.cell_begin[t], grid.cell_end[t - 1]);
+    for (std::uint32_t s = grid.cell_begin[t]; s < grid.cell_end[t]; ++s) {
+      std::uint64_t id = 0, stride = 1;
+      for (std::size_t j = 0; j < grid.indexed_dims.size(); ++j) {
+        const float x = points.point(grid.point_order[s])[grid.indexed_dims[j]];
+        id += std::uint64_t(gpu::grid_cell_coord(x, grid.origin[j], grid.cell_width,
+                                                 (long long)grid.cells_per_dim[j])) * stride;
+        stride *= grid.cells_per_dim[j];
+      }
+      ASSERT_EQ(id, grid.cell_ids[t]);
+    }
+  }
+}
+
+TEST_F(GpuGridTest, ReportsPhasesAndDevice) {
+  const PointSet points = random_points(Distribution::Uniform, 10000, 2, test_seed());
+  JoinParams params;
+  params.eps = 0.02;
+  PairListSink sink;
+  RunControl control;
+  const RunResult result = run_engine(engine(), {&points, nullptr}, params, sink, control);
+  EXPECT_NE(result.stats.device, "cpu");
+  for (const char* phase : {"upload", "build", "estimate", "join", "output transfer"})
+    EXPECT_GE(result.stats.phase_seconds(phase), 0.0) << phase;
+  EXPECT_EQ(result.stats.phases.size() >= 5, true);
+}
+
+TEST_F(GpuGridTest, CancelStopsTheRun) {
+  const PointSet points = random_points(Distribution::Uniform, 10000, 2, test_seed());
+  JoinParams params;
+  params.eps = 0.02;
+  CountSink sink;
+  RunControl control;
+  control.request_cancel();
+  try {
+    run_engine(engine(), {&points, nullptr}, params, sink, control);
+    FAIL() << "no Error(Cancelled)";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::Cancelled);
+  }
+}
+
+}  // namespace
+}  // namespace simjoin::testing
