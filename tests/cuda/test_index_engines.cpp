@@ -157,7 +157,7 @@ TEST_P(IndexEngineTest, Sanitizer) {
   EXPECT_MATCHES_ORACLE(check(a, &b, 0.15));
 }
 
-INSTANTIATE_TEST_SUITE_P(Engines, IndexEngineTest, ::testing::Values("gpu-grid", "gpu-lss"),
+INSTANTIATE_TEST_SUITE_P(Engines, IndexEngineTest, ::testing::Values("gpu-grid", "gpu-lss", "gpu-boehm"),
                          [](const auto& info) {
                            std::string name = info.param;
                            std::erase(name, '-');

@@ -1,0 +1,192 @@
+#include "cuda/boehm_engine.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+#include <numeric>
+
+#include "core/error.hpp"
+#include "cuda/boehm_directory.hpp"
+#include "cuda/index_device.cuh"
+
+namespace simjoin::gpu {
+
+namespace {
+constexpr int kThreads = 128;
+
+struct DeviceDirectory {
+  int d = 0;
+  std::uint32_t pages = 0;
+  const std::uint32_t* page_begin = nullptr;
+  const float* page_low = nullptr;   // pages x d, rotated
+  const float* page_high = nullptr;
+  const float* points = nullptr;     // n x d, original coordinates, directory order
+  const std::uint32_t* order = nullptr;
+  double reach2 = 0;                 // (eps widened by rounding margins)^2
+  float slack = 0;                   // per-coordinate rounding margin of the rotated bounds
+};
+
+// Squared gap between the boxes [low_a, high_a] and [low_b, high_b], less the rounding slack.
+__device__ double box_gap2(const float* low_a, const float* high_a, const float* low_b, const float* high_b,
+                           int d, float slack) {
+  double sum = 0;
+  for (int k = 0; k < d; ++k) {
+    const double gap = max(max(double(low_b[k]) - high_a[k], double(low_a[k]) - high_b[k]) - slack, 0.0);
+    sum += gap * gap;
+  }
+  return sum;
+}
+
+// A block of queries (consecutive in their order) computes its bounding box, marks the pages within
+// reach of it, and each thread then scans the marked pages within reach of its own query.
+template <bool kSelf>
+__global__ void boehm_join_kernel(DeviceDirectory g, const float* query_rotated, const float* query_points,
+                                  const std::uint32_t* query_order, std::size_t begin, std::size_t end,
+                                  float eps2, BatchOutput out) {
+  extern __shared__ float shared[];
+  float* box_low = shared;
+  float* box_high = shared + g.d;
+  int* marked = reinterpret_cast<int*>(shared + 2 * g.d);
+  const std::size_t block_first = begin + std::size_t(blockIdx.x) * blockDim.x;
+  const std::size_t block_last = min(end, block_first + blockDim.x);
+  const std::size_t r = block_first + threadIdx.x;
+  const bool active = r < end;
+  for (int k = threadIdx.x; k < g.d; k += blockDim.x) {
+    float low = query_rotated[block_first * g.d + k], high = low;
+    for (std::size_t q = block_first + 1; q < block_last; ++q) {
+      low = min(low, query_rotated[q * g.d + k]);
+      high = max(high, query_rotated[q * g.d + k]);
+    }
+    box_low[k] = low;
+    box_high[k] = high;
+  }
+  __syncthreads();
+  const float* own = query_rotated + (active ? r : block_first) * g.d;
+  const float* p = query_points + (active ? r : block_first) * g.d;
+  const std::uint32_t qid = active ? query_order[r] : 0;
+  unsigned long long tests = 0;
+  for (std::uint32_t chunk = 0; chunk < g.pages; chunk += blockDim.x) {
+    const std::uint32_t page = chunk + threadIdx.x;
+    marked[threadIdx.x] = page < g.pages && box_gap2(box_low, box_high, g.page_low + std::size_t(page) * g.d,
+                                                     g.page_high + std::size_t(page) * g.d, g.d, g.slack) <= g.reach2;
+    __syncthreads();
+    for (int t = 0; t < blockDim.x && active; ++t) {
+      if (!marked[t]) continue;
+      const std::size_t pg = chunk + t;
+      if (box_gap2(own, own, g.page_low + pg * g.d, g.page_high + pg * g.d, g.d, g.slack) > g.reach2) continue;
+      for (std::uint32_t s = g.page_begin[pg]; s < g.page_begin[pg + 1]; ++s) {
+        const std::uint32_t other = g.order[s];
+        if (kSelf && other <= qid) continue;  // both points find each other; the smaller id reports
+        ++tests;
+        if (!within_eps(p, g.points + std::size_t(s) * g.d, g.d, eps2)) continue;
+        if (kSelf) emit_pair(out, qid, other); else emit_pair(out, other, qid);
+      }
+    }
+    __syncthreads();
+  }
+  add_compared(out, tests);
+}
+
+template <typename T>
+DeviceBuffer<T> to_device(const std::vector<T>& host, const char* what) {
+  DeviceBuffer<T> buffer(host.size(), what);
+  if (!host.empty()) buffer.upload(host.data(), host.size());
+  return buffer;
+}
+
+// Rows of `values` (n x d) in the order `order`.
+std::vector<float> gather_rows(const float* values, const std::vector<std::uint32_t>& order, std::size_t d) {
+  std::vector<float> out(order.size() * d);
+  for (std::size_t r = 0; r < order.size(); ++r)
+    std::copy_n(values + std::size_t(order[r]) * d, d, out.begin() + r * d);
+  return out;
+}
+}  // namespace
+
+std::string GpuBoehmEngine::description() const {
+  return "Böhm et al. 2009: 3-level quantile directory (fanout 16) on PCA-rotated data, block-wise page "
+         "bounds, batched overlapped result transfer";
+}
+
+RunResult GpuBoehmEngine::run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink,
+                              RunControl& control) {
+  RunResult result;
+  RunStats& stats = result.stats;
+  const int device = params.devices.empty() ? 0 : params.devices[0];
+  SIMJOIN_CUDA_CHECK(cudaSetDevice(device));
+  cudaDeviceProp prop{};
+  SIMJOIN_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  stats.device = prop.name;
+  const PointSet& a = *inputs.a;
+  const PointSet& queries = inputs.queries();
+  const bool self = inputs.self_join();
+  if (a.size() > std::numeric_limits<std::uint32_t>::max() || queries.size() > std::numeric_limits<std::uint32_t>::max())
+    fail(ErrorKind::Usage, "gpu-boehm handles at most 2^32 - 1 points per set");
+  if (a.empty() || queries.empty()) return result;
+  const std::size_t d = a.dims();
+
+  control.set_phase("build");
+  const auto build_start = std::chrono::steady_clock::now();
+  const BoehmDirectory dir = build_boehm_directory(a, kLevels, kFanout);
+  const std::vector<float> points_sorted = gather_rows(a.data(), dir.order, d);
+  // Queries of A join B go in the order of their first rotated coordinate, so a block's are close.
+  std::vector<float> query_rotated, query_points;
+  std::vector<std::uint32_t> query_order;
+  float slack = 2 * dir.rounding;
+  if (!self) {
+    const std::vector<float> rotated = rotate_points(dir, queries);
+    query_order.resize(queries.size());
+    std::iota(query_order.begin(), query_order.end(), 0u);
+    std::sort(query_order.begin(), query_order.end(),
+              [&](std::uint32_t x, std::uint32_t y) { return rotated[x * d] < rotated[y * d]; });
+    query_rotated = gather_rows(rotated.data(), query_order, d);
+    query_points = gather_rows(queries.data(), query_order, d);
+    float largest = 0;
+    for (float v : rotated) largest = std::max(largest, std::fabs(v));
+    slack = dir.rounding + largest * 1e-6f * float(1 + d / 64);
+  }
+  stats.add_phase("build", std::chrono::duration<double>(std::chrono::steady_clock::now() - build_start).count());
+  stats.notes.push_back(std::to_string(dir.page_begin.size() - 1) + " pages (L = " + std::to_string(kLevels) +
+                        ", F = " + std::to_string(kFanout) + ") on PCA-rotated data");
+
+  EventTimer upload_timer;
+  const auto page_begin = to_device(dir.page_begin, "page offsets");
+  const auto page_low = to_device(dir.page_low, "page bounds");
+  const auto page_high = to_device(dir.page_high, "page bounds");
+  const auto points = to_device(points_sorted, "points");
+  const auto order = to_device(dir.order, "directory order");
+  const auto rotated = to_device(dir.rotated, "rotated points");
+  const auto device_query_rotated = to_device(query_rotated, "rotated queries");
+  const auto device_query_points = to_device(query_points, "queries");
+  const auto device_query_order = to_device(query_order, "query order");
+  stats.add_phase("upload", upload_timer.seconds());
+  SIMJOIN_CUDA_CHECK(cudaDeviceSynchronize());  // the batches run on their own non-blocking streams
+  stats.extra_bytes = a.size() * (2 * d * sizeof(float) + sizeof(std::uint32_t)) + page_low.bytes() * 2;
+
+  DeviceDirectory g;
+  g.d = int(d);
+  g.pages = std::uint32_t(dir.page_begin.size() - 1);
+  g.page_begin = page_begin.data();
+  g.page_low = page_low.data();
+  g.page_high = page_high.data();
+  g.points = points.data();
+  g.order = order.data();
+  g.slack = slack;
+  const double reach = std::max(params.eps, double(float(params.eps))) * (1 + 1e-3);
+  g.reach2 = reach * reach;
+  const float eps2 = float(params.eps) * float(params.eps);
+  const std::size_t shared_bytes = 2 * d * sizeof(float) + kThreads * sizeof(int);
+  const LaunchBatch launch = [&](std::size_t begin, std::size_t end, const BatchOutput& out, cudaStream_t stream) {
+    const unsigned blocks = unsigned((end - begin + kThreads - 1) / kThreads);
+    if (self)
+      boehm_join_kernel<true><<<blocks, kThreads, shared_bytes, stream>>>(g, rotated.data(), points.data(), order.data(),
+                                                                          begin, end, eps2, out);
+    else
+      boehm_join_kernel<false><<<blocks, kThreads, shared_bytes, stream>>>(
+          g, device_query_rotated.data(), device_query_points.data(), device_query_order.data(), begin, end, eps2, out);
+  };
+  batcher_.run(queries.size(), self ? a.size() - 1 : a.size(), params.batch_bytes, sink, control, launch, stats);
+  return result;
+}
+
+}  // namespace simjoin::gpu
