@@ -1,8 +1,8 @@
 #include "core/engines/cpu_rtree.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
-#include <optional>
 #include <utility>
 
 #include <boost/geometry.hpp>
@@ -32,15 +32,60 @@ Point<D> make_point(const float* p, std::index_sequence<K...>) {
   return point;
 }
 
+// x - eps and x + eps rounded outwards to float.
+float outward_low(float x, double eps) { return std::nextafter(float(double(x) - eps), -INFINITY); }
+float outward_high(float x, double eps) { return std::nextafter(float(double(x) + eps), INFINITY); }
+
 // The eps-box around p, rounded outwards to float so that no point within eps falls outside it.
 template <std::size_t D, std::size_t... K>
 Box<D> eps_box(const float* p, double eps, std::index_sequence<K...>) {
-  const auto low = [&](float x) { return std::nextafter(float(double(x) - eps), -INFINITY); };
-  const auto high = [&](float x) { return std::nextafter(float(double(x) + eps), INFINITY); };
   Box<D> box;
-  (bg::set<bg::min_corner, K>(box, low(p[K])), ...);
-  (bg::set<bg::max_corner, K>(box, high(p[K])), ...);
+  (bg::set<bg::min_corner, K>(box, outward_low(p[K], eps)), ...);
+  (bg::set<bg::max_corner, K>(box, outward_high(p[K], eps)), ...);
   return box;
+}
+
+// A's points cut into slabs along the widest dimension, one packed tree each: a single bulk load
+// cannot be interrupted, so the trees are built one after another with a cancel check between them.
+constexpr std::size_t kSlabPoints = 1 << 15;
+
+template <std::size_t D>
+struct Slab {
+  std::size_t dim = 0;
+  float low = 0, high = 0;  // the slab's points' range in dimension dim
+  bgi::rtree<Value<D>, bgi::rstar<16>> tree;
+};
+
+template <std::size_t D>
+std::vector<Slab<D>> build_slabs(const PointSet& a, RunControl& control) {
+  if (a.empty()) return {};
+  const Bounds bounds = compute_bounds(a);
+  std::size_t dim = 0;
+  for (std::size_t k = 1; k < D; ++k)
+    if (double(bounds.high[k]) - bounds.low[k] > double(bounds.high[dim]) - bounds.low[dim]) dim = k;
+  const std::size_t count = (a.size() + kSlabPoints - 1) / kSlabPoints;
+  const double low = bounds.low[dim], extent = double(bounds.high[dim]) - low;
+  std::vector<std::vector<Value<D>>> values(count);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const double x = a.point(i)[dim];
+    const std::size_t s = extent > 0 ? std::min(count - 1, std::size_t((x - low) / extent * double(count))) : 0;
+    values[s].emplace_back(make_point<D>(a.point(i), std::make_index_sequence<D>{}), std::uint32_t(i));
+  }
+  std::vector<Slab<D>> slabs;
+  for (auto& slab_values : values) {
+    control.throw_if_cancelled();
+    if (slab_values.empty()) continue;
+    const auto [min, max] = std::minmax_element(slab_values.begin(), slab_values.end(), [&](const auto& x, const auto& y) {
+      return a.point(x.second)[dim] < a.point(y.second)[dim];
+    });
+    Slab<D>& slab = slabs.emplace_back();
+    slab.dim = dim;
+    slab.low = a.point(min->second)[dim];
+    slab.high = a.point(max->second)[dim];
+    slab.tree = bgi::rtree<Value<D>, bgi::rstar<16>>(slab_values.begin(), slab_values.end());  // packed
+    slab_values = {};
+  }
+  return slabs;
 }
 
 template <std::size_t D>
@@ -52,16 +97,13 @@ void join(const JoinInputs& inputs, const JoinParams& params, PairSink& sink, Ru
   const auto dims = std::make_index_sequence<D>{};
 
   control.set_phase("build tree");
-  std::vector<Value<D>> values;
-  values.reserve(a.size());
-  for (std::size_t i = 0; i < a.size(); ++i) values.emplace_back(make_point<D>(a.point(i), dims), std::uint32_t(i));
-  std::optional<bgi::rtree<Value<D>, bgi::rstar<16>>> tree;
+  std::vector<Slab<D>> slabs;
   {
     PhaseTimer timer(stats, "build tree");
-    tree.emplace(values.begin(), values.end());  // the range constructor packs the tree
+    slabs = build_slabs<D>(a, control);
   }
-  stats.extra_bytes = values.size() * sizeof(Value<D>) * 2;  // the values and about as much tree
-  values = {};
+  stats.extra_bytes = a.size() * sizeof(Value<D>) * 2;  // the values and about as much tree
+  stats.notes.push_back(std::to_string(slabs.size()) + " packed trees over slabs of the widest dimension");
 
   PhaseTimer timer(stats, "join");
   control.set_phase("join");
@@ -77,8 +119,10 @@ void join(const JoinInputs& inputs, const JoinParams& params, PairSink& sink, Ru
         if (self) out.push(std::uint32_t(row), j); else out.push(j, std::uint32_t(row));
       }
     };
-    tree->query(bgi::intersects(eps_box<D>(p, params.eps, dims)),
-                boost::make_function_output_iterator(visit));
+    const Box<D> box = eps_box<D>(p, params.eps, dims);
+    for (const Slab<D>& slab : slabs)
+      if (slab.low <= outward_high(p[slab.dim], params.eps) && outward_low(p[slab.dim], params.eps) <= slab.high)
+        slab.tree.query(bgi::intersects(box), boost::make_function_output_iterator(visit));
     return compared;
   }, sink, stats.compared_pairs);
 }

@@ -37,4 +37,8 @@ INSTANTIATE_TEST_SUITE_P(Inputs, AutoChoice,
                                            Expectation{4000, 2, 0.02, "cpu-grid"},      // low d
                                            Expectation{4000, 16, 0.1, "cpu-kmeans"},    // mid d
                                            Expectation{4000, 3, 5.0, "cpu-nlj"},        // huge eps
-                                           Expectation{3500, 70, 0.3, "cpu-nlj"}));     // high d
+                                           Expectation{3500, 70, 0.3, "cpu-nlj"}),      // high d
+                         [](const auto& info) {
+                           return "n" + std::to_string(info.param.n) + "_d" + std::to_string(info.param.d) +
+                                  "_case" + std::to_string(info.index);
+                         });
