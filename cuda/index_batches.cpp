@@ -81,20 +81,24 @@ void ResultBatcher::run(std::size_t queries, std::uint64_t max_pairs_per_query, 
   const bool overlap = !std::getenv("SIMJOIN_GPU_SERIAL_BATCHES");
   if (!slots_) slots_ = std::make_unique<Slot[]>(2);
 
-  // Estimate: count-only joins of up to 64 evenly spaced chunks, about 1% of the queries.
+  // Estimate: count-only joins of 16 evenly spaced chunks, about 1% of the queries, queued back to back
+  // (one small launch is latency-bound, so few larger chunks cost less than many small ones).
   auto start = std::chrono::steady_clock::now();
-  const std::size_t chunks = std::min<std::size_t>(64, queries);
+  const std::size_t chunks = std::min<std::size_t>(16, queries);
   const std::size_t chunk = std::max<std::size_t>(1, queries / (chunks * 100));
-  unsigned long long sampled_pairs = 0, sampled_queries = 0;
+  Slot& sampler = slots_[0];
+  SIMJOIN_CUDA_CHECK(cudaMemsetAsync(sampler.counters.data(), 0, 2 * sizeof(unsigned long long), sampler.stream));
+  unsigned long long sampled_queries = 0;
   for (std::size_t c = 0; c < chunks; ++c) {
     const std::size_t begin = c * (queries / chunks);
     const std::size_t end = std::min(queries, begin + chunk);
-    slots_[0].launch(launch, {begin, end}, 0);
-    SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(slots_[0].stream));
-    sampled_pairs += slots_[0].host_counters.data()[0];
+    launch(begin, end, {nullptr, 0, sampler.counters.data()}, sampler.stream);
+    SIMJOIN_CUDA_CHECK_LAUNCH();
     sampled_queries += end - begin;
   }
-  slots_[0].busy = false;
+  sampler.counters.download(sampler.host_counters.data(), 2, sampler.stream);
+  SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(sampler.stream));
+  const unsigned long long sampled_pairs = sampler.host_counters.data()[0];
   const double estimate = double(sampled_pairs) * double(queries) / double(sampled_queries);
   stats.add_phase("estimate", seconds_since(start));
 

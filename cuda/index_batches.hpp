@@ -24,7 +24,7 @@ struct BatchOutput {
   unsigned long long* counters = nullptr;
 };
 
-// Enqueues the join of queries [begin, end) on `stream`; the counters arrive zeroed.
+// Enqueues the join of queries [begin, end) on `stream`; the kernel only adds to the counters.
 using LaunchBatch =
     std::function<void(std::size_t begin, std::size_t end, const BatchOutput& out, cudaStream_t stream)>;
 
