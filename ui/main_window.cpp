@@ -2,10 +2,12 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QEventLoop>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
@@ -13,6 +15,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPainter>
+#include <QPushButton>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabBar>
@@ -22,10 +25,15 @@
 #include "core/error.hpp"
 #include "core/vtkio/load_points.hpp"
 #include "ui/background_task.hpp"
+#include "ui/charts_tab.hpp"
 #include "ui/info_panels.hpp"
 #include "ui/parameters_panel.hpp"
 #include "ui/projection_view.hpp"
+#include "ui/run/run_history_model.hpp"
+#include "ui/run_status.hpp"
+#include "ui/runs_panel.hpp"
 #include "ui/samples.hpp"
+#include "ui/sweep_panel.hpp"
 #include "ui/vtk_view_widget.hpp"
 
 namespace simjoin::ui {
@@ -41,6 +49,18 @@ QDockWidget* dock(QMainWindow* window, const QString& title, QWidget* content, Q
   window->addDockWidget(area, widget);
   return widget;
 }
+
+// The engine a failed GPU run falls back to: "auto" (it picks the best CPU engine for the data),
+// else the first available exact CPU engine.
+QString best_cpu_engine(const EngineRegistry& registry) {
+  if (registry.find("auto")) return "auto";
+  for (const auto& engine : registry.engines()) {
+    const Capabilities caps = engine->capabilities();
+    if (!caps.gpu && caps.exact && engine->availability().available)
+      return QString::fromStdString(engine->name());
+  }
+  return {};
+}
 }  // namespace
 
 MainWindow::MainWindow(const EngineRegistry& registry, DeviceSummary devices, QWidget* parent)
@@ -51,7 +71,12 @@ MainWindow::MainWindow(const EngineRegistry& registry, DeviceSummary devices, QW
       results_(new ResultsPanel),
       view_(new ProjectionView),
       tabs_(new QTabWidget),
-      modes_(new QTabBar) {
+      modes_(new QTabBar),
+      charts_(new ChartsTab(registry, [this] { return parameters_->params(); })),
+      runs_(new RunController(registry, this)),
+      run_status_(new RunStatus),
+      history_(new RunHistoryModel(this)),
+      runs_panel_(new RunsPanel(registry, history_)) {
   setWindowTitle(tr("Simjoin Studio"));
   setAcceptDrops(true);
   for (const char* name : kModeNames) modes_->addTab(tr(name));
@@ -61,23 +86,41 @@ MainWindow::MainWindow(const EngineRegistry& registry, DeviceSummary devices, QW
   layout->addWidget(modes_);
   layout->addWidget(view_, 1);
   tabs_->addTab(views, tr("2-D views"));
-  // Charts of runs and sweeps go here.
-  auto* charts = new QLabel(tr("Charts appear here after runs."));
-  charts->setObjectName("chartsPlaceholder");
-  charts->setAlignment(Qt::AlignCenter);
-  tabs_->addTab(charts, tr("Charts"));
+  tabs_->addTab(charts_, tr("Charts"));
   setCentralWidget(tabs_);
 
   dock(this, tr("Data"), data_, Qt::LeftDockWidgetArea);
   dock(this, tr("Parameters"), parameters_, Qt::LeftDockWidgetArea);
   dock(this, tr("Results"), results_, Qt::RightDockWidgetArea);
+  dock(this, tr("Runs"), runs_panel_, Qt::BottomDockWidgetArea);
+  connect(runs_panel_, &RunsPanel::loadRequested, this, &MainWindow::showRun);
   statusBar()->addPermanentWidget(new QLabel(devices.status));
 
   connect(modes_, &QTabBar::currentChanged, this, [this](int index) { view_->setMode(static_cast<ViewMode>(index)); });
-  connect(parameters_, &ParametersPanel::changed, this, [this] { view_->setEps(parameters_->eps()); });
+  parameters_->runArea()->addWidget(run_status_);
+  connect(parameters_, &ParametersPanel::changed, this, [this] {
+    view_->setEps(parameters_->eps());
+    if (points_) runs_->setRequest(currentRequest());
+  });
   connect(parameters_, &ParametersPanel::runRequested, this, &MainWindow::runJoin);
-  connect(parameters_, &ParametersPanel::cancelRequested, this, [this] {
-    if (task_) task_->cancel();
+  connect(parameters_, &ParametersPanel::cancelRequested, runs_, &RunController::cancel);
+  connect(run_status_->autoRun(), &QCheckBox::toggled, this, [this](bool on) {
+    runs_->setAutoRun(on);
+    if (on && points_) runs_->setRequest(currentRequest());
+  });
+  connect(runs_, &RunController::runStarted, this, [this] {
+    parameters_->setRunning(true);
+    run_status_->started(QString::fromStdString(runs_->request().engine));
+  });
+  connect(runs_, &RunController::runProgress, run_status_,
+          [this](quint64, double fraction, const QString& phase) { run_status_->progress(fraction, phase); });
+  connect(runs_, &RunController::runFinished, this, [this](quint64, RunRecordPtr record) { onRunFinished(record); });
+  connect(runs_, &RunController::runFailed, this, [this](quint64, const RunFailure& failure) { onRunFailed(failure); });
+  connect(runs_, &RunController::runCancelled, this, [this] {
+    parameters_->setRunning(false);
+    run_status_->stopped(tr("Run cancelled."));
+    statusBar()->showMessage(tr("Run cancelled"), 5000);
+    emit runFinished(false);
   });
   view_->setEps(parameters_->eps());
 
@@ -107,6 +150,7 @@ void MainWindow::buildMenus() {
   recent_menu_ = file->addMenu(tr("Open &Recent"));
   refreshRecentMenu();
   file->addSeparator();
+  buildExportMenu(file);
   file->addAction(tr("Save Screens&hot..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this,
                   &MainWindow::saveScreenshotAs);
   file->addSeparator();
@@ -121,9 +165,7 @@ void MainWindow::buildMenus() {
 
   QMenu* run = menuBar()->addMenu(tr("&Run"));
   run->addAction(tr("&Run Join"), QKeySequence(Qt::CTRL | Qt::Key_Return), this, &MainWindow::runJoin);
-  run->addAction(tr("&Cancel"), QKeySequence(Qt::Key_Escape), this, [this] {
-    if (task_) task_->cancel();
-  });
+  run->addAction(tr("&Cancel"), QKeySequence(Qt::Key_Escape), runs_, &RunController::cancel);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&About"), this, [this] {
@@ -173,50 +215,89 @@ void MainWindow::load(const QString& title, std::function<PointSet(RunControl&)>
 }
 
 void MainWindow::setPoints(std::shared_ptr<const PointSet> points, std::shared_ptr<const Pca> pca) {
+  runs_->cancel();  // a run on the old points is stale
   points_ = std::move(points);
+  current_.reset();
+  charts_->showRun(nullptr);
+  charts_->sweep()->setPoints(points_);
   data_->display(*points_, pca.get());
   results_->clear();
   view_->setPoints(points_, pca);
   statusBar()->showMessage(tr("Loaded %1 points").arg(points_->size()), 5000);
   emit pointsLoaded();
+  runs_->setRequest(currentRequest());  // with auto-run on, joins the new points
+}
+
+RunRequest MainWindow::currentRequest() const {
+  RunRequest request;
+  request.engine = parameters_->engine().toStdString();
+  request.a = points_;
+  request.params = parameters_->params();
+  return request;
 }
 
 void MainWindow::runJoin() {
-  if (task_) return;
   if (!points_) return showError(tr("Run"), tr("Load points first."));
-  Engine* engine = registry_.find(parameters_->engine().toStdString());
-  if (!engine) return showError(tr("Run"), tr("No engine selected."));
-  const JoinParams params = parameters_->params();
-  auto result = std::make_shared<RunResult>();
-  auto points = points_;
-  task_ = new BackgroundTask(tr("Running %1").arg(parameters_->engine()),
-                             [engine, params, result, points](RunControl& control) {
-                               CountSink sink;
-                               JoinInputs inputs;
-                               inputs.a = points.get();
-                               *result = run_engine(*engine, inputs, params, sink, control);
-                             },
-                             this);
-  parameters_->setRunning(true);
-  connect(task_, &BackgroundTask::finished, this, [=, this](bool ok, bool cancelled, const QString& error) {
-    task_->deleteLater();
-    task_ = nullptr;
-    parameters_->setRunning(false);
-    if (ok) {
-      results_->display(*result);
-      view_->setResult(result);
-      statusBar()->showMessage(tr("%1 pairs in %2 s").arg(result->stats.pairs).arg(result->stats.seconds_total), 8000);
-    } else if (cancelled) {
-      statusBar()->showMessage(tr("Run cancelled"), 5000);
-    } else {
-      showError(tr("Run failed"), error);
-    }
-    emit runFinished(ok);
-  });
+  if (!registry_.find(parameters_->engine().toStdString())) return showError(tr("Run"), tr("No engine selected."));
+  runs_->setRequest(currentRequest());
+  runs_->start(runs_->request());
+}
+
+void MainWindow::runOnCpu() {
+  const QString engine = best_cpu_engine(registry_);
+  if (engine.isEmpty() || !parameters_->setEngine(engine))
+    return showError(tr("Run on CPU"), tr("No CPU engine is available."));
+  runJoin();
+}
+
+void MainWindow::onRunFinished(RunRecordPtr record) {
+  parameters_->setRunning(false);
+  const RunStats& stats = record->result.stats;
+  const QString text = tr("%1: %2 pairs in %3 s")
+                           .arg(QString::fromStdString(stats.engine))
+                           .arg(stats.pairs)
+                           .arg(stats.seconds_total, 0, 'g', 4);
+  run_status_->stopped(text);
+  statusBar()->showMessage(text, 8000);
+  history_->addRun(record);
+  // A run on points replaced meanwhile is stale for the views.
+  if (record->request.a == points_) showRun(record);
+  emit runFinished(true);
+}
+
+void MainWindow::onRunFailed(const RunFailure& failure) {
+  parameters_->setRunning(false);
+  run_status_->stopped(tr("Run failed."));
+  emit runFinished(false);
+  if (qApp->property("unattended").toBool() || !failure.cpu_fallback)
+    return showError(tr("Run failed"), failure.message);
+  // Not modal: the window stays usable while the choice is open.
+  auto* box = new QMessageBox(QMessageBox::Warning, tr("Run failed"), failure.message, QMessageBox::Close, this);
+  box->setObjectName("runFailure");
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  QPushButton* cpu = box->addButton(tr("Run on CPU"), QMessageBox::AcceptRole);
+  connect(cpu, &QPushButton::clicked, this, &MainWindow::runOnCpu);
+  box->open();
+}
+
+void MainWindow::showRun(RunRecordPtr record) {
+  if (record->request.a != points_) setPoints(record->request.a, std::make_shared<const Pca>(fit_pca(*record->request.a)));
+  current_ = std::move(record);
+  results_->display(current_->result);
+  charts_->showRun(current_);
+  // The views share the record's result (aliasing: the record stays alive with it).
+  view_->setResult(std::shared_ptr<const RunResult>(current_, &current_->result));
 }
 
 void MainWindow::waitForTask() {
   if (task_) task_->wait();
+  if (!runs_->running()) return;
+  QEventLoop loop;
+  const auto quit = [&loop] { loop.quit(); };
+  connect(runs_, &RunController::runFinished, &loop, quit);
+  connect(runs_, &RunController::runFailed, &loop, quit);
+  connect(runs_, &RunController::runCancelled, &loop, quit);
+  loop.exec();
 }
 
 void MainWindow::showError(const QString& what, const QString& message) {
@@ -280,6 +361,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   settings.setValue("k", parameters_->k());
   settings.setValue("engine", parameters_->engine());
   if (task_) task_->cancel();
+  runs_->cancel();
   event->accept();
 }
 

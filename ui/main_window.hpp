@@ -1,6 +1,8 @@
 #pragma once
-// The main window: Data, Parameters and Results docks, the view tabs (2-D views and a Charts
-// placeholder), menus, recent files, drag and drop, and the device status.
+// The main window: Data, Parameters, Results and Runs docks, the view tabs (2-D views and Charts), menus,
+// recent files, drag and drop, and the device status. Joins run through a RunController (one run
+// path: Run button, auto-run and the CPU fallback); loading files runs as a BackgroundTask.
+#include <functional>
 #include <memory>
 
 #include <QMainWindow>
@@ -10,6 +12,7 @@
 #include "core/pca.hpp"
 #include "core/point_set.hpp"
 #include "core/run_stats.hpp"
+#include "ui/run/run_controller.hpp"
 #include "ui/view_layers.hpp"
 
 class QMenu;
@@ -19,10 +22,16 @@ class QTabWidget;
 namespace simjoin::ui {
 
 class BackgroundTask;
+class ChartsTab;
 class DataPanel;
 class ParametersPanel;
 class ProjectionView;
 class ResultsPanel;
+class RunHistoryModel;
+class RunStatus;
+class RunsPanel;
+
+enum class RunExport { Pairs, NeighborsCsr, StatsJson, LabeledVtp };
 
 struct DeviceSummary {
   QStringList gpu_names;   // one per usable GPU, with free memory
@@ -40,6 +49,8 @@ class MainWindow : public QMainWindow {
   void openFile(const QString& path);
   void openSample(const QString& name);
   void runJoin();
+  // Switches to the best CPU engine and runs again (offered when a GPU run fails).
+  void runOnCpu();
   // Blocks, processing events, until the current load or run has finished.
   void waitForTask();
 
@@ -48,6 +59,21 @@ class MainWindow : public QMainWindow {
   ProjectionView* view() const { return view_; }
   ResultsPanel* results() const { return results_; }
   QTabWidget* tabs() const { return tabs_; }
+  RunController* runController() const { return runs_; }
+  RunStatus* runStatus() const { return run_status_; }
+  RunHistoryModel* history() const { return history_; }
+  RunsPanel* runsPanel() const { return runs_panel_; }
+  ChartsTab* charts() const { return charts_; }
+  // The run exports write: the one selected in the Runs dock, else the one shown.
+  RunRecordPtr selectedRun() const;
+  // Exports in the background (waitForTask waits); exportFinished follows. For NeighborsCsr `path`
+  // is the prefix.
+  void exportRun(RunExport kind, const QString& path);
+  void exportView(const QString& path);
+  // Shows a finished run in the views and docks (its points too, when they are not the loaded ones).
+  void showRun(RunRecordPtr record);
+  // The run shown in the views, null before the first.
+  RunRecordPtr currentRun() const { return current_; }
   std::shared_ptr<const PointSet> points() const { return points_; }
   // Renders the whole window, the OpenGL view included.
   QImage screenshot();
@@ -55,6 +81,7 @@ class MainWindow : public QMainWindow {
  signals:
   void pointsLoaded();
   void runFinished(bool ok);
+  void exportFinished(bool ok);
 
  protected:
   void dragEnterEvent(QDragEnterEvent* event) override;
@@ -63,12 +90,17 @@ class MainWindow : public QMainWindow {
 
  private:
   void buildMenus();
+  void buildExportMenu(QMenu* file);
+  void runInBackground(const QString& title, std::function<void(RunControl&)> job);
   void load(const QString& title, std::function<PointSet(RunControl&)> loader, const QString& recent);
   void setPoints(std::shared_ptr<const PointSet> points, std::shared_ptr<const Pca> pca);
   void addRecent(const QString& path);
   void refreshRecentMenu();
   void saveScreenshotAs();
   void showError(const QString& what, const QString& message);
+  RunRequest currentRequest() const;
+  void onRunFinished(RunRecordPtr record);
+  void onRunFailed(const RunFailure& failure);
 
   const EngineRegistry& registry_;
   DataPanel* data_;
@@ -77,9 +109,15 @@ class MainWindow : public QMainWindow {
   ProjectionView* view_;
   QTabWidget* tabs_;
   QTabBar* modes_;
+  ChartsTab* charts_;
   QMenu* recent_menu_ = nullptr;
-  BackgroundTask* task_ = nullptr;
+  BackgroundTask* task_ = nullptr;  // loading a file or exporting
+  RunController* runs_;
+  RunStatus* run_status_;
+  RunHistoryModel* history_;
+  RunsPanel* runs_panel_;
   std::shared_ptr<const PointSet> points_;
+  RunRecordPtr current_;
 };
 
 }  // namespace simjoin::ui

@@ -26,6 +26,10 @@ double other_seconds(const RunStats& stats) {
 }
 }  // namespace
 
+PhaseBar phase_bar(const RunRecord& run) {
+  return {QString("#%1 %2").arg(run.id).arg(QString::fromStdString(run.result.stats.engine)), run.result.stats};
+}
+
 PhaseChart::PhaseChart(QGraphicsItem* parent) : QChart(parent) {
   setTitle(tr("Time per phase"));
   legend()->setAlignment(Qt::AlignBottom);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/run_stats.hpp"
+#include "ui/run/run_request.hpp"
 
 namespace simjoin::ui {
 
@@ -16,6 +17,9 @@ struct PhaseBar {
   QString label;
   RunStats stats;
 };
+
+// A run's bar, labelled "#id engine".
+PhaseBar phase_bar(const RunRecord& run);
 
 class PhaseChart : public QChart {
   Q_OBJECT

@@ -1,0 +1,269 @@
+// The window wired to its run machinery: joins through the Run button agree with the oracle, Cancel
+// stops a long run promptly, auto-run re-runs on an eps change, and a GPU failure offers a CPU run.
+#include <QCheckBox>
+#include <QElapsedTimer>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+#include "core/io/point_writers.hpp"
+#include "tests/core/oracle_check.hpp"
+#include "tests/ui/test_run_support.hpp"
+#include "ui/main_window.hpp"
+#include "ui/charts/phase_chart.hpp"
+#include "ui/parameters_panel.hpp"
+#include "ui/projection_view.hpp"
+#include "ui/run/run_history_model.hpp"
+#include "ui/run_compare_dialog.hpp"
+#include "ui/runs_panel.hpp"
+#include "ui/charts_tab.hpp"
+#include "ui/sweep_panel.hpp"
+#include "ui/run_status.hpp"
+#include "ui/vtk_view_widget.hpp"
+
+using namespace simjoin;
+using namespace simjoin::ui;
+using simjoin::ui::testing::clustered_points;
+using simjoin::ui::testing::test_registry;
+
+class TestWindowRuns : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir dir_;
+  std::unique_ptr<MainWindow> window_;
+  std::shared_ptr<const PointSet> points_;
+
+  // Writes `points` to a file and opens it in a fresh window.
+  void openWindow(std::shared_ptr<const PointSet> points) {
+    window_ = std::make_unique<MainWindow>(test_registry(), DeviceSummary{{}, "CPU only: test"});
+    window_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+    const QString path = dir_.filePath("points.csv");
+    write_points(path.toStdString(), *points);
+    window_->openFile(path);
+    window_->waitForTask();
+    QVERIFY(window_->points());
+    QCOMPARE(window_->points()->size(), points->size());
+    points_ = window_->points();
+  }
+
+  // Runs `engine` at `eps` through the window and returns the finished run.
+  RunRecordPtr run(const QString& engine, double eps) {
+    if (!window_->parameters()->setEngine(engine)) return nullptr;
+    window_->parameters()->setEps(eps);
+    window_->runJoin();
+    window_->waitForTask();
+    return window_->currentRun();
+  }
+
+ private slots:
+  void init() { QSettings().clear(); }
+
+  void twoEnginesAgreeWithOracle() {
+    openWindow(clustered_points(2500, 2, 11));
+    const double eps = 0.3;
+    const std::vector<Pair> expected = simjoin::testing::oracle_pairs(*points_, nullptr, eps);
+    QVERIFY(!expected.empty());
+    for (const QString engine : {"cpu-grid", "cpu-kmeans"}) {
+      const RunRecordPtr record = run(engine, eps);
+      QVERIFY(record);
+      QCOMPARE(QString::fromStdString(record->result.stats.engine), engine);
+      QCOMPARE(record->result.stats.eps, eps);
+      QVERIFY(record->pairs.has_value());
+      QVERIFY(*record->pairs == expected);
+      QVERIFY(window_->runStatus()->text().contains(QString::number(expected.size())));
+    }
+  }
+
+  void historyCompareLoadVerify() {
+    openWindow(clustered_points(2000, 2, 15));
+    const double eps = 0.35;
+    const RunRecordPtr grid = run("cpu-grid", eps);
+    const RunRecordPtr dropping = run("test-drop-pairs", eps);
+    QVERIFY(grid && dropping);
+    RunHistoryModel* history = window_->history();
+    QCOMPARE(history->rowCount(), 2);
+    QCOMPARE(history->run(0), grid);
+    QCOMPARE(history->run(1), dropping);
+
+    RunsPanel* panel = window_->runsPanel();
+    panel->selectRows({0, 1});
+    QCOMPARE(panel->selectedRuns().size(), std::size_t(2));
+    auto* dialog = qobject_cast<RunCompareDialog*>(panel->compare());
+    QVERIFY(dialog);
+    QCOMPARE(dialog->model()->columnCount(), 2);
+    QCOMPARE(dialog->chart()->bars().size(), std::size_t(2));
+    QCOMPARE(dialog->chart()->bars()[1].stats.pairs, dropping->result.stats.pairs);
+    dialog->close();
+
+    // Loading the first run back shows its grid again.
+    panel->selectRows({0});
+    QSignalSpy loaded(panel, &RunsPanel::loadRequested);
+    emit panel->loadRequested(panel->selectedRuns().front());
+    QCOMPARE(window_->currentRun(), grid);
+    QVERIFY(window_->currentRun()->result.grid.has_value());
+
+    QSignalSpy verified(panel, &RunsPanel::verified);
+    panel->verify("cpu-bruteforce");
+    panel->waitForVerify();
+    QCOMPARE(verified.count(), 1);
+    QCOMPARE(verified.at(0).at(0).toBool(), true);
+    panel->selectRows({1});
+    panel->verify("cpu-bruteforce");
+    panel->waitForVerify();
+    QCOMPARE(verified.count(), 2);
+    QCOMPARE(verified.at(1).at(0).toBool(), false);
+    QVERIFY(verified.at(1).at(1).toString().contains("MISMATCH"));
+  }
+
+  void chartsShowRunAndSweep() {
+    openWindow(clustered_points(1500, 2, 16));
+    const RunRecordPtr record = run("cpu-kmeans", 0.3);
+    QVERIFY(record);
+    PhaseChart* phases = window_->charts()->phaseChart();
+    QCOMPARE(phases->bars().size(), std::size_t(1));
+    QCOMPARE(phases->bars()[0].stats.pairs, record->result.stats.pairs);
+
+    SweepPanel* sweep = window_->charts()->sweep();
+    sweep->setEngines({"cpu-grid", "cpu-kmeans"});
+    sweep->setEpsRange(0.1, 0.4, 3, true);
+    sweep->setMetric(SweepMetric::Pairs);
+    QSignalSpy finished(sweep->runner(), &SweepRunner::finished);
+    sweep->start();
+    QVERIFY(finished.wait(60000));
+    const std::vector<SweepPoint>& points = sweep->chart()->points();
+    QCOMPARE(points.size(), std::size_t(6));
+    QCOMPARE(sweep->chart()->plottedPointCount(), 6);
+    const std::vector<double> eps = eps_steps(0.1, 0.4, 3, true);
+    QVERIFY(std::abs(eps[1] - 0.2) < 1e-12);  // log spacing: the geometric middle
+    for (const SweepPoint& point : points) {
+      QVERIFY(std::find(eps.begin(), eps.end(), point.eps) != eps.end());
+      QCOMPARE(point.stats.pairs, std::uint64_t(simjoin::testing::oracle_pairs(*points_, nullptr, point.eps).size()));
+    }
+  }
+
+  void sweepValueParsing() {
+    QCOMPARE(parse_k_list(" 4, 8,16"), (std::vector<int>{4, 8, 16}));
+    QVERIFY_THROWS_EXCEPTION(Error, parse_k_list("4,x"));
+    QVERIFY_THROWS_EXCEPTION(Error, eps_steps(0, 1, 3, true));
+    QCOMPARE(eps_steps(0.1, 0.5, 5, false).back(), 0.5);
+  }
+
+  void exportsWriteSelectedRun() {
+    openWindow(clustered_points(1200, 2, 17));
+    const RunRecordPtr record = run("cpu-grid", 0.3);
+    QVERIFY(record);
+    const std::vector<Pair> expected = simjoin::testing::oracle_pairs(*points_, nullptr, 0.3);
+    const auto exported = [&](RunExport kind, const QString& name) {
+      QSignalSpy done(window_.get(), &MainWindow::exportFinished);
+      window_->exportRun(kind, dir_.filePath(name));
+      window_->waitForTask();
+      return done.count() == 1 && done.at(0).at(0).toBool();
+    };
+    QVERIFY(exported(RunExport::Pairs, "pairs.csv"));
+    QFile csv(dir_.filePath("pairs.csv"));
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    std::vector<Pair> written;
+    for (const QByteArray& line : csv.readAll().split('\n')) {
+      const QList<QByteArray> fields = line.split(',');
+      bool ok_i = false, ok_j = false;
+      if (fields.size() == 2) written.push_back({fields[0].toUInt(&ok_i), fields[1].toUInt(&ok_j)});
+      if (fields.size() == 2 && !(ok_i && ok_j)) written.pop_back();  // the header
+    }
+    QVERIFY(written == expected);
+
+    QVERIFY(exported(RunExport::StatsJson, "stats.json"));
+    QFile json(dir_.filePath("stats.json"));
+    QVERIFY(json.open(QIODevice::ReadOnly));
+    QCOMPARE(nlohmann::json::parse(json.readAll().toStdString())["pairs"].get<std::uint64_t>(),
+             std::uint64_t(expected.size()));
+    QVERIFY(exported(RunExport::NeighborsCsr, "neighbors.csr"));
+    QVERIFY(QFile::exists(dir_.filePath("neighbors.offsets.npy")));
+    QVERIFY(QFile::exists(dir_.filePath("neighbors.ids.npy")));
+    QVERIFY(exported(RunExport::LabeledVtp, "points.vtp"));
+    QVERIFY(QFileInfo(dir_.filePath("points.vtp")).size() > qint64(points_->size()));
+
+    QSignalSpy done(window_.get(), &MainWindow::exportFinished);
+    window_->exportView(dir_.filePath("view.png"));
+    window_->waitForTask();
+    QCOMPARE(done.count(), 1);
+    const QImage view(dir_.filePath("view.png"));
+    QVERIFY(!view.isNull());
+    QCOMPARE(view.size(), window_->view()->vtkWidget()->grabFramebuffer().size());
+  }
+
+  void cancelStopsPromptly() {
+    openWindow(clustered_points(60000, 16, 12));
+    QVERIFY(window_->parameters()->setEngine("cpu-bruteforce"));
+    window_->parameters()->setEps(2.0);
+    QSignalSpy finished(window_.get(), &MainWindow::runFinished);
+    QSignalSpy progress(window_->runController(), &RunController::runProgress);
+    window_->runJoin();
+    QVERIFY(progress.wait(30000));  // the engine is inside its join loop
+    QVERIFY(window_->runController()->running());
+    QElapsedTimer timer;
+    timer.start();
+    emit window_->parameters()->cancelRequested();  // what the Cancel button sends
+    window_->waitForTask();
+    QVERIFY2(timer.elapsed() < 100, qPrintable(QString("cancel took %1 ms").arg(timer.elapsed())));
+    QCOMPARE(finished.count(), 1);
+    QCOMPARE(finished.at(0).at(0).toBool(), false);
+    QVERIFY(!window_->currentRun());
+    QVERIFY(window_->runStatus()->text().contains("cancelled"));
+  }
+
+  void autoRunFollowsEps() {
+    openWindow(clustered_points(2000, 3, 13));
+    QVERIFY(window_->parameters()->setEngine("cpu-grid"));
+    window_->runController()->setDebounceMs(50);
+    QSignalSpy finished(window_.get(), &MainWindow::runFinished);
+    window_->runStatus()->autoRun()->setChecked(true);
+    QVERIFY(finished.wait(20000));
+    // Several quick changes: only the last one's result is shown.
+    for (double eps : {0.2, 0.3, 0.45}) window_->parameters()->setEps(eps);
+    QTRY_VERIFY_WITH_TIMEOUT(window_->currentRun() && window_->currentRun()->result.stats.eps == 0.45, 20000);
+    QCOMPARE(window_->currentRun()->result.stats.pairs,
+             std::uint64_t(simjoin::testing::oracle_pairs(*points_, nullptr, 0.45).size()));
+  }
+
+  void gpuFailureOffersCpuRun() {
+    openWindow(clustered_points(1500, 2, 14));
+    qApp->setProperty("unattended", false);
+    QVERIFY(window_->parameters()->setEngine("test-gpu-oom"));
+    window_->runJoin();
+    window_->waitForTask();
+    QVERIFY(!window_->currentRun());
+    QMessageBox* box = nullptr;
+    QTRY_VERIFY((box = window_->findChild<QMessageBox*>("runFailure")) != nullptr);
+    QVERIFY(box->text().contains("out of memory"));
+    QPushButton* cpu = nullptr;
+    for (QAbstractButton* button : box->buttons())
+      if (button->text() == "Run on CPU") cpu = qobject_cast<QPushButton*>(button);
+    QVERIFY(cpu);
+    cpu->click();
+    qApp->setProperty("unattended", true);
+    window_->waitForTask();
+    QCOMPARE(window_->parameters()->engine(), QString("auto"));
+    QVERIFY(window_->currentRun());
+    QCOMPARE(window_->currentRun()->result.stats.pairs,
+             std::uint64_t(simjoin::testing::oracle_pairs(*points_, nullptr, window_->parameters()->eps()).size()));
+  }
+
+  void cleanup() { window_.reset(); }
+};
+
+int main(int argc, char** argv) {
+  VtkViewWidget::setDefaultSurfaceFormat();
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName("SimjoinTest");
+  QApplication::setApplicationName("test_window_runs");
+  app.setProperty("unattended", true);
+  TestWindowRuns test;
+  return QTest::qExec(&test, argc, argv);
+}
+#include "test_window_runs.moc"

@@ -1,0 +1,54 @@
+#include "ui/chart_export_button.hpp"
+
+#include <QChart>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSettings>
+
+#include "core/error.hpp"
+#include "ui/export/chart_export.hpp"
+
+namespace simjoin::ui {
+
+QString save_with_dialog(QWidget* parent, const QString& title, const QString& suggested,
+                         const QString& filter, const std::function<void(const std::string&)>& save) {
+  QSettings settings;
+  const QString folder = settings.value("exportDir", QDir::homePath()).toString();
+  const QString path = QFileDialog::getSaveFileName(parent, title, QDir(folder).filePath(suggested), filter);
+  if (path.isEmpty()) return {};
+  settings.setValue("exportDir", QFileInfo(path).absolutePath());
+  try {
+    save(path.toStdString());
+  } catch (const Error& error) {
+    QMessageBox::warning(parent, title, QString::fromStdString(error.what()));
+    return {};
+  }
+  return path;
+}
+
+QToolButton* chart_export_button(QChart* chart, QWidget* parent) {
+  auto* button = new QToolButton(parent);
+  button->setText(QObject::tr("Export"));
+  button->setToolTip(QObject::tr("Save the chart as an image, or its data as CSV"));
+  button->setPopupMode(QToolButton::InstantPopup);
+  auto* menu = new QMenu(button);
+  menu->addAction(QObject::tr("Chart as PNG..."), button, [chart, button] {
+    save_with_dialog(button, QObject::tr("Save chart as PNG"), "chart.png", QObject::tr("PNG (*.png)"),
+                     [chart](const std::string& path) { save_chart_png(*chart, path); });
+  });
+  menu->addAction(QObject::tr("Chart as SVG..."), button, [chart, button] {
+    save_with_dialog(button, QObject::tr("Save chart as SVG"), "chart.svg", QObject::tr("SVG (*.svg)"),
+                     [chart](const std::string& path) { save_chart_svg(*chart, path); });
+  });
+  menu->addAction(QObject::tr("Chart data as CSV..."), button, [chart, button] {
+    save_with_dialog(button, QObject::tr("Save chart data"), "chart.csv", QObject::tr("CSV (*.csv)"),
+                     [chart](const std::string& path) { write_chart_csv(*chart, path); });
+  });
+  button->setMenu(menu);
+  return button;
+}
+
+}  // namespace simjoin::ui

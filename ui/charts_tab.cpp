@@ -1,0 +1,36 @@
+#include "ui/charts_tab.hpp"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
+#include "ui/chart_export_button.hpp"
+#include "ui/charts/interactive_chart_view.hpp"
+#include "ui/charts/phase_chart.hpp"
+#include "ui/sweep_panel.hpp"
+
+namespace simjoin::ui {
+
+ChartsTab::ChartsTab(const EngineRegistry& registry, std::function<JoinParams()> base, QWidget* parent)
+    : QSplitter(Qt::Horizontal, parent), phases_(new PhaseChart), sweep_(new SweepPanel(registry, std::move(base))) {
+  auto* current = new QWidget;
+  auto* header = new QHBoxLayout;
+  header->addWidget(new QLabel(tr("<b>Current run</b>")), 1);
+  header->addWidget(chart_export_button(phases_, current));
+  auto* layout = new QVBoxLayout(current);
+  layout->addLayout(header);
+  layout->addWidget(new InteractiveChartView(phases_), 1);  // the view owns the chart
+  addWidget(current);
+  addWidget(sweep_);
+  setStretchFactor(0, 2);
+  setStretchFactor(1, 3);
+}
+
+void ChartsTab::showRun(const RunRecordPtr& run) {
+  if (run)
+    phases_->setRuns({phase_bar(*run)});
+  else
+    phases_->setRuns({});
+}
+
+}  // namespace simjoin::ui

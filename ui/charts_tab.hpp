@@ -1,0 +1,30 @@
+#pragma once
+// The Charts tab: the time per phase of the run shown in the views, and the Sweep panel.
+#include <QSplitter>
+
+#include <functional>
+
+#include "core/engine.hpp"
+#include "ui/run/run_controller.hpp"
+
+namespace simjoin::ui {
+
+class PhaseChart;
+class SweepPanel;
+
+class ChartsTab : public QSplitter {
+  Q_OBJECT
+
+ public:
+  ChartsTab(const EngineRegistry& registry, std::function<JoinParams()> base, QWidget* parent = nullptr);
+
+  void showRun(const RunRecordPtr& run);  // null clears
+  PhaseChart* phaseChart() const { return phases_; }
+  SweepPanel* sweep() const { return sweep_; }
+
+ private:
+  PhaseChart* phases_;
+  SweepPanel* sweep_;
+};
+
+}  // namespace simjoin::ui

@@ -1,0 +1,104 @@
+// File -> Export: the selected run's pairs, neighbour lists, statistics and labelled points, and the
+// current view as PNG, each written on a worker thread with progress (BackgroundTask).
+#include <QFileInfo>
+#include <QMenu>
+#include <QMessageBox>
+#include <QStatusBar>
+
+#include "ui/background_task.hpp"
+#include "ui/chart_export_button.hpp"
+#include "ui/export/run_export.hpp"
+#include "ui/main_window.hpp"
+#include "ui/projection_view.hpp"
+#include "ui/runs_panel.hpp"
+#include "ui/vtk_view_widget.hpp"
+
+#include "core/error.hpp"
+
+namespace simjoin::ui {
+
+void MainWindow::buildExportMenu(QMenu* file) {
+  QMenu* menu = file->addMenu(tr("&Export"));
+  struct Item {
+    const char* text;
+    RunExport kind;
+    const char* suggested;
+    const char* filter;
+  };
+  const Item items[] = {
+      {"&Pairs (CSV, NPY, BIN)...", RunExport::Pairs, "pairs.csv",
+       "Pair lists (*.csv *.npy *.bin);;CSV (*.csv);;NumPy (*.npy);;Binary (*.bin)"},
+      {"&Neighbour lists (CSR)...", RunExport::NeighborsCsr, "neighbors",
+       "CSR prefix: PREFIX.offsets.npy and PREFIX.ids.npy (*)"},
+      {"Run &statistics (JSON)...", RunExport::StatsJson, "stats.json", "JSON (*.json)"},
+      {"&Labelled points (VTP)...", RunExport::LabeledVtp, "points.vtp", "VTK XML polydata (*.vtp)"},
+  };
+  for (const Item& item : items) {
+    QAction* action = menu->addAction(tr(item.text), this, [this, item] {
+      if (!selectedRun()) return showError(tr("Export"), tr("Run a join first: exports write the selected run."));
+      save_with_dialog(this, tr("Export"), item.suggested, tr(item.filter),
+                       [this, item](const std::string& path) { exportRun(item.kind, QString::fromStdString(path)); });
+    });
+    action->setToolTip(tr("Writes the run selected in the Runs dock (else the run shown)"));
+  }
+  menu->addSeparator();
+  menu->addAction(tr("Current &view (PNG)..."), this, [this] {
+    save_with_dialog(this, tr("Export view"), "view.png", tr("PNG (*.png)"),
+                     [this](const std::string& path) { exportView(QString::fromStdString(path)); });
+  });
+}
+
+RunRecordPtr MainWindow::selectedRun() const {
+  const auto selected = runs_panel_->selectedRuns();
+  return selected.empty() ? current_ : selected.front();
+}
+
+void MainWindow::exportRun(RunExport kind, const QString& path) {
+  const RunRecordPtr run = selectedRun();
+  if (!run) return showError(tr("Export"), tr("Run a join first: exports write the selected run."));
+  const EngineRegistry& registry = registry_;
+  const std::string file = path.toStdString();
+  BackgroundTask::Job job;
+  switch (kind) {
+    case RunExport::Pairs:
+      job = [&registry, run, file](RunControl& control) { export_pairs(registry, *run, file, control); };
+      break;
+    case RunExport::NeighborsCsr: {
+      // The prefix is the chosen name without an extension the user may have typed.
+      const QFileInfo info(path);
+      const std::string prefix = info.suffix().isEmpty() ? file : (info.path() + "/" + info.completeBaseName()).toStdString();
+      job = [&registry, run, prefix](RunControl& control) { export_neighbors_csr(registry, *run, prefix, control); };
+      break;
+    }
+    case RunExport::StatsJson:
+      job = [run, file](RunControl&) { export_stats_json(*run, file); };
+      break;
+    case RunExport::LabeledVtp:
+      job = [&registry, run, file](RunControl& control) { export_labeled_vtp(registry, *run, file, control); };
+      break;
+  }
+  runInBackground(tr("Exporting run #%1 to %2").arg(run->id).arg(QFileInfo(path).fileName()), std::move(job));
+}
+
+void MainWindow::exportView(const QString& path) {
+  // The framebuffer is read on the GUI thread; encoding and writing happen on the worker.
+  const QImage image = view_->vtkWidget()->grabFramebuffer();
+  runInBackground(tr("Exporting the view to %1").arg(QFileInfo(path).fileName()), [image, path](RunControl&) {
+    if (!image.save(path, "PNG")) fail(ErrorKind::Usage, path.toStdString() + ": cannot write the PNG image");
+  });
+}
+
+void MainWindow::runInBackground(const QString& title, std::function<void(RunControl&)> job) {
+  if (task_) return showError(title, tr("Wait for the current task to finish."));
+  task_ = new BackgroundTask(title, std::move(job), this);
+  connect(task_, &BackgroundTask::finished, this, [this, title](bool ok, bool cancelled, const QString& error) {
+    task_->deleteLater();
+    task_ = nullptr;
+    if (ok) statusBar()->showMessage(tr("%1: done").arg(title), 8000);
+    else if (cancelled) statusBar()->showMessage(tr("%1: cancelled").arg(title), 5000);
+    else showError(title, error);
+    emit exportFinished(ok);
+  });
+}
+
+}  // namespace simjoin::ui
