@@ -4,14 +4,38 @@
 
 namespace simjoin {
 
+std::vector<Pair>& PairListSink::pairs() {
+  std::lock_guard lock(mutex_);
+  if (!blocks_.empty()) {
+    joined_.reserve(joined_.size() + (blocks_.size() - 1) * kBlockPairs + used_in_last_block_);
+    for (std::size_t b = 0; b < blocks_.size(); ++b) {
+      const std::size_t used = b + 1 == blocks_.size() ? used_in_last_block_ : kBlockPairs;
+      joined_.insert(joined_.end(), blocks_[b].get(), blocks_[b].get() + used);
+    }
+    blocks_.clear();
+    used_in_last_block_ = 0;
+  }
+  return joined_;
+}
+
 std::vector<Pair>& PairListSink::sorted_pairs() {
-  std::sort(pairs_.begin(), pairs_.end());
-  return pairs_;
+  std::vector<Pair>& all = pairs();
+  std::sort(all.begin(), all.end());
+  return all;
 }
 
 void PairListSink::consume(std::span<const Pair> pairs) {
   std::lock_guard lock(mutex_);
-  pairs_.insert(pairs_.end(), pairs.begin(), pairs.end());
+  while (!pairs.empty()) {
+    if (blocks_.empty() || used_in_last_block_ == kBlockPairs) {
+      blocks_.push_back(std::make_unique_for_overwrite<Pair[]>(kBlockPairs));
+      used_in_last_block_ = 0;
+    }
+    const std::size_t take = std::min(pairs.size(), kBlockPairs - used_in_last_block_);
+    std::copy_n(pairs.data(), take, blocks_.back().get() + used_in_last_block_);
+    used_in_last_block_ += take;
+    pairs = pairs.subspan(take);
+  }
 }
 
 void TeeSink::consume(std::span<const Pair> pairs) {

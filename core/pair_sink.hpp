@@ -6,6 +6,7 @@
 // (index in A, index in B).
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <span>
 #include <vector>
@@ -49,19 +50,24 @@ class CountSink final : public PairSink {
   void consume(std::span<const Pair>) override {}
 };
 
-// Collects pairs in memory.
+// Collects pairs in host memory. Pairs arrive into fixed-size blocks, so a growing result is never
+// copied while the engine runs; pairs() joins the blocks into one array when the caller asks for it.
 class PairListSink final : public PairSink {
  public:
-  // Sorted (i, j) order; call after the run.
+  // All pairs in one array, in arrival order; call after the run.
+  std::vector<Pair>& pairs();
+  // All pairs in (i, j) order; call after the run.
   std::vector<Pair>& sorted_pairs();
-  std::vector<Pair>& pairs() { return pairs_; }
 
  protected:
   void consume(std::span<const Pair> pairs) override;
 
  private:
+  static constexpr std::size_t kBlockPairs = std::size_t(1) << 20;  // 8 MiB per block
   std::mutex mutex_;
-  std::vector<Pair> pairs_;
+  std::vector<std::unique_ptr<Pair[]>> blocks_;
+  std::size_t used_in_last_block_ = 0;
+  std::vector<Pair> joined_;
 };
 
 // Forwards every pair to several sinks (e.g. a file and an in-memory list).

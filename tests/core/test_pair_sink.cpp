@@ -1,0 +1,48 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <thread>
+
+#include "core/pair_sink.hpp"
+#include "tests/core/oracle_check.hpp"
+
+using namespace simjoin;
+
+TEST(PairListSink, KeepsEveryPairAcrossBlocksAndThreads) {
+  // More than two 2^20-pair blocks, from four threads in uneven chunks.
+  const std::uint32_t per_thread = 700'000;
+  PairListSink sink;
+  std::vector<std::thread> threads;
+  for (std::uint32_t t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      std::mt19937 rng(std::uint32_t(simjoin::testing::test_seed()) + t);
+      std::vector<Pair> chunk;
+      for (std::uint32_t k = 0; k < per_thread;) {
+        const std::uint32_t size = std::min<std::uint32_t>(1 + rng() % 50'000, per_thread - k);
+        chunk.clear();
+        for (std::uint32_t m = 0; m < size; ++m) chunk.push_back({t, k + m});
+        sink.add(chunk);
+        k += size;
+      }
+    });
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(sink.count(), 4u * per_thread);
+  const std::vector<Pair>& sorted = sink.sorted_pairs();
+  ASSERT_EQ(sorted.size(), 4u * per_thread);
+  for (std::uint32_t t = 0; t < 4; ++t)
+    for (std::uint32_t k = 0; k < per_thread; k += 9973) EXPECT_EQ(sorted[t * per_thread + k], (Pair{t, k}));
+  // Asking again returns the same pairs, and later pairs are appended.
+  sink.add(std::vector<Pair>{{9, 9}});
+  EXPECT_EQ(sink.pairs().size(), 4u * per_thread + 1);
+  EXPECT_EQ(sink.pairs().back(), (Pair{9, 9}));
+}
+
+TEST(TeeSink, ForwardsToEveryTarget) {
+  PairListSink first, second;
+  TeeSink tee({&first, &second});
+  tee.add(std::vector<Pair>{{0, 1}, {2, 3}});
+  EXPECT_EQ(tee.count(), 2u);
+  EXPECT_EQ(first.pairs(), second.pairs());
+  EXPECT_EQ(first.pairs().size(), 2u);
+}
