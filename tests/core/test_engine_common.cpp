@@ -184,6 +184,13 @@ TEST_P(EngineTest, ProgressIsMonotoneAndFinishes) {
   EXPECT_EQ(seen.back(), 1.0);
 }
 
+// The product honours cancel within 100 ms; sanitizer builds run several times slower, so they get more.
+#ifdef SIMJOIN_SANITIZED
+constexpr double kCancelBoundSeconds = 0.5;
+#else
+constexpr double kCancelBoundSeconds = 0.1;
+#endif
+
 TEST_P(EngineTest, CancelStopsWithin100Milliseconds) {
   const PointSet points = random_points(Distribution::Uniform, 100000, 3, test_seed() + 29);
   CountSink sink;
@@ -203,7 +210,7 @@ TEST_P(EngineTest, CancelStopsWithin100Milliseconds) {
   const auto stopped_at = std::chrono::steady_clock::now();
   canceller.join();
   ASSERT_TRUE(threw) << "the run finished before it was cancelled, or failed otherwise";
-  EXPECT_LT(std::chrono::duration<double>(stopped_at - cancelled_at).count(), 0.1);
+  EXPECT_LT(std::chrono::duration<double>(stopped_at - cancelled_at).count(), kCancelBoundSeconds);
 }
 
 INSTANTIATE_TEST_SUITE_P(CpuEngines, EngineTest, ::testing::ValuesIn(engine_names()),
