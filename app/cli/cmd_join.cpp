@@ -11,12 +11,14 @@
 #include "app/cli/terminal_progress.hpp"
 #include "core/error.hpp"
 #include "core/io/pair_writers.hpp"
+#include "core/io/point_labels.hpp"
+#include "core/vtkio/vtk_points.hpp"
 
 namespace simjoin::cli {
 
 namespace {
 struct JoinOptions {
-  std::string input, input_b, engine = "auto", output, neighbors, stats;
+  std::string input, input_b, engine = "auto", output, neighbors, stats, labels_vtp;
   bool count_only = false;
   std::size_t show = 10;
   EngineOptions engine_options;
@@ -42,10 +44,12 @@ Command add_join_command(CLI::App& app, const EngineRegistry& registry) {
   command->add_option("--neighbors", options->neighbors,
                       "Write per-point neighbour lists as PREFIX.offsets.npy and PREFIX.ids.npy (CSR)");
   command->add_option("--stats", options->stats, "Run statistics as JSON");
+  command->add_option("--labels-vtp", options->labels_vtp,
+                      "The points of A as VTK .vtp with arrays partition, replicated and neighbors");
   command->add_option("--show", options->show, "Print this many of the first pairs")->capture_default_str();
   return {command, [options, &registry] {
-    if (options->count_only && (!options->output.empty() || !options->neighbors.empty()))
-      fail(ErrorKind::Usage, "--count-only cannot be combined with --output or --neighbors");
+    if (options->count_only && (!options->output.empty() || !options->neighbors.empty() || !options->labels_vtp.empty()))
+      fail(ErrorKind::Usage, "--count-only cannot be combined with --output, --neighbors or --labels-vtp");
     const PointSet a = load_input(options->input);
     std::optional<PointSet> b;
     if (!options->input_b.empty()) b = load_input(options->input_b);
@@ -57,6 +61,11 @@ Command add_join_command(CLI::App& app, const EngineRegistry& registry) {
     std::optional<PairFileSink> file_sink;
     std::optional<PairListSink> list_sink;
     CountSink count_sink;
+    std::optional<NeighborCountSink> neighbor_counts;
+    if (!options->labels_vtp.empty()) {
+      neighbor_counts.emplace(a.size(), inputs.self_join());
+      sinks.push_back(&*neighbor_counts);
+    }
     if (!options->output.empty()) {
       const std::uint64_t max_id = std::max(a.size(), b ? b->size() : 0);
       file_sink.emplace(options->output, pair_format_for_path(options->output), max_id);
@@ -79,6 +88,10 @@ Command add_join_command(CLI::App& app, const EngineRegistry& registry) {
         write_neighbors_csr(options->neighbors, pairs, a.size(), inputs.self_join());
         std::printf("wrote %s.offsets.npy and %s.ids.npy\n", options->neighbors.c_str(), options->neighbors.c_str());
       }
+    }
+    if (neighbor_counts) {
+      write_labeled_vtp(options->labels_vtp, a, point_labels(a.size(), result, *neighbor_counts));
+      std::printf("wrote %s\n", options->labels_vtp.c_str());
     }
     if (!options->output.empty()) std::printf("wrote %s\n", options->output.c_str());
     if (!options->stats.empty()) {

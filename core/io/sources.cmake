@@ -7,4 +7,5 @@ target_sources(simjoin_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/neighbors_csr.cpp
   ${CMAKE_CURRENT_LIST_DIR}/stats_json.cpp
   ${CMAKE_CURRENT_LIST_DIR}/point_writers.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/point_labels.cpp
 )

@@ -129,6 +129,71 @@ def test_bench_agrees_and_writes_json():
     assert len(report["results"][0]["seconds"]) == 2 and "speedup" in out
 
 
+def test_join_labels_vtp():
+    try:
+        from vtkmodules.vtkIOXML import vtkXMLPolyDataReader
+        from vtkmodules.util.numpy_support import vtk_to_numpy
+    except ImportError:
+        print("SKIP labels check: python3-vtk9 is not installed")
+        return
+    a = np.concatenate([rng.normal(c, 0.3, size=(300, 2)) for c in ((0, 0), (3, 0), (0, 3))]).astype(np.float32)
+    np.save(f"{tmp}/labels.npy", a)
+    eps = 0.25
+    expected = numpy_pairs(a, None, eps)
+    degree = np.zeros(len(a), dtype=np.int64)
+    for i, j in expected:
+        degree[i] += 1
+        degree[j] += 1
+    for engine, k in (("cpu-kmeans", 4), ("cpu-grid", 0)):
+        simjoin("join", "--input", f"{tmp}/labels.npy", "--eps", eps, "--engine", engine, "--k", k,
+                "--labels-vtp", f"{tmp}/labels.vtp", "--stats", f"{tmp}/labels.json")
+        reader = vtkXMLPolyDataReader()
+        reader.SetFileName(f"{tmp}/labels.vtp")
+        reader.Update()
+        data = reader.GetOutput()
+        assert data.GetNumberOfPoints() == len(a)
+        assert np.allclose(vtk_to_numpy(data.GetPoints().GetData())[:, :2], a)
+        arrays = {name: vtk_to_numpy(data.GetPointData().GetArray(name))
+                  for name in ("partition", "replicated", "neighbors")}
+        assert np.array_equal(arrays["neighbors"], degree), engine
+        stats = json.load(open(f"{tmp}/labels.json"))
+        assert arrays["replicated"].sum() == stats.get("replicated_points", 0), engine
+        if k:
+            labels = set(arrays["partition"].tolist())
+            assert labels <= set(range(k)) and len(labels) > 1, engine
+            assert arrays["replicated"].sum() > 0, engine
+        else:
+            assert (arrays["partition"] == -1).all() and (arrays["replicated"] == 0).all(), engine
+    simjoin("join", "--input", f"{tmp}/labels.npy", "--eps", eps, "--count-only",
+            "--labels-vtp", f"{tmp}/x.vtp", expect=2)
+
+
+def test_sweep_writes_csv_and_chart():
+    if subprocess.run([SIMJOIN, "sweep", "--help"], capture_output=True).returncode != 0:
+        missing = simjoin("sweep", "--input", "x.npy", expect=4).stderr
+        assert "GUI build" in missing, missing
+        print("SKIP sweep: this simjoin was built without the GUI")
+        return
+    a = rng.uniform(0, 4, size=(800, 3)).astype(np.float32)
+    np.save(f"{tmp}/sweep.npy", a)
+    eps_values = (0.1, 0.2, 0.4)
+    simjoin("sweep", "--input", f"{tmp}/sweep.npy", "--engines", "cpu-grid,cpu-bruteforce",
+            "--eps", ",".join(map(str, eps_values)), "--csv", f"{tmp}/sweep.csv",
+            "--chart", f"{tmp}/sweep.svg", "--quiet")
+    rows = np.genfromtxt(f"{tmp}/sweep.csv", delimiter=",", names=True, dtype=None, encoding="utf-8")
+    assert len(rows) == 6
+    assert sorted(set(rows["engine"].tolist())) == ["cpu-bruteforce", "cpu-grid"]
+    for row in rows:
+        assert row["pairs"] == len(numpy_pairs(a, None, float(row["eps"]))), row
+    svg = open(f"{tmp}/sweep.svg").read()
+    assert "<svg" in svg and "cpu-grid" in svg
+    simjoin("sweep", "--input", f"{tmp}/sweep.npy", "--engines", "cpu-kmeans", "--eps", 0.3,
+            "--k", "2,4,8", "--metric", "replicated", "--chart", f"{tmp}/sweep.png", "--quiet")
+    assert open(f"{tmp}/sweep.png", "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+    simjoin("sweep", "--input", f"{tmp}/sweep.npy", "--engines", "cpu-grid", "--eps", 0.3,
+            "--chart", f"{tmp}/sweep.gif", expect=2)
+
+
 def main():
     print(f"test_cli.py: seed {SEED} (SIMJOIN_TEST_SEED={SEED} replays it)")
     tests = [value for name, value in sorted(globals().items()) if name.startswith("test_")]

@@ -3,11 +3,11 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <atomic>
 #include <memory>
 
 #include "core/error.hpp"
 #include "core/io/pair_writers.hpp"
+#include "core/io/point_labels.hpp"
 #include "core/vtkio/vtk_points.hpp"
 #include "ui/run/partition_sizes.hpp"
 #include "ui/run/run_execution.hpp"
@@ -16,30 +16,6 @@ namespace simjoin::ui {
 
 namespace {
 constexpr std::size_t kChunk = 1 << 20;
-
-// The pairs of A's points: per point of A, how many pairs it is in.
-class NeighborCountSink final : public PairSink {
- public:
-  NeighborCountSink(std::size_t n, bool self_join) : counts_(n), self_join_(self_join) {}
-  std::vector<std::int32_t> counts() const {
-    std::vector<std::int32_t> result(counts_.size());
-    for (std::size_t p = 0; p < counts_.size(); ++p)
-      result[p] = std::int32_t(std::min<std::uint64_t>(counts_[p].load(), INT32_MAX));
-    return result;
-  }
-
- protected:
-  void consume(std::span<const Pair> pairs) override {
-    for (const Pair& pair : pairs) {
-      counts_[pair.i].fetch_add(1, std::memory_order_relaxed);
-      if (self_join_) counts_[pair.j].fetch_add(1, std::memory_order_relaxed);
-    }
-  }
-
- private:
-  std::vector<std::atomic<std::uint64_t>> counts_;
-  bool self_join_;
-};
 
 std::uint64_t max_id(const RunRecord& run) {
   return std::max(run.request.a->size(), run.request.b ? run.request.b->size() : std::size_t{0});
@@ -116,21 +92,11 @@ void export_labeled_vtp(const EngineRegistry& registry, const RunRecord& run,
                         const std::string& path, RunControl& control) {
   require_points(run);
   const PointSet& a = *run.request.a;
-  std::vector<std::int32_t> partition(a.size(), -1), replicated(a.size(), 0);
-  if (const auto& parts = run.result.partitions) {
-    for (std::size_t p = 0; p < std::min(a.size(), parts->membership.size()); ++p)
-      partition[p] = std::int32_t(parts->membership[p]);
-    for (std::uint32_t point : parts->replica_point)
-      if (point < a.size()) ++replicated[point];
-  }
   control.set_phase("counting neighbours");
   NeighborCountSink neighbors(a.size(), run.request.b == nullptr);
   replay_pairs(registry, run, neighbors, control);
   control.set_phase("writing points");
-  write_labeled_vtp(path, a,
-                    {{"partition", std::move(partition)},
-                     {"replicated", std::move(replicated)},
-                     {"neighbors", neighbors.counts()}});
+  write_labeled_vtp(path, a, point_labels(a.size(), run.result, neighbors));
 }
 
 }  // namespace simjoin::ui
