@@ -17,5 +17,6 @@ inline constexpr Rgb kCopy{214, 39, 40};          // replicated points
 inline constexpr Rgb kPicked{0, 0, 0};
 inline constexpr Rgb kNeighbour{255, 127, 14};
 inline constexpr Rgb kCentroid{0, 0, 0};
+inline constexpr Rgb kGridPoint{105, 105, 105};  // points over the shaded grid cells
 
 }  // namespace simjoin::ui

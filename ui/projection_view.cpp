@@ -183,7 +183,7 @@ void ProjectionView::rebuild() {
   input.selected_partition = selected_;
   input.picked = picked_;
   layers_ = build_layers(input);
-  scene_->set_point_size(layers_.ids.size() > 200000 ? 2 : 4);
+  scene_->set_point_size(layers_.small_points || layers_.ids.size() > 200000 ? 2 : 4);
   scene_->show(layers_);
   legend_->clear();
   for (const auto& entry : layers_.legend)

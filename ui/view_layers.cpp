@@ -13,6 +13,9 @@ namespace simjoin::ui {
 
 namespace {
 
+// Drawing every partition's cell and band stays readable up to this many partitions.
+constexpr std::size_t kMaxCellsDrawn = 12;
+
 // One d-dimensional position (a centroid, a polygon vertex) on the displayed axes.
 std::array<float, 2> project_one(const double* p, const ViewInput& in) {
   const std::size_t d = in.points->dims();
@@ -88,13 +91,40 @@ void partition_colors(const ViewInput& in, Layers& out, std::vector<Rgb>& colors
   add_centroids(out, in);
 }
 
+// Bisectors (cell edges) and eps-bands of the given partitions, for 2-D data, clipped to the
+// data's bounds plus eps (what the view shows).
+void add_partition_cells(const ViewInput& in, Layers& out, const std::vector<std::uint32_t>& partitions) {
+  const Bounds bounds = compute_bounds(*in.points);
+  const double margin = std::max(in.eps, 1e-6);
+  const double low[2] = {bounds.low[0] - margin, bounds.low[1] - margin};
+  const double high[2] = {bounds.high[0] + margin, bounds.high[1] + margin};
+  for (std::uint32_t p : partitions) {
+    const PartitionCell cell = partition_cell_2d(*in.partitions, p, in.eps, low, high);
+    add_polygon(out, cell.cell, in, {0, 0, 0});
+    add_polygon(out, cell.band, in, kCopy);
+  }
+  out.legend.push_back({"bisectors (cell edges)", {0, 0, 0}});
+  out.legend.push_back({"eps-band: receives copies from here", kCopy});
+}
+
 void replication_colors(const ViewInput& in, Layers& out, std::vector<Rgb>& colors) {
   const auto& s = *in.partitions;
   add_centroids(out, in);
+  const bool planar = in.points->dims() == 2;
   if (!in.selected_partition) {
     const auto copies = copies_per_point(s);
     for (std::size_t i = 0; i < colors.size(); ++i) colors[i] = copies[i] ? kCopy : kDimmed;
     out.legend = {{"copied into other partitions", kCopy}, {"not copied", kDimmed}};
+    if (!planar) {
+      out.notes.push_back("Bisectors and eps-bands are drawn for 2-D data only");
+    } else if (s.k > kMaxCellsDrawn) {
+      out.notes.push_back("Bisectors and eps-bands of all partitions are drawn for k <= " +
+                          std::to_string(kMaxCellsDrawn) + "; select a partition to see its own");
+    } else {
+      std::vector<std::uint32_t> all(s.k);
+      for (std::uint32_t p = 0; p < s.k; ++p) all[p] = p;
+      add_partition_cells(in, out, all);
+    }
     return;
   }
   const std::uint32_t p = *in.selected_partition;
@@ -104,19 +134,11 @@ void replication_colors(const ViewInput& in, Layers& out, std::vector<Rgb>& colo
   out.legend = {{"own points of partition " + std::to_string(p), category_color(p)},
                 {"copies it receives", kCopy},
                 {"other partitions", kDimmed}};
-  if (in.points->dims() != 2) {
+  if (!planar) {
     out.notes.push_back("Bisectors and eps-bands are drawn for 2-D data only");
     return;
   }
-  const Bounds bounds = compute_bounds(*in.points);
-  const double margin = std::max(in.eps, 1e-6);
-  const double low[2] = {bounds.low[0] - margin, bounds.low[1] - margin};
-  const double high[2] = {bounds.high[0] + margin, bounds.high[1] + margin};
-  const PartitionCell cell = partition_cell_2d(s, p, in.eps, low, high);
-  add_polygon(out, cell.cell, in, {0, 0, 0});
-  add_polygon(out, cell.band, in, kCopy);
-  out.legend.push_back({"bisectors (cell edges)", {0, 0, 0}});
-  out.legend.push_back({"eps-band: receives copies from here", kCopy});
+  add_partition_cells(in, out, {p});
 }
 
 Rgb occupancy_shade(double fraction) {
@@ -134,7 +156,7 @@ void add_rect(Layers& out, const GridStructure& g, std::int64_t x, std::int64_t 
   out.rect_rgba.insert(out.rect_rgba.end(), {color[0], color[1], color[2], alpha});
 }
 
-void grid_layers(const ViewInput& in, Layers& out) {
+void grid_layers(const ViewInput& in, Layers& out, std::vector<Rgb>& colors) {
   const auto* g = in.grid;
   if (!g) {
     out.notes.push_back("Run a grid engine (cpu-grid) to see its cells");
@@ -157,6 +179,10 @@ void grid_layers(const ViewInput& in, Layers& out) {
   for (const auto& c : plane) max_count = std::max(max_count, c.count);
   for (const auto& c : plane)
     add_rect(out, *g, c.x, c.y, occupancy_shade(std::log1p(c.count) / std::log1p(max_count)), 255);
+  // Small grey points, so that the cells' occupancy shading stays readable under them.
+  std::fill(colors.begin(), colors.end(), kGridPoint);
+  out.small_points = true;
+  out.legend.push_back({"points", kGridPoint});
   out.legend.push_back({"non-empty cell, few points", occupancy_shade(0.0)});
   out.legend.push_back({"non-empty cell, most points", occupancy_shade(1.0)});
   if (!in.picked) return;
@@ -207,7 +233,7 @@ Layers build_layers(const ViewInput& in) {
       if (has_partitions(in, out)) replication_colors(in, out, colors);
       break;
     case ViewMode::Grid:
-      grid_layers(in, out);
+      grid_layers(in, out, colors);
       break;
   }
   if (in.picked && in.mode != ViewMode::Grid) {

@@ -38,6 +38,7 @@ struct Layers {
   std::vector<std::uint8_t> rect_rgba;
   std::vector<LegendEntry> legend;
   std::vector<std::string> notes;     // shown under the view (decimation, why a layer is missing)
+  bool small_points = false;          // points drawn small so that the layers under them read
 };
 
 struct ViewInput {

@@ -1,9 +1,10 @@
 // View computations on fresh random inputs: PCA, partition colours, replication counts, picking,
-// grid search halves.
+// grid search halves, the replication view's cells and the grid view's points.
 #include <random>
 
 #include <QtTest>
 
+#include "core/engine.hpp"
 #include "core/error.hpp"
 #include "core/pca.hpp"
 #include "ui/grid_cells.hpp"
@@ -19,6 +20,37 @@ std::uint64_t seed() {
   const std::uint64_t s = std::random_device{}();
   qInfo("seed %llu", static_cast<unsigned long long>(s));
   return s;
+}
+
+PointSet random_plane(std::size_t n, std::uint64_t s) {
+  std::mt19937_64 rng(s);
+  std::uniform_real_distribution<float> coord(0, 1);
+  PointSet points(n, 2);
+  for (std::size_t i = 0; i < n; ++i) points.point(i)[0] = coord(rng), points.point(i)[1] = coord(rng);
+  return points;
+}
+
+const Axes kRawPlane{false, 0, 1};
+
+// The view of 2-D `points` on their raw axes; `projected` = project_points(points, nullptr, kRawPlane).
+ViewInput plane_view(const PointSet& points, const std::vector<float>& projected, ViewMode mode) {
+  ViewInput input;
+  input.points = &points;
+  input.axes = kRawPlane;
+  input.projected = &projected;
+  input.mode = mode;
+  return input;
+}
+
+RunResult run(const std::string& engine, const PointSet& points, double eps, int k) {
+  EngineRegistry registry;
+  register_cpu_engines(registry);
+  CountSink sink;
+  RunControl control;
+  JoinParams params;
+  params.eps = eps;
+  params.k = k;
+  return run_engine(registry.get(engine), {&points, nullptr}, params, sink, control);
 }
 }  // namespace
 
@@ -73,13 +105,8 @@ class TestViewModels : public QObject {
       points.point(i)[0] = coord(rng), points.point(i)[1] = coord(rng);
       parts.membership.push_back(rng() % k);
     }
-    const Axes axes{false, 0, 1};
-    const auto projected = project_points(points, nullptr, axes);
-    ViewInput input;
-    input.points = &points;
-    input.axes = axes;
-    input.projected = &projected;
-    input.mode = ViewMode::Partitions;
+    const auto projected = project_points(points, nullptr, kRawPlane);
+    ViewInput input = plane_view(points, projected, ViewMode::Partitions);
     input.partitions = &parts;
     const Layers layers = build_layers(input);
     QCOMPARE(layers.ids.size(), n);
@@ -132,6 +159,44 @@ class TestViewModels : public QObject {
       QCOMPARE(*hit, ids[v]);
     }
     QVERIFY(!pick_nearest(xy, ids, -50, -50, 1.0).has_value());
+  }
+
+  void replicationViewDrawsAllCellsIn2d() {
+    const PointSet points = random_plane(800, seed());
+    const double eps = 0.03;
+    const auto projected = project_points(points, nullptr, kRawPlane);
+    for (const int k : {5, 13}) {
+      const RunResult result = run("cpu-kmeans", points, eps, k);
+      QVERIFY(result.partitions);
+      ViewInput input = plane_view(points, projected, ViewMode::Replication);
+      input.partitions = &*result.partitions;
+      input.eps = eps;
+      const Layers layers = build_layers(input);
+      QCOMPARE(layers.marker_xy.size(), std::size_t(2 * k));
+      if (k > 12) {
+        QVERIFY(layers.segments.empty());
+        QVERIFY(!layers.notes.empty());
+        continue;
+      }
+      // Every cell and band is a polygon of at least three edges, all inside the view.
+      QVERIFY(layers.segments.size() / 4 >= std::size_t(2 * 3 * k));
+      for (float c : layers.segments) QVERIFY(c >= -2 * eps - 1e-4 && c <= 1 + 2 * eps + 1e-4);
+    }
+  }
+
+  void gridViewDrawsSmallGreyPoints() {
+    const PointSet points = random_plane(600, seed());
+    const RunResult result = run("cpu-grid", points, 0.1, 0);
+    QVERIFY(result.grid);
+    const auto projected = project_points(points, nullptr, kRawPlane);
+    ViewInput input = plane_view(points, projected, ViewMode::Grid);
+    input.grid = &*result.grid;
+    input.eps = 0.1;
+    const Layers layers = build_layers(input);
+    QVERIFY(!layers.rects.empty());
+    QVERIFY(layers.small_points);
+    for (std::size_t v = 0; v < layers.ids.size(); ++v)
+      QCOMPARE(Rgb({layers.rgb[3 * v], layers.rgb[3 * v + 1], layers.rgb[3 * v + 2]}), kGridPoint);
   }
 
   void unicompSearchesEachAdjacentPairOnce() {
