@@ -1,15 +1,22 @@
-// simjoin-studio [FILE] [--eps E] [--k K] [--engine NAME] [--view MODE] [--run] [--screenshot PNG] [--quit]
+// simjoin-studio [FILE] [--eps E] [--k K] [--engine NAME] [--view MODE] [--run]
+//                [--sweep-eps FROM,TO,STEPS [--sweep-engines A,B]] [--tab views|charts]
+//                [--screenshot PNG] [--quit]
 #include <cstdio>
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QEventLoop>
+#include <QTabWidget>
 #include <QTimer>
 
 #include "core/engine.hpp"
 #include "cuda/gpu_engines.hpp"
+#include "ui/charts/sweep_runner.hpp"
+#include "ui/charts_tab.hpp"
 #include "ui/main_window.hpp"
 #include "ui/parameters_panel.hpp"
 #include "ui/samples.hpp"
+#include "ui/sweep_panel.hpp"
 #include "ui/vtk_view_widget.hpp"
 
 using namespace simjoin;
@@ -47,6 +54,26 @@ int fail_usage(const QString& message) {
   return 2;
 }
 
+// Runs the Charts tab's sweep over "FROM,TO,STEPS" (log spacing) and waits for it; false on failure.
+bool run_sweep(ui::SweepPanel& sweep, const QString& range, const QString& engines) {
+  const QStringList parts = range.split(',');
+  bool ok = parts.size() == 3;
+  const double from = ok ? parts[0].toDouble(&ok) : 0;
+  const double to = ok ? parts[1].toDouble(&ok) : 0;
+  const int steps = ok ? parts[2].toInt(&ok) : 0;
+  if (!ok) return false;
+  if (!engines.isEmpty()) sweep.setEngines(engines.split(','));
+  sweep.setEpsRange(from, to, steps, true);
+  QEventLoop loop;
+  bool finished = false;
+  QObject::connect(sweep.runner(), &ui::SweepRunner::finished, &loop, [&] { finished = true; loop.quit(); });
+  QObject::connect(sweep.runner(), &ui::SweepRunner::failed, &loop, &QEventLoop::quit);
+  QObject::connect(sweep.runner(), &ui::SweepRunner::cancelled, &loop, &QEventLoop::quit);
+  sweep.start();
+  if (sweep.runner()->running()) loop.exec();
+  return finished;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -67,7 +94,10 @@ int main(int argc, char** argv) {
   const QCommandLineOption run("run", "run the join and wait for it");
   const QCommandLineOption screenshot("screenshot", "save a PNG of the window", "PNG");
   const QCommandLineOption quit("quit", "quit when done");
-  parser.addOptions({eps, k, engine, view, run, screenshot, quit});
+  const QCommandLineOption sweep_eps("sweep-eps", "sweep eps on the Charts tab (log spacing)", "FROM,TO,STEPS");
+  const QCommandLineOption sweep_engines("sweep-engines", "engines of the sweep", "A,B");
+  const QCommandLineOption tab("tab", "tab to show: views or charts", "TAB");
+  parser.addOptions({eps, k, engine, view, run, sweep_eps, sweep_engines, tab, screenshot, quit});
   parser.process(app);
 
   EngineRegistry registry;
@@ -111,6 +141,16 @@ int main(int argc, char** argv) {
     window.runJoin();
     window.waitForTask();
     if (!run_ok) std::fprintf(stderr, "simjoin-studio: the run did not complete\n");
+  }
+  if (parser.isSet(sweep_eps)) {
+    if (!window.points()) return fail_usage("--sweep-eps needs a point file");
+    if (!run_sweep(*window.charts()->sweep(), parser.value(sweep_eps), parser.value(sweep_engines)))
+      std::fprintf(stderr, "simjoin-studio: the sweep did not complete (--sweep-eps FROM,TO,STEPS)\n");
+  }
+  if (parser.isSet(tab) || parser.isSet(sweep_eps)) {
+    const QString name = parser.value(tab);
+    if (!name.isEmpty() && name != "views" && name != "charts") return fail_usage("--tab must be views or charts");
+    window.tabs()->setCurrentIndex(name == "views" ? 0 : 1);
   }
   if (parser.isSet(screenshot)) {
     // Let the window lay out and paint once before grabbing it.
