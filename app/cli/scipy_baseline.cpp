@@ -1,6 +1,7 @@
 #include "app/cli/scipy_baseline.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 
@@ -17,8 +18,15 @@ ScipyTiming time_scipy_ckdtree(const PointSet& points, double eps) {
   namespace fs = std::filesystem;
   const fs::path file = fs::temp_directory_path() / ("simjoin-bench-" + std::to_string(::getpid()) + ".npy");
   write_points(file.string(), points);
-  const std::string command = std::string(SIMJOIN_PYTHON) + " " + SIMJOIN_SOURCE_DIR + "/scripts/scipy_ckdtree_count.py " +
-                              file.string() + " " + std::to_string(eps);
+  // SIMJOIN_PYTHON names another interpreter at run time (one with SciPy); the script is looked for
+  // under the working directory first, so a build copied to another machine finds it in its checkout.
+  const char* python = std::getenv("SIMJOIN_PYTHON");
+  const std::string script = "scripts/scipy_ckdtree_count.py";
+  const std::string script_path = fs::exists(script) ? script : std::string(SIMJOIN_SOURCE_DIR) + "/" + script;
+  char eps_text[32];
+  std::snprintf(eps_text, sizeof eps_text, "%.17g", eps);
+  const std::string command = std::string(python ? python : SIMJOIN_PYTHON) + " " + script_path + " " +
+                              file.string() + " " + eps_text;
   std::string output;
   {
     std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
