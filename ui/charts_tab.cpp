@@ -12,7 +12,7 @@
 namespace simjoin::ui {
 
 ChartsTab::ChartsTab(const EngineRegistry& registry, std::function<JoinParams()> base, QWidget* parent)
-    : QSplitter(Qt::Horizontal, parent), phases_(new PhaseChart), sweep_(new SweepPanel(registry, std::move(base))) {
+    : QSplitter(Qt::Vertical, parent), phases_(new PhaseChart), sweep_(new SweepPanel(registry, std::move(base))) {
   auto* current = new QWidget;
   auto* header = new QHBoxLayout;
   header->addWidget(new QLabel(tr("<b>Current run</b>")), 1);
@@ -20,10 +20,10 @@ ChartsTab::ChartsTab(const EngineRegistry& registry, std::function<JoinParams()>
   auto* layout = new QVBoxLayout(current);
   layout->addLayout(header);
   layout->addWidget(new InteractiveChartView(phases_), 1);  // the view owns the chart
-  addWidget(current);
   addWidget(sweep_);
-  setStretchFactor(0, 2);
-  setStretchFactor(1, 3);
+  addWidget(current);
+  // The phase bars need room for their axis labels: about 55 : 45.
+  setSizes({550, 450});
 }
 
 void ChartsTab::showRun(const RunRecordPtr& run) {

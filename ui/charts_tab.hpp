@@ -1,5 +1,5 @@
 #pragma once
-// The Charts tab: the time per phase of the run shown in the views, and the Sweep panel.
+// The Charts tab: the Sweep panel above the time per phase of the run shown in the views.
 #include <QSplitter>
 
 #include <functional>

@@ -92,7 +92,8 @@ MainWindow::MainWindow(const EngineRegistry& registry, DeviceSummary devices, QW
   dock(this, tr("Data"), data_, Qt::LeftDockWidgetArea);
   dock(this, tr("Parameters"), parameters_, Qt::LeftDockWidgetArea);
   dock(this, tr("Results"), results_, Qt::RightDockWidgetArea);
-  dock(this, tr("Runs"), runs_panel_, Qt::BottomDockWidgetArea);
+  QDockWidget* runs = dock(this, tr("Runs"), runs_panel_, Qt::BottomDockWidgetArea);
+  resizeDocks({runs}, {170}, Qt::Vertical);  // the views keep most of the height
   connect(runs_panel_, &RunsPanel::loadRequested, this, &MainWindow::showRun);
   statusBar()->addPermanentWidget(new QLabel(devices.status));
 

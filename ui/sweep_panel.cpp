@@ -97,17 +97,18 @@ SweepPanel::SweepPanel(const EngineRegistry& registry, std::function<JoinParams(
   for (SweepMetric metric : kMetricChoices) metric_->addItem(metric_title(metric), int(metric));
   cancel_->setEnabled(false);
 
-  auto* eps_row = new QHBoxLayout;
-  eps_row->addWidget(eps_from_);
-  eps_row->addWidget(new QLabel(tr("to")));
-  eps_row->addWidget(eps_to_);
-  eps_row->addWidget(new QLabel(tr("steps")));
-  eps_row->addWidget(eps_count_);
-  eps_row->addWidget(log_);
+  auto* eps_range = new QHBoxLayout;
+  eps_range->addWidget(eps_from_);
+  eps_range->addWidget(new QLabel(tr("to")));
+  eps_range->addWidget(eps_to_);
+  auto* eps_spacing = new QHBoxLayout;
+  eps_spacing->addWidget(eps_count_);
+  eps_spacing->addWidget(log_);
   auto* form = new QFormLayout;
   form->addRow(tr("Engines"), engines_);
   form->addRow(tr("Sweep over"), axis_);
-  form->addRow(tr("eps from"), eps_row);
+  form->addRow(tr("eps from"), eps_range);
+  form->addRow(tr("eps steps"), eps_spacing);
   form->addRow(tr("k values"), k_values_);
   form->addRow(tr("Metric"), metric_);
   auto* export_button = chart_export_button(chart_, this);
@@ -118,11 +119,17 @@ SweepPanel::SweepPanel(const EngineRegistry& registry, std::function<JoinParams(
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(start_);
   buttons->addWidget(cancel_);
-  buttons->addWidget(status_, 1);
+  buttons->addStretch();
   buttons->addWidget(export_button);
-  auto* layout = new QVBoxLayout(this);
-  layout->addLayout(form);
-  layout->addLayout(buttons);
+  status_->setWordWrap(true);
+  // Controls in a column on the left, the chart beside them.
+  auto* controls = new QVBoxLayout;
+  controls->addLayout(form);
+  controls->addLayout(buttons);
+  controls->addWidget(status_);
+  controls->addStretch();
+  auto* layout = new QHBoxLayout(this);
+  layout->addLayout(controls);
   layout->addWidget(new InteractiveChartView(chart_), 1);  // the view owns the chart
 
   connect(axis_, &QComboBox::currentIndexChanged, this, &SweepPanel::updateControls);
