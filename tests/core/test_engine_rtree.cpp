@@ -9,7 +9,7 @@ using namespace simjoin::testing;
 
 TEST(RTree, SeveralSlabsFindPairsAcrossTheirBorders) {
   CpuRTreeEngine engine;
-  for (std::size_t d : {1, 2, 16}) {
+  for (std::size_t d : {1, 2, 8}) {
     const std::uint64_t seed = test_seed() + d;
     SCOPED_TRACE("seed " + std::to_string(seed) + ", d " + std::to_string(d));
     const PointSet a = random_points(Distribution::Clusters, 70000, d, seed, 0, 1, 6, 0.1);
@@ -23,14 +23,14 @@ TEST(RTree, SeveralSlabsFindPairsAcrossTheirBorders) {
   }
 }
 
-TEST(RTree, RejectsMoreThan16Dimensions) {
+TEST(RTree, RejectsMoreThan8Dimensions) {
   CpuRTreeEngine engine;
-  const PointSet points(10, 17);
+  const PointSet points(10, 9);
   CountSink sink;
   RunControl control;
   try {
     run_engine(engine, {&points, nullptr}, JoinParams{}, sink, control);
-    ADD_FAILURE() << "17 dimensions were accepted";
+    ADD_FAILURE() << "9 dimensions were accepted";
   } catch (const Error& error) {
     EXPECT_EQ(error.kind(), ErrorKind::Usage);
   }
