@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <numeric>
+#include <cmath>
 #include <random>
+#include <unordered_set>
 #include <vector>
 
 #include "core/kmeans.hpp"
@@ -12,6 +14,8 @@ namespace simjoin::gpu {
 namespace {
 constexpr unsigned kThreads = 256;
 constexpr int kMaxIterations = 25;
+constexpr double kSettleTolerance = 1e-4;
+constexpr std::size_t kMaxK = 4096;
 constexpr std::size_t kSharedFloats = 48 * 1024 / sizeof(float);
 
 __global__ void assign_kernel(const float* points, std::uint32_t n, unsigned stride, const float* centroids,
@@ -75,13 +79,23 @@ __global__ void accumulate_kernel(const float* points, std::uint32_t n, unsigned
   }
 }
 
+// Progress of one Lloyd round, read back by the host once per round.
+struct RoundProgress {
+  unsigned long long changes;
+  double shift;  // summed squared centroid movement
+};
+
 // An empty partition keeps its centroid.
 __global__ void divide_kernel(float* centroids, const float* sums, const unsigned* counts, std::uint32_t k,
-                              unsigned stride) {
+                              unsigned stride, RoundProgress* progress) {
   const std::uint64_t t = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= std::uint64_t(k) * stride) return;
   const unsigned count = counts[t / stride];
-  if (count) centroids[t] = sums[t] / float(count);
+  if (!count) return;
+  const float updated = sums[t] / float(count);
+  const double move = double(updated) - double(centroids[t]);
+  if (move != 0) atomicAdd(&progress->shift, move * move);
+  centroids[t] = updated;
 }
 
 unsigned blocks_for(std::uint64_t items) { return unsigned((items + kThreads - 1) / kThreads); }
@@ -100,70 +114,162 @@ void assign(const DevicePoints& points, const DeviceClustering& clustering, std:
   SIMJOIN_CUDA_CHECK_LAUNCH();
 }
 
-// k-means++ seeds from a seeded sample of the points, by the host k-means.
-std::vector<float> seed_centroids(const PointSet& points, std::size_t k, std::uint64_t seed,
-                                  std::size_t& sample_size) {
-  sample_size = std::min(points.size(), std::max<std::size_t>(4096, 8 * k));
-  std::vector<std::size_t> order(points.size());
-  std::iota(order.begin(), order.end(), 0);
+// m distinct indices of [0, n), ascending, by Floyd's algorithm: O(m) work and memory at any n.
+std::vector<std::size_t> sample_indices(std::size_t n, std::size_t m, std::uint64_t seed) {
   std::mt19937_64 random(seed);
-  for (std::size_t s = 0; s < sample_size; ++s)
-    std::swap(order[s], order[s + random() % (points.size() - s)]);
-  PointSet sample(sample_size, points.dims());
-  for (std::size_t s = 0; s < sample_size; ++s)
-    std::copy_n(points.point(order[s]), points.dims(), sample.point(s));
+  std::unordered_set<std::size_t> chosen;
+  chosen.reserve(2 * m);
+  std::vector<std::size_t> indices;
+  indices.reserve(m);
+  for (std::size_t j = n - m; j < n; ++j) {
+    std::size_t t = random() % (j + 1);
+    if (!chosen.insert(t).second) {
+      t = j;
+      chosen.insert(j);
+    }
+    indices.push_back(t);
+  }
+  std::sort(indices.begin(), indices.end());
+  return indices;
+}
+
+// Mean over the dimensions of the per-dimension variance of the sample.
+double mean_variance(const PointSet& sample) {
+  const std::size_t d = sample.dims(), n = sample.size();
+  double total = 0;
+  for (std::size_t t = 0; t < d; ++t) {
+    double sum = 0, squares = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double x = sample.point(i)[t];
+      sum += x;
+      squares += x * x;
+    }
+    const double mean = sum / double(n);
+    total += std::max(0.0, squares / double(n) - mean * mean);
+  }
+  return total / double(d);
+}
+
+// k-means++ seeds from a seeded sample of the points, by the host k-means; also sets the clustering's
+// settling tolerance from the sample's spread.
+std::vector<float> seed_centroids(const PointSet& points, DeviceClustering& clustering, std::uint64_t seed) {
+  clustering.sample = std::min(points.size(), std::max<std::size_t>(4096, 8 * clustering.k));
+  PointSet sample(clustering.sample, points.dims());
+  const std::vector<std::size_t> chosen = sample_indices(points.size(), clustering.sample, seed);
+  for (std::size_t s = 0; s < chosen.size(); ++s)
+    std::copy_n(points.point(chosen[s]), points.dims(), sample.point(s));
+  clustering.tolerance = kSettleTolerance * mean_variance(sample);
   KMeansParams params;
-  params.k = k;
+  params.k = clustering.k;
   params.seed = seed;
   params.max_iterations = 0;  // seeds only: the Lloyd rounds run on the GPU over all points
+  params.threads = 1;         // a few thousand points: waking a thread pool would cost more
   return kmeans(sample, params).centroids;
+}
+
+// Per-partition coordinate sums and member counts of the current membership, into sums and counts.
+void accumulate(const DevicePoints& points, const DeviceClustering& clustering, float* sums, unsigned* counts) {
+  const std::size_t k = clustering.k, stride = points.stride;
+  SIMJOIN_CUDA_CHECK(cudaMemsetAsync(sums, 0, k * stride * sizeof(float)));
+  SIMJOIN_CUDA_CHECK(cudaMemsetAsync(counts, 0, k * sizeof(unsigned)));
+  const bool in_shared = k * stride + k <= kSharedFloats;
+  accumulate_kernel<<<std::min<unsigned>(blocks_for(points.n), 1024), kThreads,
+                      in_shared ? (k * stride + k) * sizeof(float) : 0>>>(
+      points.coords.data(), std::uint32_t(points.n), unsigned(stride), clustering.membership.data(),
+      std::uint32_t(k), in_shared, sums, counts);
+  SIMJOIN_CUDA_CHECK_LAUNCH();
 }
 }  // namespace
 
-DeviceClustering cluster_points(const PointSet& points, const DevicePoints& device_points, std::size_t k,
-                                std::uint64_t seed, RunControl& control) {
+std::size_t choose_k(int requested, std::size_t n, std::vector<std::string>& notes) {
+  if (requested > 0 && std::size_t(requested) > kMaxK)
+    fail(ErrorKind::Usage, "gpu-kmeans supports k up to " + std::to_string(kMaxK) + " (got " +
+                               std::to_string(requested) + ")");
+  if (requested == 0) {
+    const std::size_t k = std::clamp<std::size_t>(std::size_t(std::sqrt(double(n) / 64.0)), 1, 256);
+    notes.push_back("k chosen from n: " + std::to_string(k));
+    return std::min(k, n);
+  }
+  if (std::size_t(requested) > n) {
+    notes.push_back("k = " + std::to_string(requested) + " exceeds n; clamped to " + std::to_string(n));
+    return n;
+  }
+  return std::size_t(requested);
+}
+
+DeviceClustering seed_clustering(const PointSet& points, std::size_t stride, std::size_t k, std::uint64_t seed) {
   DeviceClustering result;
   result.k = k;
-  const std::size_t d = points.dims(), stride = device_points.stride, n = points.size();
-  const std::vector<float> seeds = seed_centroids(points, k, seed, result.sample);
+  const std::size_t d = points.dims();
+  const std::vector<float> seeds = seed_centroids(points, result, seed);
   std::vector<float> padded(k * stride, 0.0f);
   for (std::size_t c = 0; c < k; ++c) std::copy_n(seeds.data() + c * d, d, padded.data() + c * stride);
   result.centroids = DeviceBuffer<float>(k * stride, "k-means centroids");
   result.centroids.upload(padded.data(), padded.size());
-  result.membership = DeviceBuffer<std::uint32_t>(n, "k-means membership");
-  SIMJOIN_CUDA_CHECK(cudaMemset(result.membership.data(), 0xFF, n * sizeof(std::uint32_t)));
+  return result;
+}
+
+void refine_clustering(const DevicePoints& points, DeviceClustering& clustering, RunControl& control) {
+  const std::size_t k = clustering.k, stride = points.stride, n = points.n;
+  if (clustering.membership.size() != n)
+    clustering.membership = DeviceBuffer<std::uint32_t>(n, "k-means membership");
   DeviceBuffer<float> sums(k * stride, "k-means sums");
   DeviceBuffer<unsigned> counts(k, "k-means counts");
-  DeviceBuffer<unsigned long long> changes(1, "k-means change counter");
-  const bool sums_in_shared = k * stride + k <= kSharedFloats;
-  const unsigned accumulate_blocks = std::min<unsigned>(blocks_for(n), 1024);
-
-  assign(device_points, result, result.membership.data(), nullptr);
-  while (result.iterations < kMaxIterations) {
+  DeviceBuffer<RoundProgress> progress(1, "k-means progress");
+  assign(points, clustering, clustering.membership.data(), nullptr);
+  for (int round = 0; round < kMaxIterations; ++round) {
     control.throw_if_cancelled();
-    ++result.iterations;
-    SIMJOIN_CUDA_CHECK(cudaMemset(sums.data(), 0, sums.bytes()));
-    SIMJOIN_CUDA_CHECK(cudaMemset(counts.data(), 0, counts.bytes()));
-    accumulate_kernel<<<accumulate_blocks, kThreads, sums_in_shared ? (k * stride + k) * sizeof(float) : 0>>>(
-        device_points.coords.data(), std::uint32_t(n), unsigned(stride), result.membership.data(),
-        std::uint32_t(k), sums_in_shared, sums.data(), counts.data());
+    ++clustering.iterations;
+    SIMJOIN_CUDA_CHECK(cudaMemsetAsync(progress.data(), 0, sizeof(RoundProgress)));
+    accumulate(points, clustering, sums.data(), counts.data());
+    divide_kernel<<<blocks_for(k * stride), kThreads>>>(clustering.centroids.data(), sums.data(), counts.data(),
+                                                        std::uint32_t(k), unsigned(stride), progress.data());
     SIMJOIN_CUDA_CHECK_LAUNCH();
-    divide_kernel<<<blocks_for(k * stride), kThreads>>>(result.centroids.data(), sums.data(), counts.data(),
-                                                        std::uint32_t(k), unsigned(stride));
-    SIMJOIN_CUDA_CHECK_LAUNCH();
-    SIMJOIN_CUDA_CHECK(cudaMemset(changes.data(), 0, sizeof(unsigned long long)));
-    assign(device_points, result, result.membership.data(), changes.data());
-    unsigned long long changed = 0;
-    changes.download(&changed, 1);
-    SIMJOIN_CUDA_CHECK(cudaDeviceSynchronize());
-    if (changed * 1000 <= n) break;
+    assign(points, clustering, clustering.membership.data(), &progress.data()->changes);
+    RoundProgress host{};
+    progress.download(&host, 1);
+    SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(0));
+    if (host.changes * 1000 <= n || host.shift <= clustering.tolerance) break;
   }
-  return result;
 }
 
 void assign_nearest(const DevicePoints& points, const DeviceClustering& clustering,
                     std::uint32_t* membership) {
   assign(points, clustering, membership, nullptr);
+}
+
+
+double centroid_displacement(const DevicePoints& points, const DeviceClustering& clustering) {
+  const std::size_t k = clustering.k, stride = points.stride;
+  DeviceBuffer<float> sums(k * stride, "k-means sums");
+  DeviceBuffer<unsigned> counts(k, "k-means counts");
+  accumulate(points, clustering, sums.data(), counts.data());
+  std::vector<float> host_sums(k * stride), centroids(k * stride);
+  std::vector<unsigned> host_counts(k);
+  sums.download(host_sums.data(), host_sums.size());
+  counts.download(host_counts.data(), k);
+  clustering.centroids.download(centroids.data(), centroids.size());
+  SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(0));
+  double total = 0;
+  for (std::size_t c = 0; c < k; ++c) {
+    if (!host_counts[c]) continue;
+    double squared = 0;
+    for (std::size_t t = 0; t < stride; ++t) {
+      const double move = double(host_sums[c * stride + t]) / host_counts[c] - centroids[c * stride + t];
+      squared += move * move;
+    }
+    total += std::sqrt(squared);
+  }
+  return total;
+}
+
+std::vector<float> download_centroids(const DeviceClustering& clustering, std::size_t stride, std::size_t dims) {
+  std::vector<float> padded(clustering.k * stride), centroids(clustering.k * dims);
+  clustering.centroids.download(padded.data(), padded.size());
+  SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(0));
+  for (std::size_t c = 0; c < clustering.k; ++c)
+    std::copy_n(padded.data() + c * stride, dims, centroids.data() + c * dims);
+  return centroids;
 }
 
 }  // namespace simjoin::gpu

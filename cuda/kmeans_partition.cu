@@ -77,6 +77,20 @@ __global__ void gather_kernel(const float* points, unsigned stride, const std::u
       reinterpret_cast<const float4*>(points + std::uint64_t(grouped_ids[e]) * stride)[v];
 }
 
+__global__ void replicas_kernel(std::uint32_t n, const unsigned long long* list_begin, const std::uint32_t* lists,
+                                const std::uint32_t* membership, std::uint32_t* replica_point,
+                                std::uint32_t* replica_partition) {
+  const std::uint64_t i = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  unsigned long long out = list_begin[i] - i;
+  for (unsigned long long e = list_begin[i]; e < list_begin[i + 1]; ++e) {
+    if (lists[e] == membership[i]) continue;
+    replica_point[out] = std::uint32_t(i);
+    replica_partition[out] = lists[e];
+    ++out;
+  }
+}
+
 // Exclusive prefix sum of `count` values with CUB (in and out may not alias).
 void exclusive_sum(const unsigned long long* in, unsigned long long* out, std::uint64_t count) {
   std::size_t bytes = 0;
@@ -151,6 +165,21 @@ PartitionedPoints partition_points(const DevicePoints& points, const std::uint32
     result.sort_seconds = timer.seconds();
   }
   return result;
+}
+
+void download_replicas(const PartitionedPoints& parts, const std::uint32_t* membership, std::uint64_t n,
+                       std::vector<std::uint32_t>& replica_point, std::vector<std::uint32_t>& replica_partition) {
+  const std::uint64_t copies = parts.entries - n;
+  replica_point.resize(copies);
+  replica_partition.resize(copies);
+  if (copies == 0) return;
+  DeviceBuffer<std::uint32_t> points(copies, "replica points"), partitions(copies, "replica partitions");
+  replicas_kernel<<<blocks_for(n), kThreads>>>(std::uint32_t(n), parts.list_begin.data(), parts.lists.data(),
+                                               membership, points.data(), partitions.data());
+  SIMJOIN_CUDA_CHECK_LAUNCH();
+  points.download(replica_point.data(), copies);
+  partitions.download(replica_partition.data(), copies);
+  SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(0));
 }
 
 }  // namespace simjoin::gpu

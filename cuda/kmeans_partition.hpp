@@ -29,4 +29,10 @@ PartitionedPoints partition_points(const DevicePoints& points, const std::uint32
                                    const DeviceClustering& clustering, const double* gaps, double eps,
                                    bool replicate);
 
+// The copies of a partitioning as PartitionStructure lists them (point by point, partitions ascending),
+// gathered on the device: every list holds the point's own partition once, so the copies of point p
+// start at list_begin[p] - p.
+void download_replicas(const PartitionedPoints& parts, const std::uint32_t* membership, std::uint64_t n,
+                       std::vector<std::uint32_t>& replica_point, std::vector<std::uint32_t>& replica_partition);
+
 }  // namespace simjoin::gpu

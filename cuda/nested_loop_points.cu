@@ -1,21 +1,40 @@
 #include "cuda/nested_loop_points.hpp"
 
-#include <algorithm>
-#include <vector>
+#include <cstdint>
 
 namespace simjoin::gpu {
 
+namespace {
+// Row i of the dense n x dims input into row i of the padded n x stride array, zeros after dims.
+__global__ void pad_rows_kernel(const float* dense, std::uint64_t n, unsigned dims, unsigned stride, float* padded) {
+  const std::uint64_t t = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= n * stride) return;
+  const std::uint64_t row = t / stride;
+  const unsigned column = unsigned(t % stride);
+  padded[t] = column < dims ? dense[row * dims + column] : 0.0f;
+}
+}  // namespace
+
 std::size_t padded_stride(std::size_t dims) { return (dims + 3) / 4 * 4; }
 
+// The points go up as they are, with no host-side copy; rows are padded on the device where needed.
 DevicePoints upload_points(const PointSet& points, cudaStream_t stream) {
   DevicePoints result;
   result.n = points.size();
   result.stride = padded_stride(points.dims());
   result.coords = DeviceBuffer<float>(result.n * result.stride, "point coordinates");
-  std::vector<float> padded(result.n * result.stride, 0.0f);
-  for (std::size_t i = 0; i < result.n; ++i)
-    std::copy_n(points.point(i), points.dims(), padded.data() + i * result.stride);
-  result.coords.upload(padded.data(), padded.size(), stream);
+  if (result.stride == points.dims()) {
+    result.coords.upload(points.data(), result.n * result.stride, stream);
+  } else if (result.n > 0) {
+    DeviceBuffer<float> dense(result.n * points.dims(), "unpadded point coordinates");
+    dense.upload(points.data(), dense.size(), stream);
+    constexpr unsigned kThreads = 256;
+    const std::uint64_t items = std::uint64_t(result.n) * result.stride;
+    pad_rows_kernel<<<unsigned((items + kThreads - 1) / kThreads), kThreads, 0, stream>>>(
+        dense.data(), result.n, unsigned(points.dims()), unsigned(result.stride), result.coords.data());
+    SIMJOIN_CUDA_CHECK_LAUNCH();
+    SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(stream));  // before `dense` is freed
+  }
   SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(stream));
   return result;
 }

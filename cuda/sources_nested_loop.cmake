@@ -1,4 +1,4 @@
-# Sources of gpu-nlj, gpu-inlj, gpu-bruteforce, gpu-kmeans: target_sources(simjoin_cuda PRIVATE ...).
+# Sources of gpu-nlj, gpu-inlj, gpu-bruteforce, gpu-kmeans, RE-JOIN: target_sources(simjoin_cuda PRIVATE ...).
 target_sources(simjoin_cuda PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/nested_loop_output.cu
   ${CMAKE_CURRENT_LIST_DIR}/nested_loop_points.cu
@@ -7,5 +7,7 @@ target_sources(simjoin_cuda PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/bruteforce.cu
   ${CMAKE_CURRENT_LIST_DIR}/kmeans_cluster.cu
   ${CMAKE_CURRENT_LIST_DIR}/kmeans_partition.cu
+  ${CMAKE_CURRENT_LIST_DIR}/kmeans_join.cu
   ${CMAKE_CURRENT_LIST_DIR}/kmeans_engine.cu
+  ${CMAKE_CURRENT_LIST_DIR}/rejoin.cu
 )

@@ -20,6 +20,7 @@ Command add_generate_command(CLI::App& app);
 Command add_engines_command(CLI::App& app, const EngineRegistry& registry);
 Command add_join_command(CLI::App& app, const EngineRegistry& registry);
 Command add_bench_command(CLI::App& app, const EngineRegistry& registry);
+Command add_rejoin_command(CLI::App& app);
 // Needs the GUI build (charts); elsewhere it only reports that.
 Command add_sweep_command(CLI::App& app, const EngineRegistry& registry);
 

@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
       cli::add_engines_command(app, registry),
       cli::add_join_command(app, registry),
       cli::add_bench_command(app, registry),
+      cli::add_rejoin_command(app),
       cli::add_sweep_command(app, registry),
   };
 

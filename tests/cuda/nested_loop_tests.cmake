@@ -1,6 +1,7 @@
-# gpu_nested_loop_tests: gpu-nlj, gpu-inlj, gpu-bruteforce, gpu-kmeans against the float64 oracle.
+# gpu_nested_loop_tests: gpu-nlj, gpu-inlj, gpu-bruteforce, gpu-kmeans, gpu-rejoin against the float64 oracle.
 simjoin_gtest(gpu_nested_loop_tests
   ${CMAKE_CURRENT_LIST_DIR}/test_nested_loop_engines.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_nested_loop_kmeans.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_rejoin.cpp
 )
 target_link_libraries(gpu_nested_loop_tests PRIVATE simjoin_cuda simjoin_test_support)

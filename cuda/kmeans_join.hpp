@@ -1,0 +1,25 @@
+#pragma once
+// The join step of gpu-kmeans and gpu-rejoin: every partition joined in one launch of equal-sized
+// (partition, tile, tile) work items over the grouped points. A pair held by several partitions is
+// reported only by the highest partition both points belong to, so each pair comes out once.
+#include <cstdint>
+
+#include "core/engine.hpp"
+#include "cuda/kmeans_partition.hpp"
+
+namespace simjoin::gpu {
+
+enum class JoinShape {
+  Self,         // a and b are one partitioning: pairs (i, j), i < j
+  Cross,        // A-join-B: pairs (index in a, index in b)
+  NewAgainstAll,  // a holds the newest points, numbered from a_first_id on, b all points (new ones
+                  // included): pairs (q, p) with q < p and p new, i.e. new x old and new x new once each
+};
+
+// Joins a with b partition by partition into the sink; adds the phases "join" and "output transfer" and
+// the compared pairs to stats.
+void join_partitions(const PartitionedPoints& a, const PartitionedPoints& b, JoinShape shape,
+                     std::uint32_t a_first_id, std::size_t k, std::size_t stride, const JoinParams& params,
+                     PairSink& sink, RunControl& control, RunStats& stats);
+
+}  // namespace simjoin::gpu
