@@ -26,16 +26,27 @@ std::vector<Pair>& PairListSink::sorted_pairs() {
 
 void PairListSink::consume(std::span<const Pair> pairs) {
   std::lock_guard lock(mutex_);
+  // Lay the destination out first, then copy the pieces on all cores: delivering a large batch is
+  // mostly page faults on fresh memory, and those scale with threads.
+  constexpr std::size_t kPiecePairs = std::size_t(1) << 17;  // 1 MiB
+  struct Piece {
+    const Pair* from;
+    Pair* to;
+    std::size_t count;
+  };
+  std::vector<Piece> pieces;
   while (!pairs.empty()) {
     if (blocks_.empty() || used_in_last_block_ == kBlockPairs) {
       blocks_.push_back(std::make_unique_for_overwrite<Pair[]>(kBlockPairs));
       used_in_last_block_ = 0;
     }
-    const std::size_t take = std::min(pairs.size(), kBlockPairs - used_in_last_block_);
-    std::copy_n(pairs.data(), take, blocks_.back().get() + used_in_last_block_);
+    const std::size_t take = std::min({pairs.size(), kBlockPairs - used_in_last_block_, kPiecePairs});
+    pieces.push_back({pairs.data(), blocks_.back().get() + used_in_last_block_, take});
     used_in_last_block_ += take;
     pairs = pairs.subspan(take);
   }
+#pragma omp parallel for schedule(dynamic, 1) if (pieces.size() > 4)
+  for (std::size_t p = 0; p < pieces.size(); ++p) std::copy_n(pieces[p].from, pieces[p].count, pieces[p].to);
 }
 
 void TeeSink::consume(std::span<const Pair> pairs) {

@@ -46,3 +46,17 @@ TEST(TeeSink, ForwardsToEveryTarget) {
   EXPECT_EQ(first.pairs(), second.pairs());
   EXPECT_EQ(first.pairs().size(), 2u);
 }
+
+TEST(PairListSink, LargeBatchesArriveWholeAndInOrder) {
+  // One add spanning several blocks takes the parallel copy path; arrival order must survive it.
+  std::mt19937 rng(std::uint32_t(simjoin::testing::test_seed()));
+  const std::size_t offset = rng() % 1000;  // start mid-block
+  std::vector<Pair> batch(2'500'000 + rng() % 100'000);
+  for (std::size_t k = 0; k < batch.size(); ++k) batch[k] = {std::uint32_t(rng()), std::uint32_t(k)};
+  PairListSink sink;
+  sink.add(std::vector<Pair>(offset, Pair{7, 7}));
+  sink.add(batch);
+  const std::vector<Pair>& all = sink.pairs();
+  ASSERT_EQ(all.size(), offset + batch.size());
+  EXPECT_TRUE(std::equal(batch.begin(), batch.end(), all.begin() + std::ptrdiff_t(offset)));
+}
