@@ -43,6 +43,8 @@ void fit_axis(QChart& chart, Qt::Alignment alignment, const QString& title, doub
     const double margin = max > min ? 0.05 * (max - min) : std::max(std::abs(max) * 0.1, 1.0);
     // Counts and times never go below zero; neither should the axis.
     axis->setRange(min >= 0 ? std::max(0.0, min - margin) : min - margin, max + margin);
+    // Round the range to readable tick values (0.002, 0.004 rather than 0.00245286).
+    static_cast<QValueAxis*>(axis)->applyNiceNumbers();
   }
 }
 
