@@ -4,6 +4,9 @@
 
 namespace simjoin::gpu {
 
+// Makes the GPU that params.devices names (default 0) current and returns its name for RunStats.
+std::string select_device(const JoinParams& params);
+
 class GpuEngine : public Engine {
  public:
   Availability availability() const override;

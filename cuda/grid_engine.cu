@@ -225,16 +225,10 @@ RunResult GpuGridEngine::run(const JoinInputs& inputs, const JoinParams& params,
                              RunControl& control) {
   RunResult result;
   RunStats& stats = result.stats;
-  const int device = params.devices.empty() ? 0 : params.devices[0];
-  SIMJOIN_CUDA_CHECK(cudaSetDevice(device));
-  cudaDeviceProp prop{};
-  SIMJOIN_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
-  stats.device = prop.name;
+  stats.device = select_device(params);
   const PointSet& a = *inputs.a;
   const PointSet& queries = inputs.queries();
   const bool self = inputs.self_join();
-  if (a.size() > std::numeric_limits<std::uint32_t>::max() || queries.size() > std::numeric_limits<std::uint32_t>::max())
-    fail(ErrorKind::Usage, "gpu-grid handles at most 2^32 - 1 points per set");
   if (a.empty() || queries.empty()) return result;
 
   control.set_phase("build");

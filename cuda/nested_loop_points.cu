@@ -39,12 +39,4 @@ DevicePoints upload_points(const PointSet& points, cudaStream_t stream) {
   return result;
 }
 
-std::string select_device(const JoinParams& params) {
-  const int device = params.devices.empty() ? 0 : params.devices.front();
-  SIMJOIN_CUDA_CHECK(cudaSetDevice(device));
-  cudaDeviceProp props{};
-  SIMJOIN_CUDA_CHECK(cudaGetDeviceProperties(&props, device));
-  return props.name;
-}
-
 }  // namespace simjoin::gpu

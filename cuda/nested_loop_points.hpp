@@ -28,8 +28,5 @@ inline float squared_eps32(double eps) {
   return e * e;
 }
 
-// Makes the first device of params.devices (device 0 when none) current; returns its name for
-// RunStats::device.
-std::string select_device(const JoinParams& params);
 
 }  // namespace simjoin::gpu

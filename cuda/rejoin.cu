@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "cuda/gpu_engine_base.hpp"
 #include "cuda/kmeans_join.hpp"
 
 namespace simjoin {
