@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "core/error.hpp"
@@ -148,11 +149,28 @@ Rgb occupancy_shade(double fraction) {
           static_cast<std::uint8_t>(247 - 100 * t)};
 }
 
-void add_rect(Layers& out, const GridStructure& g, std::int64_t x, std::int64_t y, Rgb color,
-              std::uint8_t alpha) {
-  const double w = g.cell_width;
-  out.rects.insert(out.rects.end(), {float(g.origin[0] + x * w), float(g.origin[1] + y * w),
-                                     float(g.origin[0] + (x + 1) * w), float(g.origin[1] + (y + 1) * w)});
+// The view's two axes as positions in the grid's indexed dimensions.
+struct GridPlane {
+  std::size_t x, y;
+};
+
+std::optional<GridPlane> grid_plane(const GridStructure& g, const Axes& axes) {
+  if (axes.principal) return std::nullopt;
+  const auto position = [&](std::size_t dim) -> std::optional<std::size_t> {
+    const auto it = std::find(g.indexed_dims.begin(), g.indexed_dims.end(), static_cast<int>(dim));
+    if (it == g.indexed_dims.end()) return std::nullopt;
+    return static_cast<std::size_t>(it - g.indexed_dims.begin());
+  };
+  const auto x = position(axes.a), y = position(axes.b);
+  if (!x || !y || *x == *y) return std::nullopt;
+  return GridPlane{*x, *y};
+}
+
+void add_rect(Layers& out, const GridStructure& g, const GridPlane& plane, std::int64_t x, std::int64_t y,
+              Rgb color, std::uint8_t alpha) {
+  const double w = g.cell_width, ox = g.origin[plane.x], oy = g.origin[plane.y];
+  out.rects.insert(out.rects.end(),
+                   {float(ox + x * w), float(oy + y * w), float(ox + (x + 1) * w), float(oy + (y + 1) * w)});
   out.rect_rgba.insert(out.rect_rgba.end(), {color[0], color[1], color[2], alpha});
 }
 
@@ -162,23 +180,22 @@ void grid_layers(const ViewInput& in, Layers& out, std::vector<Rgb>& colors) {
     out.notes.push_back("Run a grid engine (cpu-grid) to see its cells");
     return;
   }
-  // Cells are drawn in the plane of the first two indexed dimensions; other axes would cut them.
-  if (g->indexed_dims.size() < 2 || in.axes.principal ||
-      in.axes.a != static_cast<std::size_t>(g->indexed_dims[0]) ||
-      in.axes.b != static_cast<std::size_t>(g->indexed_dims[1])) {
+  // Cells are drawn only when both view axes are raw indexed dimensions; other axes would cut them.
+  const auto plane = grid_plane(*g, in.axes);
+  if (!plane) {
     out.notes.push_back(g->indexed_dims.size() < 2
                             ? "The grid indexes fewer than two dimensions"
-                            : "Grid cells are drawn on the raw axes dim " +
+                            : "Grid cells are drawn on raw axes the grid indexes (dim " +
                                   std::to_string(g->indexed_dims[0]) + " / dim " +
-                                  std::to_string(g->indexed_dims.at(1)) + ": choose them");
+                                  std::to_string(g->indexed_dims.at(1)) + ", ...): choose them");
     return;
   }
   const GridCells cells = grid_cells(*g, *in.points);
-  const auto plane = cells_in_plane(cells, 0, 1);
+  const auto shown = cells_in_plane(cells, plane->x, plane->y);
   std::uint32_t max_count = 1;
-  for (const auto& c : plane) max_count = std::max(max_count, c.count);
-  for (const auto& c : plane)
-    add_rect(out, *g, c.x, c.y, occupancy_shade(std::log1p(c.count) / std::log1p(max_count)), 255);
+  for (const auto& c : shown) max_count = std::max(max_count, c.count);
+  for (const auto& c : shown)
+    add_rect(out, *g, *plane, c.x, c.y, occupancy_shade(std::log1p(c.count) / std::log1p(max_count)), 255);
   // Small grey points, so that the cells' occupancy shading stays readable under them.
   std::fill(colors.begin(), colors.end(), kGridPoint);
   out.small_points = true;
@@ -191,7 +208,7 @@ void grid_layers(const ViewInput& in, Layers& out, std::vector<Rgb>& colors) {
   const double eps2 = in.eps * in.eps;
   for (std::size_t row : searched_cells(cells, from, g->unicomp)) {
     const std::int64_t* c = &cells.coords[row * cells.dims];
-    add_rect(out, *g, c[0], c[1], kNeighbour, 110);
+    add_rect(out, *g, *plane, c[plane->x], c[plane->y], kNeighbour, 110);
     const bool own = std::equal(from.begin(), from.end(), c);
     for (std::uint32_t r = g->cell_begin[row]; r < g->cell_end[row]; ++r) {
       const std::uint32_t q = g->point_order[r];

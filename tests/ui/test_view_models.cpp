@@ -184,19 +184,33 @@ class TestViewModels : public QObject {
     }
   }
 
+  // Whichever order the grid indexes the two dimensions in, both axis orders draw cells that cover
+  // every point, shown as small grey points.
   void gridViewDrawsSmallGreyPoints() {
     const PointSet points = random_plane(600, seed());
     const RunResult result = run("cpu-grid", points, 0.1, 0);
     QVERIFY(result.grid);
-    const auto projected = project_points(points, nullptr, kRawPlane);
-    ViewInput input = plane_view(points, projected, ViewMode::Grid);
-    input.grid = &*result.grid;
-    input.eps = 0.1;
-    const Layers layers = build_layers(input);
-    QVERIFY(!layers.rects.empty());
-    QVERIFY(layers.small_points);
-    for (std::size_t v = 0; v < layers.ids.size(); ++v)
-      QCOMPARE(Rgb({layers.rgb[3 * v], layers.rgb[3 * v + 1], layers.rgb[3 * v + 2]}), kGridPoint);
+    for (const Axes axes : {kRawPlane, Axes{false, 1, 0}}) {
+      const auto projected = project_points(points, nullptr, axes);
+      ViewInput input = plane_view(points, projected, ViewMode::Grid);
+      input.axes = axes;
+      input.grid = &*result.grid;
+      input.eps = 0.1;
+      const Layers layers = build_layers(input);
+      QVERIFY(layers.notes.empty());
+      QVERIFY(!layers.rects.empty());
+      QVERIFY(layers.small_points);
+      for (std::size_t v = 0; v < layers.ids.size(); ++v)
+        QCOMPARE(Rgb({layers.rgb[3 * v], layers.rgb[3 * v + 1], layers.rgb[3 * v + 2]}), kGridPoint);
+      for (std::size_t i = 0; i < points.size(); ++i) {
+        const float x = projected[2 * i], y = projected[2 * i + 1];
+        bool covered = false;
+        for (std::size_t r = 0; r + 3 < layers.rects.size() && !covered; r += 4)
+          covered = layers.rects[r] <= x + 1e-5f && x <= layers.rects[r + 2] + 1e-5f &&
+                    layers.rects[r + 1] <= y + 1e-5f && y <= layers.rects[r + 3] + 1e-5f;
+        QVERIFY2(covered, qPrintable(QString("point %1 lies in no drawn cell").arg(i)));
+      }
+    }
   }
 
   void unicompSearchesEachAdjacentPairOnce() {
