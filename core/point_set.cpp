@@ -31,14 +31,25 @@ PointSet::PointSet(std::size_t n, std::size_t dims, std::vector<float> coords)
 Bounds compute_bounds(const PointSet& points) {
   Bounds b;
   if (points.empty()) return b;
-  const std::size_t d = points.dims();
+  const std::size_t d = points.dims(), n = points.size();
   b.low.assign(points.point(0), points.point(0) + d);
   b.high = b.low;
-  for (std::size_t i = 1; i < points.size(); ++i) {
-    const float* p = points.point(i);
+  // One pass per thread over its rows (engines call this on every run, for millions of points).
+#pragma omp parallel if (n * d >= (1u << 20))
+  {
+    std::vector<float> low = b.low, high = b.high;
+#pragma omp for schedule(static) nowait
+    for (std::size_t i = 1; i < n; ++i) {
+      const float* p = points.point(i);
+      for (std::size_t k = 0; k < d; ++k) {
+        low[k] = std::min(low[k], p[k]);
+        high[k] = std::max(high[k], p[k]);
+      }
+    }
+#pragma omp critical(simjoin_bounds)
     for (std::size_t k = 0; k < d; ++k) {
-      b.low[k] = std::min(b.low[k], p[k]);
-      b.high[k] = std::max(b.high[k], p[k]);
+      b.low[k] = std::min(b.low[k], low[k]);
+      b.high[k] = std::max(b.high[k], high[k]);
     }
   }
   return b;

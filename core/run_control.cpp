@@ -27,4 +27,14 @@ void RunControl::report(double fraction) {
   callback_(progress(), phase_);
 }
 
+void SharedProgress::add(double units) {
+  const double done = done_.fetch_add(units, std::memory_order_relaxed) + units;
+  control_.report(total_ > 0 ? done / total_ : 1.0);
+}
+
+void SharedProgress::throw_if_cancelled() const {
+  control_.throw_if_cancelled();
+  if (stopped_.load(std::memory_order_relaxed)) fail(ErrorKind::Cancelled, "stopped: another share failed");
+}
+
 }  // namespace simjoin

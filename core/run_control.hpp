@@ -35,4 +35,23 @@ class RunControl {
   std::string phase_;
 };
 
+// Progress of work shared among threads (e.g. one per GPU): each adds the units it finished and the
+// control sees the fraction of the whole. When one share fails, stop_shares() makes the others'
+// throw_if_cancelled() throw too, without marking the run itself as cancelled. Thread-safe.
+class SharedProgress {
+ public:
+  SharedProgress(RunControl& control, double total_units) : control_(control), total_(total_units) {}
+  RunControl& control() { return control_; }
+  void add(double units);
+  void stop_shares() { stopped_.store(true, std::memory_order_relaxed); }
+  // Throws Error(Cancelled) once the run was cancelled or the shares were stopped.
+  void throw_if_cancelled() const;
+
+ private:
+  RunControl& control_;
+  double total_;
+  std::atomic<double> done_{0.0};
+  std::atomic<bool> stopped_{false};
+};
+
 }  // namespace simjoin

@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "cuda/boehm_directory.hpp"
 #include "cuda/index_device.cuh"
+#include "cuda/multi_device.hpp"
 
 namespace simjoin::gpu {
 
@@ -179,7 +180,7 @@ RunResult GpuBoehmEngine::run(const JoinInputs& inputs, const JoinParams& params
       boehm_join_kernel<false><<<blocks, kThreads, shared_bytes, stream>>>(
           g, device_query_rotated.data(), device_query_points.data(), device_query_order.data(), begin, end, eps2, out);
   };
-  batcher_.run(queries.size(), self ? a.size() - 1 : a.size(), params.batch_bytes, sink, control, launch, stats);
+  batchers_.on(current_device()).run(queries.size(), self ? a.size() - 1 : a.size(), params.batch_bytes, sink, control, launch, stats);
   return result;
 }
 

@@ -16,7 +16,7 @@ class GpuBoehmEngine final : public GpuEngine {
                 RunControl& control) override;
 
  private:
-  ResultBatcher batcher_;
+  ResultBatchers batchers_;  // per GPU
 };
 
 }  // namespace simjoin::gpu

@@ -46,6 +46,14 @@ class DeviceBuffer {
   void download(T* host, std::size_t count, cudaStream_t stream = 0) const {
     SIMJOIN_CUDA_CHECK(cudaMemcpyAsync(host, data_, count * sizeof(T), cudaMemcpyDeviceToHost, stream));
   }
+  // A copy on the current GPU of this buffer, which lives on GPU `owner`.
+  DeviceBuffer copy_from(int owner, const char* what) const {
+    DeviceBuffer copy(size_, what);
+    int current = 0;
+    SIMJOIN_CUDA_CHECK(cudaGetDevice(&current));
+    if (size_) SIMJOIN_CUDA_CHECK(cudaMemcpyPeer(copy.data_, current, data_, owner, bytes()));
+    return copy;
+  }
 
  private:
   void swap(DeviceBuffer& other) noexcept {

@@ -17,6 +17,8 @@ GpuStatus query_gpus() {
     status.reason = "no CUDA device found";
     return status;
   }
+  int caller_device = 0;
+  cudaGetDevice(&caller_device);  // restored below: probing each GPU makes it current
   for (int ordinal = 0; ordinal < count; ++ordinal) {
     cudaDeviceProp props{};
     if (cudaGetDeviceProperties(&props, ordinal) != cudaSuccess) continue;
@@ -32,6 +34,7 @@ GpuStatus query_gpus() {
       device.free_bytes = free_bytes;
     status.devices.push_back(device);
   }
+  cudaSetDevice(caller_device);
   status.available = !status.devices.empty();
   if (!status.available) status.reason = "CUDA devices found but none could be queried";
   return status;

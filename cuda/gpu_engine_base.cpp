@@ -2,17 +2,18 @@
 
 #include <cuda_runtime.h>
 
+#include "core/error.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/gpu_engines.hpp"
+#include "cuda/multi_device.hpp"
 
 namespace simjoin::gpu {
 
 std::string select_device(const JoinParams& params) {
-  const int device = params.devices.empty() ? 0 : params.devices.front();
-  SIMJOIN_CUDA_CHECK(cudaSetDevice(device));
-  cudaDeviceProp props{};
-  SIMJOIN_CUDA_CHECK(cudaGetDeviceProperties(&props, device));
-  return props.name;
+  const std::vector<int> devices = run_devices(params);  // checks the ordinals
+  if (devices.empty()) fail(ErrorKind::Unavailable, "no CUDA device");
+  SIMJOIN_CUDA_CHECK(cudaSetDevice(devices.front()));
+  return device_label({devices.front()});
 }
 
 Availability GpuEngine::availability() const {

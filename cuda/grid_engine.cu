@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "cuda/grid_layout.hpp"
 #include "cuda/index_device.cuh"
+#include "cuda/multi_device.hpp"
 
 namespace simjoin::gpu {
 
@@ -195,6 +196,93 @@ Bounds joint_bounds(const JoinInputs& inputs) {
   return bounds;
 }
 
+// The grid index of A on one GPU: the grid as the kernels see it, the buffers behind it, A sorted by
+// cell and, for A-join-B, the queries sorted by cell.
+struct GridIndex {
+  DeviceGrid grid;
+  SortedPoints index, query_set;
+  DeviceBuffer<unsigned long long> cell_ids;
+  DeviceBuffer<std::uint32_t> cell_begin;
+  std::vector<DeviceBuffer<std::uint32_t>> masks;
+};
+
+// Builds the index on the current GPU; adds the phases "upload" and "build" to stats.
+GridIndex build_index(const JoinInputs& inputs, const GridLayout& layout, RunStats& stats) {
+  const PointSet& a = *inputs.a;
+  const bool self = inputs.self_join();
+  GridIndex out;
+  DeviceGrid& grid = out.grid;
+  grid.k = int(layout.dims.size());
+  grid.d = int(a.dims());
+  grid.width = layout.cell_width;
+  for (int j = 0; j < grid.k; ++j) {
+    grid.dims[j] = layout.dims[j];
+    grid.origin[j] = layout.origin[j];
+    grid.cells[j] = (long long)layout.cells[j];
+    grid.strides[j] = layout.strides[j];
+  }
+  const int id_bits = std::max(1, int(std::bit_width(layout.id_count - 1)));
+
+  EventTimer upload_timer;
+  DeviceBuffer<float> raw_a = upload_points(a);
+  DeviceBuffer<float> raw_queries;
+  if (!self) raw_queries = upload_points(inputs.queries());
+  stats.add_phase("upload", upload_timer.seconds());
+
+  EventTimer build_timer;
+  out.index = sort_by_cell(std::move(raw_a), a.size(), a.dims(), grid, id_bits);
+  if (!self) out.query_set = sort_by_cell(std::move(raw_queries), inputs.queries().size(), a.dims(), grid, id_bits);
+
+  // Run-length encoding of the sorted ids: B (unique ids) and G (offsets, by an exclusive scan).
+  const std::size_t n = a.size();
+  out.cell_ids = DeviceBuffer<unsigned long long>(n, "cell ids (B)");
+  DeviceBuffer<std::uint32_t> counts(n + 1, "cell sizes");
+  out.cell_begin = DeviceBuffer<std::uint32_t>(n + 1, "cell offsets (G)");
+  DeviceBuffer<std::uint32_t> run_count(1, "cell count");
+  std::size_t temp_bytes = 0;
+  SIMJOIN_CUDA_CHECK(cub::DeviceRunLengthEncode::Encode(nullptr, temp_bytes, out.index.ids.data(),
+                                                        out.cell_ids.data(), counts.data(), run_count.data(), n));
+  DeviceBuffer<char> temp(temp_bytes, "encode scratch");
+  SIMJOIN_CUDA_CHECK(cub::DeviceRunLengthEncode::Encode(temp.data(), temp_bytes, out.index.ids.data(),
+                                                        out.cell_ids.data(), counts.data(), run_count.data(), n));
+  std::uint32_t cells_found = 0;
+  run_count.download(&cells_found, 1);
+  SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(0));
+  SIMJOIN_CUDA_CHECK(cudaMemset(counts.data() + cells_found, 0, sizeof(std::uint32_t)));
+  temp_bytes = 0;
+  SIMJOIN_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, counts.data(), out.cell_begin.data(),
+                                                   cells_found + 1));
+  DeviceBuffer<char> scan_temp(temp_bytes, "scan scratch");
+  SIMJOIN_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_temp.data(), temp_bytes, counts.data(),
+                                                   out.cell_begin.data(), cells_found + 1));
+  grid.cell_ids = out.cell_ids.data();
+  grid.cell_begin = out.cell_begin.data();
+  grid.cell_count = cells_found;
+  grid.points = out.index.coords.data();
+  grid.order = out.index.order.data();
+
+  // M: which cell coordinates are occupied, per indexed dimension (dims[0] is searched as rows).
+  out.masks.resize(grid.k);
+  std::uint32_t* mask_pointers[kMaxIndexedDims] = {};
+  for (int j = 1; j < grid.k; ++j) {
+    if (layout.cells[j] > kMaxMaskCells) continue;
+    const std::size_t words = (layout.cells[j] + 31) / 32;
+    out.masks[j] = DeviceBuffer<std::uint32_t>(words, "cell masks (M)");
+    SIMJOIN_CUDA_CHECK(cudaMemset(out.masks[j].data(), 0, words * sizeof(std::uint32_t)));
+    mask_pointers[j] = out.masks[j].data();
+  }
+  DeviceBuffer<std::uint32_t*> mask_table(kMaxIndexedDims, "mask table");
+  mask_table.upload(mask_pointers, kMaxIndexedDims);
+  mask_kernel<<<blocks_for(cells_found), kThreads>>>(grid, mask_table.data());
+  SIMJOIN_CUDA_CHECK_LAUNCH();
+  for (int j = 0; j < grid.k; ++j) grid.masks[j] = mask_pointers[j];
+  stats.add_phase("build", build_timer.seconds());
+  SIMJOIN_CUDA_CHECK(cudaDeviceSynchronize());  // the batches run on their own non-blocking streams
+  // Sorted copy of the points, order, sorted ids, B, cell sizes and G.
+  stats.extra_bytes = n * (sizeof(float) * a.dims() + 28);
+  return out;
+}
+
 void fill_structure(GridStructure& out, const GridLayout& layout, const DeviceGrid& grid, std::size_t n,
                     bool unicomp) {
   out.cell_width = layout.cell_width;
@@ -225,7 +313,8 @@ RunResult GpuGridEngine::run(const JoinInputs& inputs, const JoinParams& params,
                              RunControl& control) {
   RunResult result;
   RunStats& stats = result.stats;
-  stats.device = select_device(params);
+  const std::vector<int> devices = run_devices(params);
+  stats.device = device_label(devices);
   const PointSet& a = *inputs.a;
   const PointSet& queries = inputs.queries();
   const bool self = inputs.self_join();
@@ -234,99 +323,45 @@ RunResult GpuGridEngine::run(const JoinInputs& inputs, const JoinParams& params,
   control.set_phase("build");
   const GridLayout layout = choose_grid_layout(joint_bounds(inputs), a.size(), params.eps);
   stats.notes.insert(stats.notes.end(), layout.notes.begin(), layout.notes.end());
-  DeviceGrid grid;
-  grid.k = int(layout.dims.size());
-  grid.d = int(a.dims());
-  grid.width = layout.cell_width;
-  for (int j = 0; j < grid.k; ++j) {
-    grid.dims[j] = layout.dims[j];
-    grid.origin[j] = layout.origin[j];
-    grid.cells[j] = (long long)layout.cells[j];
-    grid.strides[j] = layout.strides[j];
-  }
-  const int id_bits = std::max(1, int(std::bit_width(layout.id_count - 1)));
+  if (devices.size() > 1)
+    stats.notes.push_back("queries split into " + std::to_string(devices.size()) +
+                          " equal shares of the cell order, one per GPU; each GPU builds the whole index");
 
-  EventTimer upload_timer;
-  DeviceBuffer<float> raw_a = upload_points(a);
-  DeviceBuffer<float> raw_queries;
-  if (!self) raw_queries = upload_points(queries);
-  stats.add_phase("upload", upload_timer.seconds());
-
-  EventTimer build_timer;
-  SortedPoints index = sort_by_cell(std::move(raw_a), a.size(), a.dims(), grid, id_bits);
-  SortedPoints query_set;
-  if (!self) query_set = sort_by_cell(std::move(raw_queries), queries.size(), a.dims(), grid, id_bits);
-
-  // Run-length encoding of the sorted ids: B (unique ids) and G (offsets, by an exclusive scan).
+  // Every GPU builds the same index and joins its share of the queries in cell order.
   const std::size_t n = a.size();
-  DeviceBuffer<unsigned long long> cell_ids(n, "cell ids (B)");
-  DeviceBuffer<std::uint32_t> counts(n + 1, "cell sizes");
-  DeviceBuffer<std::uint32_t> cell_begin(n + 1, "cell offsets (G)");
-  DeviceBuffer<std::uint32_t> run_count(1, "cell count");
-  std::size_t temp_bytes = 0;
-  SIMJOIN_CUDA_CHECK(cub::DeviceRunLengthEncode::Encode(nullptr, temp_bytes, index.ids.data(), cell_ids.data(),
-                                                        counts.data(), run_count.data(), n));
-  DeviceBuffer<char> temp(temp_bytes, "encode scratch");
-  SIMJOIN_CUDA_CHECK(cub::DeviceRunLengthEncode::Encode(temp.data(), temp_bytes, index.ids.data(), cell_ids.data(),
-                                                        counts.data(), run_count.data(), n));
-  std::uint32_t cells_found = 0;
-  run_count.download(&cells_found, 1);
-  SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(0));
-  SIMJOIN_CUDA_CHECK(cudaMemset(counts.data() + cells_found, 0, sizeof(std::uint32_t)));
-  temp_bytes = 0;
-  SIMJOIN_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, counts.data(), cell_begin.data(),
-                                                   cells_found + 1));
-  DeviceBuffer<char> scan_temp(temp_bytes, "scan scratch");
-  SIMJOIN_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_temp.data(), temp_bytes, counts.data(), cell_begin.data(),
-                                                   cells_found + 1));
-  grid.cell_ids = cell_ids.data();
-  grid.cell_begin = cell_begin.data();
-  grid.cell_count = cells_found;
-  grid.points = index.coords.data();
-  grid.order = index.order.data();
-
-  // M: which cell coordinates are occupied, per indexed dimension (dims[0] is searched as rows).
-  std::vector<DeviceBuffer<std::uint32_t>> masks(grid.k);
-  std::uint32_t* mask_pointers[kMaxIndexedDims] = {};
-  for (int j = 1; j < grid.k; ++j) {
-    if (layout.cells[j] > kMaxMaskCells) continue;
-    const std::size_t words = (layout.cells[j] + 31) / 32;
-    masks[j] = DeviceBuffer<std::uint32_t>(words, "cell masks (M)");
-    SIMJOIN_CUDA_CHECK(cudaMemset(masks[j].data(), 0, words * sizeof(std::uint32_t)));
-    mask_pointers[j] = masks[j].data();
-  }
-  DeviceBuffer<std::uint32_t*> mask_table(kMaxIndexedDims, "mask table");
-  mask_table.upload(mask_pointers, kMaxIndexedDims);
-  mask_kernel<<<blocks_for(cells_found), kThreads>>>(grid, mask_table.data());
-  SIMJOIN_CUDA_CHECK_LAUNCH();
-  for (int j = 0; j < grid.k; ++j) grid.masks[j] = mask_pointers[j];
-  stats.add_phase("build", build_timer.seconds());
-  SIMJOIN_CUDA_CHECK(cudaDeviceSynchronize());  // the batches run on their own non-blocking streams
-  stats.notes.push_back(std::to_string(cells_found) + " non-empty cells");
-  // Sorted copy of the points, order, sorted ids, B, cell sizes and G.
-  stats.extra_bytes = n * (sizeof(float) * a.dims() + 28);
-
   const float eps2 = float(params.eps) * float(params.eps);
-  const float* query_points = self ? index.coords.data() : query_set.coords.data();
-  const std::uint32_t* query_order = self ? index.order.data() : query_set.order.data();
-  const LaunchBatch launch = [&](std::size_t begin, std::size_t end, const BatchOutput& out, cudaStream_t stream) {
-    const unsigned blocks = blocks_for(end - begin);
-    if (!self)
-      join_kernel<false, false><<<blocks, kThreads, 0, stream>>>(grid, query_points, query_order, begin, end, eps2, out);
-    else if (params.unicomp)
-      join_kernel<true, true><<<blocks, kThreads, 0, stream>>>(grid, query_points, query_order, begin, end, eps2, out);
-    else
-      join_kernel<true, false><<<blocks, kThreads, 0, stream>>>(grid, query_points, query_order, begin, end, eps2, out);
-  };
-  batcher_.run(queries.size(), self ? n - 1 : n, params.batch_bytes, sink, control, launch, stats);
+  std::vector<RunStats> shares(devices.size());
+  SharedProgress progress(control, double(queries.size()));
+  on_each_device(devices, progress, [&](std::size_t s) {
+    RunStats& share = shares[s];
+    const GridIndex index = build_index(inputs, layout, share);
+    if (s == 0) stats.notes.push_back(std::to_string(index.grid.cell_count) + " non-empty cells");
+    const DeviceGrid& grid = index.grid;
+    const float* query_points = self ? index.index.coords.data() : index.query_set.coords.data();
+    const std::uint32_t* query_order = self ? index.index.order.data() : index.query_set.order.data();
+    const auto [first, last] = share_range(queries.size(), s, devices.size());
+    const LaunchBatch launch = [&, first = first](std::size_t begin, std::size_t end, const BatchOutput& out,
+                                                  cudaStream_t stream) {
+      const unsigned blocks = blocks_for(end - begin);
+      begin += first, end += first;
+      if (!self)
+        join_kernel<false, false><<<blocks, kThreads, 0, stream>>>(grid, query_points, query_order, begin, end, eps2, out);
+      else if (params.unicomp)
+        join_kernel<true, true><<<blocks, kThreads, 0, stream>>>(grid, query_points, query_order, begin, end, eps2, out);
+      else
+        join_kernel<true, false><<<blocks, kThreads, 0, stream>>>(grid, query_points, query_order, begin, end, eps2, out);
+    };
+    batchers_.on(devices[s]).run(last - first, self ? n - 1 : n, params.batch_bytes, sink, progress, launch, share);
 
-  // The grid for the views: cheap next to the join up to a few million points.
-  if (n <= 2'000'000) {
-    EventTimer download_timer;
-    result.grid.emplace();
-    fill_structure(*result.grid, layout, grid, n, params.unicomp);
-    stats.add_phase("structure download", download_timer.seconds());
-  }
+    // The grid for the views: cheap next to the join up to a few million points.
+    if (s == 0 && n <= 2'000'000) {
+      EventTimer download_timer;
+      result.grid.emplace();
+      fill_structure(*result.grid, layout, grid, n, params.unicomp);
+      share.add_phase("structure download", download_timer.seconds());
+    }
+  });
+  merge_share_stats(devices, shares, stats);
   return result;
 }
 

@@ -16,7 +16,7 @@ class GpuGridEngine final : public GpuEngine {
                 RunControl& control) override;
 
  private:
-  ResultBatcher batcher_;
+  ResultBatchers batchers_;  // per GPU
 };
 
 }  // namespace simjoin::gpu

@@ -75,6 +75,12 @@ void ResultBatcher::reserve(std::uint64_t capacity) {
 
 void ResultBatcher::run(std::size_t queries, std::uint64_t max_pairs_per_query, std::uint64_t batch_bytes,
                         PairSink& sink, RunControl& control, const LaunchBatch& launch, RunStats& stats) {
+  SharedProgress progress(control, double(queries));
+  run(queries, max_pairs_per_query, batch_bytes, sink, progress, launch, stats);
+}
+
+void ResultBatcher::run(std::size_t queries, std::uint64_t max_pairs_per_query, std::uint64_t batch_bytes,
+                        PairSink& sink, SharedProgress& progress, const LaunchBatch& launch, RunStats& stats) {
   std::lock_guard lock(mutex_);
   if (queries == 0) return;
   const bool with_pairs = sink.wants_pairs();
@@ -121,8 +127,8 @@ void ResultBatcher::run(std::size_t queries, std::uint64_t max_pairs_per_query, 
   for (std::size_t b = 0; b < batches; ++b) work.push_back({queries * b / batches, queries * (b + 1) / batches});
 
   start = std::chrono::steady_clock::now();
-  control.set_phase("join");
-  std::size_t done = 0, reruns = 0, batches_run = 0;
+  progress.control().set_phase("join");
+  std::size_t reruns = 0, batches_run = 0;
   double transfer_seconds = 0, delivery_seconds = 0;
   unsigned long long compared = 0;
   // Collects a finished batch: re-queues it split when it overflowed, else copies its pairs out.
@@ -154,13 +160,12 @@ void ResultBatcher::run(std::size_t queries, std::uint64_t max_pairs_per_query, 
     } else {
       sink.add_count(found);
     }
-    done += slot.range.end - slot.range.begin;
-    control.report(double(done) / double(queries));
+    progress.add(double(slot.range.end - slot.range.begin));
   };
 
   int next = 0;
   while (!work.empty() || slots_[0].busy || slots_[1].busy) {
-    control.throw_if_cancelled();
+    progress.throw_if_cancelled();
     if (work.empty()) {
       finish(slots_[slots_[next].busy ? next : 1 - next]);
       continue;
@@ -185,6 +190,13 @@ void ResultBatcher::run(std::size_t queries, std::uint64_t max_pairs_per_query, 
                         " re-run split after overflow), estimated " +
                         std::to_string(std::uint64_t(estimate)) + " pairs" +
                         (overlap ? "" : ", serial (no copy/kernel overlap)"));
+}
+
+ResultBatcher& ResultBatchers::on(int device) {
+  std::lock_guard lock(mutex_);
+  auto& batcher = batchers_[device];
+  if (!batcher) batcher = std::make_unique<ResultBatcher>();
+  return *batcher;
 }
 
 }  // namespace simjoin::gpu

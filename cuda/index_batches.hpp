@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 
@@ -43,6 +44,9 @@ class ResultBatcher {
   // the overlap's gain).
   void run(std::size_t queries, std::uint64_t max_pairs_per_query, std::uint64_t batch_bytes,
            PairSink& sink, RunControl& control, const LaunchBatch& launch, RunStats& stats);
+  // The same for one share of a run split across GPUs: the finished queries are added to `progress`.
+  void run(std::size_t queries, std::uint64_t max_pairs_per_query, std::uint64_t batch_bytes,
+           PairSink& sink, SharedProgress& progress, const LaunchBatch& launch, RunStats& stats);
 
  private:
   struct Slot;
@@ -50,6 +54,16 @@ class ResultBatcher {
   std::mutex mutex_;  // one run at a time owns the buffers
   std::unique_ptr<Slot[]> slots_;
   std::uint64_t capacity_ = 0;
+};
+
+// One ResultBatcher per GPU ordinal (its streams and buffers belong to that GPU), made on first use.
+class ResultBatchers {
+ public:
+  ResultBatcher& on(int device);
+
+ private:
+  std::mutex mutex_;
+  std::map<int, std::unique_ptr<ResultBatcher>> batchers_;
 };
 
 }  // namespace simjoin::gpu

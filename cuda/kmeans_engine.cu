@@ -1,13 +1,15 @@
 // gpu-kmeans and gpu-kmeans-approx: KMEANS-JOIN (Korkmaz 2012, section 4.3) on the GPU. k-means
 // partitions, replication into the bisector bands (skipped by the approximate variant), grouping by
-// partition, then all partitions joined at once (cuda/kmeans_join.hpp). Phases measured on the host
-// include the host work around the device steps, so that the phases account for the whole run.
+// partition, then all partitions joined at once (cuda/kmeans_join.hpp), split across the GPUs when
+// several are used. Phases measured on the host include the host work around the device steps, so
+// that the phases account for the whole run.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 
 #include "cuda/gpu_engine_base.hpp"
 #include "cuda/kmeans_join.hpp"
+#include "cuda/multi_device.hpp"
 #include "cuda/nested_loop_engines.hpp"
 
 namespace simjoin::gpu {
@@ -25,6 +27,40 @@ PartitionStructure describe(const PointSet& a, const DeviceClustering& clusterin
   download_replicas(parts, clustering.membership.data(), a.size(), structure.replica_point,
                     structure.replica_partition);
   return structure;
+}
+
+// k-means and replication run on the first GPU; the join's work items are split evenly across all of
+// them, each other GPU joining a copy of the grouped points.
+void join_on_devices(const std::vector<int>& devices, const PartitionedPoints& parts_a,
+                     const PartitionedPoints& parts_b, bool self, std::size_t k, std::size_t stride,
+                     const JoinParams& params, PairSink& sink, RunControl& control, RunStats& stats) {
+  const JoinShape shape = self ? JoinShape::Self : JoinShape::Cross;
+  const PartitionWork work = partition_work(parts_a, parts_b, shape, k);
+  const std::uint64_t items = work.item_begin.back();
+  if (devices.size() > 1)
+    stats.notes.push_back("join work items split into " + std::to_string(devices.size()) +
+                          " equal shares, one per GPU; GPU " + std::to_string(devices.front()) +
+                          " clustered and partitioned");
+  std::vector<RunStats> shares(devices.size());
+  SharedProgress progress(control, double(items));
+  on_each_device(devices, progress, [&](std::size_t s) {
+    const auto [first, last] = share_range(items, s, devices.size());
+    if (s == 0) {
+      join_partition_items(parts_a, parts_b, shape, 0, work, first, last, stride, params, sink, progress, shares[s]);
+      return;
+    }
+    PartitionedPoints copy_a, copy_b;
+    {
+      PhaseTimer timer(shares[s], "copy to GPU");
+      enable_peer_access(devices.front());
+      copy_a = copy_for_join(parts_a, devices.front());
+      if (!self) copy_b = copy_for_join(parts_b, devices.front());
+    }
+    join_partition_items(copy_a, self ? copy_a : copy_b, shape, 0, work, first, last, stride, params, sink,
+                         progress, shares[s]);
+  });
+  merge_share_stats(devices, shares, stats);
+  stats.compared_pairs += work.compared;
 }
 
 class KMeansEngine final : public GpuEngine {
@@ -47,9 +83,11 @@ class KMeansEngine final : public GpuEngine {
                 RunControl& control) override {
     RunResult result;
     RunStats& stats = result.stats;
+    const std::vector<int> devices = run_devices(params);
     {
       PhaseTimer timer(stats, "device setup");
-      stats.device = select_device(params);
+      SIMJOIN_CUDA_CHECK(cudaSetDevice(devices.front()));
+      stats.device = device_label(devices);
     }
     const PointSet& a = *inputs.a;
     const PointSet& b = inputs.queries();
@@ -102,8 +140,7 @@ class KMeansEngine final : public GpuEngine {
       // Host time of the join loop outside its kernels and copies (result buffers, handing pairs to
       // the sink) is reported as "pair delivery".
       const auto start = std::chrono::steady_clock::now();
-      join_partitions(parts_a, parts_b, self ? JoinShape::Self : JoinShape::Cross, 0, k, stride, params, sink,
-                      control, stats);
+      join_on_devices(devices, parts_a, parts_b, self, k, stride, params, sink, control, stats);
       const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       stats.add_phase("pair delivery",
                       wall - stats.phase_seconds("join") - stats.phase_seconds("output transfer"));

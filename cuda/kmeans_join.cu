@@ -88,32 +88,47 @@ kmeans_join_kernel(GroupedView a, GroupedView b, const unsigned long long* item_
 }
 }  // namespace
 
-void join_partitions(const PartitionedPoints& a, const PartitionedPoints& b, JoinShape shape,
-                     std::uint32_t a_first_id, std::size_t k, std::size_t stride, const JoinParams& params,
-                     PairSink& sink, RunControl& control, RunStats& stats) {
+PartitionWork partition_work(const PartitionedPoints& a, const PartitionedPoints& b, JoinShape shape,
+                             std::size_t k) {
   // Work items: per partition, the triangle (self-join) or rectangle of its tile pairs.
   const bool self = shape == JoinShape::Self;
-  std::vector<unsigned long long> item_begin(k + 1, 0);
-  std::uint64_t compared = 0;
+  PartitionWork work;
+  work.item_begin.assign(k + 1, 0);
   for (std::size_t c = 0; c < k; ++c) {
     const std::uint64_t size_a = a.part_begin_host[c + 1] - a.part_begin_host[c];
     const std::uint64_t size_b = b.part_begin_host[c + 1] - b.part_begin_host[c];
     const std::uint64_t tiles_a = (size_a + tile::kTile - 1) / tile::kTile;
     const std::uint64_t tiles_b = (size_b + tile::kTile - 1) / tile::kTile;
-    item_begin[c + 1] = item_begin[c] + (self ? tiles_a * (tiles_a + 1) / 2 : tiles_a * tiles_b);
-    compared += self ? size_a * (size_a - (size_a > 0)) / 2 : size_a * size_b;
+    work.item_begin[c + 1] = work.item_begin[c] + (self ? tiles_a * (tiles_a + 1) / 2 : tiles_a * tiles_b);
+    work.compared += self ? size_a * (size_a - (size_a > 0)) / 2 : size_a * size_b;
   }
-  DeviceBuffer<unsigned long long> item_begin_device(k + 1, "work item offsets");
-  item_begin_device.upload(item_begin.data(), k + 1);
+  return work;
+}
 
+void join_partition_items(const PartitionedPoints& a, const PartitionedPoints& b, JoinShape shape,
+                          std::uint32_t a_first_id, const PartitionWork& work, std::uint64_t first,
+                          std::uint64_t last, std::size_t stride, const JoinParams& params, PairSink& sink,
+                          SharedProgress& progress, RunStats& stats) {
+  const std::size_t k = work.item_begin.size() - 1;
+  DeviceBuffer<unsigned long long> item_begin_device(k + 1, "work item offsets");
+  item_begin_device.upload(work.item_begin.data(), k + 1);
   BatchedPairOutput output(sink, params, std::uint64_t(tile::kTile) * tile::kTile);
   const float eps2 = squared_eps32(params.eps);
-  output.run(item_begin[k], [&](std::uint64_t first, std::uint64_t last, const PairOutput& out) {
-    kmeans_join_kernel<<<persistent_blocks(last - first, kBlocksPerMultiprocessor), tile::kThreads>>>(
+  output.run(first, last, [&](std::uint64_t from, std::uint64_t to, const PairOutput& out) {
+    kmeans_join_kernel<<<persistent_blocks(to - from, kBlocksPerMultiprocessor), tile::kThreads>>>(
         view(a), view(b), item_begin_device.data(), std::uint32_t(k), unsigned(stride), eps2, shape, a_first_id,
-        first, last, out);
-  }, control, stats);
-  stats.compared_pairs += compared;
+        from, to, out);
+  }, progress, stats);
+}
+
+void join_partitions(const PartitionedPoints& a, const PartitionedPoints& b, JoinShape shape,
+                     std::uint32_t a_first_id, std::size_t k, std::size_t stride, const JoinParams& params,
+                     PairSink& sink, RunControl& control, RunStats& stats) {
+  const PartitionWork work = partition_work(a, b, shape, k);
+  const std::uint64_t items = work.item_begin.back();
+  SharedProgress progress(control, double(items));
+  join_partition_items(a, b, shape, a_first_id, work, 0, items, stride, params, sink, progress, stats);
+  stats.compared_pairs += work.compared;
 }
 
 }  // namespace simjoin::gpu

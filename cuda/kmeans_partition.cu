@@ -167,6 +167,18 @@ PartitionedPoints partition_points(const DevicePoints& points, const std::uint32
   return result;
 }
 
+PartitionedPoints copy_for_join(const PartitionedPoints& parts, int owner) {
+  PartitionedPoints copy;
+  copy.entries = parts.entries;
+  copy.part_begin_host = parts.part_begin_host;
+  copy.list_begin = parts.list_begin.copy_from(owner, "partition lists (copy)");
+  copy.lists = parts.lists.copy_from(owner, "partition lists (copy)");
+  copy.part_begin = parts.part_begin.copy_from(owner, "partition offsets (copy)");
+  copy.grouped_ids = parts.grouped_ids.copy_from(owner, "grouped points (copy)");
+  copy.grouped_coords = parts.grouped_coords.copy_from(owner, "grouped points (copy)");
+  return copy;
+}
+
 void download_replicas(const PartitionedPoints& parts, const std::uint32_t* membership, std::uint64_t n,
                        std::vector<std::uint32_t>& replica_point, std::vector<std::uint32_t>& replica_partition) {
   const std::uint64_t copies = parts.entries - n;

@@ -29,6 +29,9 @@ PartitionedPoints partition_points(const DevicePoints& points, const std::uint32
                                    const DeviceClustering& clustering, const double* gaps, double eps,
                                    bool replicate);
 
+// What join_partitions reads of `parts` (which live on GPU `owner`), copied to the current GPU.
+PartitionedPoints copy_for_join(const PartitionedPoints& parts, int owner);
+
 // The copies of a partitioning as PartitionStructure lists them (point by point, partitions ascending),
 // gathered on the device: every list holds the point's own partition once, so the copies of point p
 // start at list_begin[p] - p.

@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "cuda/index_device.cuh"
+#include "cuda/multi_device.hpp"
 
 namespace simjoin::gpu {
 
@@ -216,7 +217,7 @@ RunResult GpuLssEngine::run(const JoinInputs& inputs, const JoinParams& params, 
       lss_join_kernel<false><<<blocks_for(end - begin), kThreads, 0, stream>>>(lists, query_points.data(), begin, end,
                                                                                eps2, out);
   };
-  batcher_.run(queries.size(), self ? n - 1 : n, params.batch_bytes, sink, control, launch, stats);
+  batchers_.on(current_device()).run(queries.size(), self ? n - 1 : n, params.batch_bytes, sink, control, launch, stats);
   return result;
 }
 

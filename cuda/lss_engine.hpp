@@ -17,7 +17,7 @@ class GpuLssEngine final : public GpuEngine {
                 RunControl& control) override;
 
  private:
-  ResultBatcher batcher_;
+  ResultBatchers batchers_;  // per GPU
 };
 
 }  // namespace simjoin::gpu

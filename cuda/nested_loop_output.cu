@@ -21,13 +21,20 @@ BatchedPairOutput::BatchedPairOutput(PairSink& sink, const JoinParams& params,
 
 void BatchedPairOutput::run(std::uint64_t total_items, const Launch& launch, RunControl& control,
                             RunStats& stats) {
+  SharedProgress progress(control, double(total_items));
+  run(0, total_items, launch, progress, stats);
+}
+
+void BatchedPairOutput::run(std::uint64_t first_item, std::uint64_t last_item, const Launch& launch,
+                            SharedProgress& progress, RunStats& stats) {
   double join_seconds = 0, transfer_seconds = 0;
   const PairOutput out{pairs_.data(), count_.data(), capacity_};
-  std::uint64_t span = std::max<std::uint64_t>(1, (total_items + kLaunchesPerRun - 1) / kLaunchesPerRun);
-  std::uint64_t first = 0;
-  while (first < total_items) {
-    control.throw_if_cancelled();
-    const std::uint64_t last = std::min(total_items, first + span);
+  const std::uint64_t items = last_item - first_item;
+  std::uint64_t span = std::max<std::uint64_t>(1, (items + kLaunchesPerRun - 1) / kLaunchesPerRun);
+  std::uint64_t first = first_item;
+  while (first < last_item) {
+    progress.throw_if_cancelled();
+    const std::uint64_t last = std::min(last_item, first + span);
     unsigned long long found = 0;
     {
       EventTimer timer(stream_);
@@ -56,8 +63,8 @@ void BatchedPairOutput::run(std::uint64_t total_items, const Launch& launch, Run
     } else {
       sink_.add_count(found);
     }
+    progress.add(double(last - first));
     first = last;
-    control.report(double(first) / double(total_items));
   }
   stats.add_phase("join", join_seconds);
   if (sink_.wants_pairs()) stats.add_phase("output transfer", transfer_seconds);

@@ -25,6 +25,10 @@ class BatchedPairOutput {
   // Calls launch(first, last, out) on ranges covering [0, total); adds the phases "join" and
   // "output transfer" to stats.
   void run(std::uint64_t total_items, const Launch& launch, RunControl& control, RunStats& stats);
+  // The same over [first_item, last_item), one share of a run split across GPUs; the finished items
+  // are added to `progress`.
+  void run(std::uint64_t first_item, std::uint64_t last_item, const Launch& launch, SharedProgress& progress,
+           RunStats& stats);
 
  private:
   PairSink& sink_;

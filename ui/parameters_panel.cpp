@@ -18,6 +18,7 @@ namespace simjoin::ui {
 namespace {
 constexpr double kLogLow = -6, kLogHigh = 3;
 constexpr int kSliderSteps = 1000;
+constexpr int kAllGpus = -2;  // device combo data: every GPU
 }  // namespace
 
 int eps_to_slider(double eps) {
@@ -61,9 +62,15 @@ ParametersPanel::ParametersPanel(const EngineRegistry& registry, const QStringLi
   eps_spin_->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
   k_->setRange(0, 4096);
   k_->setSpecialValueText(tr("auto"));
-  device_->addItem(tr("none (CPU only)"), -1);
+  if (devices.isEmpty()) device_->addItem(tr("none (CPU only)"), -1);
   for (int i = 0; i < devices.size(); ++i) device_->addItem(devices[i], i);
-  if (!devices.isEmpty()) device_->setCurrentIndex(1);
+  if (devices.size() > 1) {
+    device_->addItem(tr("all %1 GPUs").arg(devices.size()), kAllGpus);
+    device_->setItemData(device_->count() - 1, tr("gpu-grid and gpu-kmeans split the work across every GPU; "
+                                                   "the other GPU engines run on GPU 0"),
+                         Qt::ToolTipRole);
+  }
+  device_->setCurrentIndex(device_->count() - 1);
   cancel_->setEnabled(false);
   run_->setShortcut(Qt::Key_F5);
   run_->setToolTip(tr("Run the join (F5)"));
@@ -127,7 +134,7 @@ JoinParams ParametersPanel::params() const {
   JoinParams params;
   params.eps = eps();
   params.k = k();
-  if (device() >= 0) params.devices = {device()};
+  if (device() >= 0) params.devices = {device()};  // kAllGpus: empty, every GPU
   return params;
 }
 

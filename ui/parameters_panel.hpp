@@ -27,7 +27,7 @@ class ParametersPanel : public QWidget {
   void setEps(double eps);
   int k() const;
   void setK(int k);
-  int device() const;  // GPU ordinal, or -1 for none
+  int device() const;  // GPU ordinal; -1: no GPU; -2: every GPU
   JoinParams params() const;
 
   // Enables Run or Cancel as a run starts or ends.

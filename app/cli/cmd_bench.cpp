@@ -3,6 +3,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -63,6 +66,31 @@ EngineTiming time_engine(Engine& engine, const PointSet& points, const JoinParam
   return timing;
 }
 
+// One --engines entry: an engine name, optionally with the GPUs it runs on after '@' ("gpu-grid@0+1"),
+// so that one bench compares GPU counts side by side.
+struct BenchEntry {
+  std::string label, engine;
+  std::optional<std::vector<int>> devices;
+};
+
+BenchEntry parse_entry(const std::string& entry) {
+  BenchEntry parsed{entry, entry.substr(0, entry.find('@')), std::nullopt};
+  if (parsed.engine.size() == entry.size()) return parsed;
+  parsed.devices.emplace();
+  std::stringstream list(entry.substr(parsed.engine.size() + 1));
+  for (std::string ordinal; std::getline(list, ordinal, '+');) {
+    try {
+      std::size_t used = 0;
+      parsed.devices->push_back(std::stoi(ordinal, &used));
+      if (used != ordinal.size()) throw std::invalid_argument(ordinal);
+    } catch (const std::logic_error&) {
+      fail(ErrorKind::Usage, "--engines " + entry + ": '" + ordinal + "' is not a GPU ordinal (e.g. gpu-grid@0+1)");
+    }
+  }
+  if (parsed.devices->empty()) fail(ErrorKind::Usage, "--engines " + entry + ": no GPU after '@'");
+  return parsed;
+}
+
 nlohmann::json to_json(const EngineTiming& timing) {
   return {{"engine", timing.engine}, {"seconds", timing.seconds}, {"median", timing.median()},
           {"min", timing.min()}, {"max", timing.max()}, {"pairs", timing.pairs}, {"exact", timing.exact},
@@ -75,7 +103,8 @@ Command add_bench_command(CLI::App& app, const EngineRegistry& registry) {
   auto options = std::make_shared<BenchOptions>();
   command->add_option("--workload", options->workload, "Named workload (see `simjoin generate --help`)");
   command->add_option("--input", options->input, "Point file instead of a workload (needs --eps)");
-  command->add_option("--engines", options->engines, "Engines, e.g. --engines cpu-nlj,cpu-grid")
+  command->add_option("--engines", options->engines,
+                      "Engines, e.g. --engines cpu-nlj,cpu-grid; NAME@0+1 runs an engine on GPUs 0 and 1")
       ->delimiter(',')->required();
   command->add_option("--repeat", options->repeat, "Timed runs per engine")->capture_default_str()->check(CLI::Range(1, 1000));
   command->add_option("--warmup", options->warmup, "Untimed runs first per engine")->capture_default_str()->check(CLI::Range(0, 100));
@@ -103,12 +132,19 @@ Command add_bench_command(CLI::App& app, const EngineRegistry& registry) {
       input_name = options->input;
     }
     const JoinParams params = to_join_params(engine_options);
-    for (const std::string& name : options->engines) registry.get(name);  // unknown names fail before timing
+    std::vector<BenchEntry> entries;
+    for (const std::string& entry : options->engines) {
+      entries.push_back(parse_entry(entry));
+      registry.get(entries.back().engine);  // unknown names fail before timing
+    }
 
     std::vector<EngineTiming> timings;
-    for (const std::string& name : options->engines) {
-      std::fprintf(stderr, "timing %s ...\n", name.c_str());
-      timings.push_back(time_engine(registry.get(name), points, params, *options));
+    for (const BenchEntry& entry : entries) {
+      std::fprintf(stderr, "timing %s ...\n", entry.label.c_str());
+      JoinParams entry_params = params;
+      if (entry.devices) entry_params.devices = *entry.devices;
+      timings.push_back(time_engine(registry.get(entry.engine), points, entry_params, *options));
+      timings.back().engine = entry.label;
     }
     std::optional<ScipyTiming> scipy;
     if (options->compare_scipy) {
@@ -120,13 +156,13 @@ Command add_bench_command(CLI::App& app, const EngineRegistry& registry) {
     std::printf("input: %s (n = %zu, d = %zu), eps = %g, k = %d, %s\n", input_name.c_str(), points.size(),
                 points.dims(), params.eps, params.k, options->count_only ? "count only" : "pairs returned to host");
     std::printf("host: %s, %u threads; gpu: %s\n", machine.cpu.c_str(), machine.cpu_threads, machine.gpu.c_str());
-    std::printf("%-18s %10s %10s %10s %14s %12s %9s\n", "engine", "median", "min", "max", "pairs", "pairs/s",
+    std::printf("%-22s %10s %10s %10s %14s %12s %9s\n", "engine", "median", "min", "max", "pairs", "pairs/s",
                 "speedup");
     const double reference = timings.front().median();
     bool agree = true;
     const EngineTiming* first_exact = nullptr;
     for (const EngineTiming& timing : timings) {
-      std::printf("%-18s %10s %10s %10s %14llu %12.3g %8.2fx\n", timing.engine.c_str(),
+      std::printf("%-22s %10s %10s %10s %14llu %12.3g %8.2fx\n", timing.engine.c_str(),
                   format_seconds(timing.median()).c_str(), format_seconds(timing.min()).c_str(),
                   format_seconds(timing.max()).c_str(), (unsigned long long)timing.pairs,
                   double(timing.pairs) / timing.median(), reference / timing.median());
@@ -135,7 +171,7 @@ Command add_bench_command(CLI::App& app, const EngineRegistry& registry) {
       agree = agree && timing.pairs == first_exact->pairs;
     }
     if (scipy)
-      std::printf("%-18s %10s %10s %10s %14llu %12.3g %8.2fx\n", "scipy-ckdtree",
+      std::printf("%-22s %10s %10s %10s %14llu %12.3g %8.2fx\n", "scipy-ckdtree",
                   format_seconds(scipy->seconds).c_str(), "-", "-", (unsigned long long)scipy->pairs,
                   double(scipy->pairs) / scipy->seconds, reference / scipy->seconds);
     std::printf("speedup = median of %s / median of the engine\n", timings.front().engine.c_str());

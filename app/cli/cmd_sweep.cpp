@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "app/cli/commands.hpp"
+#include "app/cli/join_options.hpp"
 #include "core/error.hpp"
 #ifdef SIMJOIN_SWEEP
 #include "ui/charts/sweep_command.hpp"
@@ -29,7 +30,7 @@ Command add_sweep_command(CLI::App& app, const EngineRegistry& registry) {
       ->capture_default_str();
   command->add_option("--seed", options->base.seed, "Seed for randomised steps (k-means seeding)")->capture_default_str();
   command->add_option("--threads", options->base.threads, "CPU threads (0: all cores)")->capture_default_str();
-  command->add_option("--devices", options->base.devices, "GPU ordinals, e.g. --devices 0,1")->delimiter(',');
+  command->add_option("--devices", options->base.devices, kDevicesHelp)->delimiter(',');
   command->add_flag("--quiet", options->quiet, "No line per run on stderr");
   return {command, [options, &registry] {
     options->registry = &registry;

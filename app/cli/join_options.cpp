@@ -10,7 +10,7 @@ void add_engine_options(CLI::App& command, EngineOptions& options, bool eps_requ
   command.add_option("--threads", options.threads, "CPU threads (0: all cores)")->capture_default_str();
   command.add_flag("--no-unicomp", options.no_unicomp, "Grid engines: search all neighbour cells (for comparison)");
   command.add_option("--batch-bytes", options.batch_bytes, "GPU result batch memory in bytes (0: automatic)");
-  command.add_option("--devices", options.devices, "GPU ordinals, e.g. --devices 0,1")->delimiter(',');
+  command.add_option("--devices", options.devices, kDevicesHelp)->delimiter(',');
 }
 
 JoinParams to_join_params(const EngineOptions& options) {

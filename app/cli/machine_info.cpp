@@ -18,7 +18,10 @@ MachineInfo machine_info() {
     }
   if (info.cpu.empty()) info.cpu = "unknown CPU";
   const GpuStatus gpus = query_gpus();
-  info.gpu = gpus.available ? gpus.devices.front().name : "none (" + gpus.reason + ")";
+  if (!gpus.available)
+    info.gpu = "none (" + gpus.reason + ")";
+  else
+    info.gpu = (gpus.devices.size() > 1 ? std::to_string(gpus.devices.size()) + " x " : "") + gpus.devices.front().name;
   return info;
 }
 

@@ -127,6 +127,11 @@ def test_bench_agrees_and_writes_json():
     report = json.load(open(f"{tmp}/bench.json"))
     assert [r["engine"] for r in report["results"]] == ["cpu-bruteforce", "cpu-nlj"]
     assert len(report["results"][0]["seconds"]) == 2 and "speedup" in out
+    # NAME@GPUS entries time one engine on different GPUs side by side; bad ordinals are usage errors.
+    bad = simjoin("bench", "--input", f"{tmp}/bench.npy", "--eps", 0.02, "--engines", "cpu-nlj@0+x",
+                  expect=2).stderr
+    assert "cpu-nlj@0+x" in bad and "'x' is not a GPU ordinal" in bad, bad
+    simjoin("bench", "--input", f"{tmp}/bench.npy", "--eps", 0.02, "--engines", "no-such@0", expect=2)
 
 
 def test_join_labels_vtp():

@@ -39,3 +39,40 @@ TEST(RunControl, CancelThrowsCancelled) {
     EXPECT_EQ(exit_code_for(e.kind()), 130);
   }
 }
+
+TEST(SharedProgress, ReportsTheFractionOfAllSharesTogether) {
+  RunControl control;
+  SharedProgress progress(control, 4 * 250);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&] {
+      for (int i = 0; i < 250; ++i) progress.add(1);
+    });
+  threads[0].join();
+  // One share alone is not the whole run.
+  EXPECT_GE(control.progress(), 0.25 - 1e-9);
+  for (std::size_t t = 1; t < threads.size(); ++t) threads[t].join();
+  EXPECT_DOUBLE_EQ(control.progress(), 1.0);
+  RunControl other;
+  SharedProgress half(other, 10);
+  half.add(5);
+  EXPECT_DOUBLE_EQ(other.progress(), 0.5);
+}
+
+TEST(SharedProgress, StoppedSharesThrowCancelledButTheRunIsNotCancelled) {
+  RunControl control;
+  SharedProgress progress(control, 1);
+  EXPECT_NO_THROW(progress.throw_if_cancelled());
+  progress.stop_shares();
+  try {
+    progress.throw_if_cancelled();
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Cancelled);
+  }
+  EXPECT_FALSE(control.cancelled());
+  RunControl cancelled;
+  SharedProgress of_cancelled(cancelled, 1);
+  cancelled.request_cancel();
+  EXPECT_THROW(of_cancelled.throw_if_cancelled(), Error);
+}
