@@ -58,6 +58,31 @@ struct ResultBatcher::Slot {
   }
 };
 
+// Streams on which the estimate's sample chunks run side by side: one chunk is a few blocks, far too
+// few to fill the GPU, and chunks queued on one stream would run one after another.
+struct ResultBatcher::SampleStreams {
+  static constexpr int kCount = 8;
+  cudaStream_t streams[kCount] = {};
+  cudaEvent_t done[kCount] = {};
+  cudaEvent_t start = nullptr;
+
+  SampleStreams() {
+    SIMJOIN_CUDA_CHECK(cudaEventCreateWithFlags(&start, cudaEventDisableTiming));
+    for (int i = 0; i < kCount; ++i) {
+      SIMJOIN_CUDA_CHECK(cudaStreamCreateWithFlags(&streams[i], cudaStreamNonBlocking));
+      SIMJOIN_CUDA_CHECK(cudaEventCreateWithFlags(&done[i], cudaEventDisableTiming));
+    }
+  }
+  ~SampleStreams() {
+    for (int i = 0; i < kCount; ++i) {
+      cudaStreamSynchronize(streams[i]);
+      cudaEventDestroy(done[i]);
+      cudaStreamDestroy(streams[i]);
+    }
+    cudaEventDestroy(start);
+  }
+};
+
 ResultBatcher::ResultBatcher() = default;
 ResultBatcher::~ResultBatcher() = default;
 
@@ -71,6 +96,35 @@ void ResultBatcher::reserve(std::uint64_t capacity) {
     slots_[s].host_pairs = PinnedBuffer<Pair>(capacity, "result batch");
   }
   capacity_ = capacity;
+}
+
+// Count-only joins of 16 evenly spaced chunks, about 1% of the queries, run side by side on the
+// sample streams; their pairs per query, times the queries.
+double ResultBatcher::estimate_pairs(std::size_t queries, const LaunchBatch& launch) {
+  if (!sample_streams_) sample_streams_ = std::make_unique<SampleStreams>();
+  SampleStreams& side = *sample_streams_;
+  const std::size_t chunks = std::min<std::size_t>(16, queries);
+  const std::size_t chunk = std::max<std::size_t>(1, queries / (chunks * 100));
+  Slot& sampler = slots_[0];
+  SIMJOIN_CUDA_CHECK(cudaMemsetAsync(sampler.counters.data(), 0, 2 * sizeof(unsigned long long), sampler.stream));
+  SIMJOIN_CUDA_CHECK(cudaEventRecord(side.start, sampler.stream));
+  const int used = int(std::min<std::size_t>(chunks, SampleStreams::kCount));
+  for (int i = 0; i < used; ++i) SIMJOIN_CUDA_CHECK(cudaStreamWaitEvent(side.streams[i], side.start));
+  unsigned long long sampled_queries = 0;
+  for (std::size_t c = 0; c < chunks; ++c) {
+    const std::size_t begin = c * (queries / chunks);
+    const std::size_t end = std::min(queries, begin + chunk);
+    launch(begin, end, {nullptr, 0, sampler.counters.data()}, side.streams[c % SampleStreams::kCount]);
+    SIMJOIN_CUDA_CHECK_LAUNCH();
+    sampled_queries += end - begin;
+  }
+  for (int i = 0; i < used; ++i) {
+    SIMJOIN_CUDA_CHECK(cudaEventRecord(side.done[i], side.streams[i]));
+    SIMJOIN_CUDA_CHECK(cudaStreamWaitEvent(sampler.stream, side.done[i]));
+  }
+  sampler.counters.download(sampler.host_counters.data(), 2, sampler.stream);
+  SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(sampler.stream));
+  return double(sampler.host_counters.data()[0]) * double(queries) / double(sampled_queries);
 }
 
 void ResultBatcher::run(std::size_t queries, std::uint64_t max_pairs_per_query, std::uint64_t batch_bytes,
@@ -87,25 +141,8 @@ void ResultBatcher::run(std::size_t queries, std::uint64_t max_pairs_per_query, 
   const bool overlap = !std::getenv("SIMJOIN_GPU_SERIAL_BATCHES");
   if (!slots_) slots_ = std::make_unique<Slot[]>(2);
 
-  // Estimate: count-only joins of 16 evenly spaced chunks, about 1% of the queries, queued back to back
-  // (one small launch is latency-bound, so few larger chunks cost less than many small ones).
   auto start = std::chrono::steady_clock::now();
-  const std::size_t chunks = std::min<std::size_t>(16, queries);
-  const std::size_t chunk = std::max<std::size_t>(1, queries / (chunks * 100));
-  Slot& sampler = slots_[0];
-  SIMJOIN_CUDA_CHECK(cudaMemsetAsync(sampler.counters.data(), 0, 2 * sizeof(unsigned long long), sampler.stream));
-  unsigned long long sampled_queries = 0;
-  for (std::size_t c = 0; c < chunks; ++c) {
-    const std::size_t begin = c * (queries / chunks);
-    const std::size_t end = std::min(queries, begin + chunk);
-    launch(begin, end, {nullptr, 0, sampler.counters.data()}, sampler.stream);
-    SIMJOIN_CUDA_CHECK_LAUNCH();
-    sampled_queries += end - begin;
-  }
-  sampler.counters.download(sampler.host_counters.data(), 2, sampler.stream);
-  SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(sampler.stream));
-  const unsigned long long sampled_pairs = sampler.host_counters.data()[0];
-  const double estimate = double(sampled_pairs) * double(queries) / double(sampled_queries);
+  const double estimate = estimate_pairs(queries, launch);
   stats.add_phase("estimate", seconds_since(start));
 
   // Batch count and capacity: at least three batches, each slot holding a third of the estimate with

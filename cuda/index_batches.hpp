@@ -50,9 +50,12 @@ class ResultBatcher {
 
  private:
   struct Slot;
+  struct SampleStreams;
   void reserve(std::uint64_t capacity);
+  double estimate_pairs(std::size_t queries, const LaunchBatch& launch);
   std::mutex mutex_;  // one run at a time owns the buffers
   std::unique_ptr<Slot[]> slots_;
+  std::unique_ptr<SampleStreams> sample_streams_;
   std::uint64_t capacity_ = 0;
 };
 
