@@ -2,6 +2,7 @@
 // (named several times) or on two, progress counts all shares, and wrong ordinals are usage errors.
 #include <gtest/gtest.h>
 
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -76,18 +77,30 @@ TEST(MultiGpu, SanitizerSmallSplit) {
   }
 }
 
+// Runs the engine itself (not run_engine, which reports 1 at the end) on two shares of GPU 0, count only.
+void run_two_shares(const char* name, const PointSet& points, RunControl& control) {
+  JoinParams params;
+  params.eps = 0.01;
+  params.devices = {0, 0};
+  CountSink sink;
+  gpu_engine(name).run({&points, nullptr}, params, sink, control);
+}
+
 TEST(MultiGpu, ProgressCountsEveryShare) {
   SIMJOIN_SKIP_WITHOUT_GPU();
   const PointSet points = random_points(Distribution::Uniform, 20000, 2, test_seed());
   for (const char* name : kSplittingEngines) {
     SCOPED_TRACE(name);
-    JoinParams params;
-    params.eps = 0.01;
-    params.devices = {0, 0};
-    CountSink sink;
-    RunControl control;
-    run_engine(gpu_engine(name), {&points, nullptr}, params, sink, control);
+    std::vector<double> seen;
+    std::mutex mutex;
+    RunControl control([&](double fraction, const std::string&) {
+      std::lock_guard lock(mutex);
+      seen.push_back(fraction);
+    });
+    run_two_shares(name, points, control);
     EXPECT_DOUBLE_EQ(control.progress(), 1.0);
+    ASSERT_FALSE(seen.empty());
+    for (std::size_t i = 1; i < seen.size(); ++i) EXPECT_GE(seen[i], seen[i - 1]);
   }
 }
 
@@ -96,14 +109,10 @@ TEST(MultiGpu, CancelStopsEveryShare) {
   const PointSet points = random_points(Distribution::Uniform, 20000, 2, test_seed());
   for (const char* name : kSplittingEngines) {
     SCOPED_TRACE(name);
-    JoinParams params;
-    params.eps = 0.01;
-    params.devices = {0, 0};
-    CountSink sink;
     RunControl control;
     control.request_cancel();
     try {
-      run_engine(gpu_engine(name), {&points, nullptr}, params, sink, control);
+      run_two_shares(name, points, control);
       ADD_FAILURE() << "no Error(Cancelled)";
     } catch (const Error& error) {
       EXPECT_EQ(error.kind(), ErrorKind::Cancelled);
