@@ -40,6 +40,15 @@ def numpy_pairs(a, b, eps):
     return set(zip(i.tolist(), j.tolist()))
 
 
+def degrees(pairs, n):
+    """Neighbours of each of n points in a self-join's pairs."""
+    degree = np.zeros(n, dtype=np.int64)
+    for i, j in pairs:
+        degree[i] += 1
+        degree[j] += 1
+    return degree
+
+
 def read_pairs(path):
     pairs = np.load(path)
     assert pairs.ndim == 2 and pairs.shape[1] == 2, pairs.shape
@@ -144,11 +153,10 @@ def test_join_labels_vtp():
     a = np.concatenate([rng.normal(c, 0.3, size=(300, 2)) for c in ((0, 0), (3, 0), (0, 3))]).astype(np.float32)
     np.save(f"{tmp}/labels.npy", a)
     eps = 0.25
-    expected = numpy_pairs(a, None, eps)
-    degree = np.zeros(len(a), dtype=np.int64)
-    for i, j in expected:
-        degree[i] += 1
-        degree[j] += 1
+    # Float32 engines may differ from float64 only on pairs within rounding of eps (core/verify.cpp).
+    tolerance = max(1e-6, 4.0 * (a.shape[1] + 2) * 2.0 ** -24)
+    degree_low, degree_high = (degrees(numpy_pairs(a, None, eps * np.sqrt(1 + sign * tolerance)), len(a))
+                               for sign in (-1, 1))
     for engine, k in (("cpu-kmeans", 4), ("cpu-grid", 0)):
         simjoin("join", "--input", f"{tmp}/labels.npy", "--eps", eps, "--engine", engine, "--k", k,
                 "--labels-vtp", f"{tmp}/labels.vtp", "--stats", f"{tmp}/labels.json")
@@ -160,7 +168,7 @@ def test_join_labels_vtp():
         assert np.allclose(vtk_to_numpy(data.GetPoints().GetData())[:, :2], a)
         arrays = {name: vtk_to_numpy(data.GetPointData().GetArray(name))
                   for name in ("partition", "replicated", "neighbors")}
-        assert np.array_equal(arrays["neighbors"], degree), engine
+        assert (degree_low <= arrays["neighbors"]).all() and (arrays["neighbors"] <= degree_high).all(), engine
         stats = json.load(open(f"{tmp}/labels.json"))
         assert arrays["replicated"].sum() == stats.get("replicated_points", 0), engine
         if k:

@@ -1,5 +1,6 @@
 #include "tests/core/oracle_check.hpp"
 
+#include <cmath>
 #include <cstdlib>
 #include <random>
 
@@ -54,14 +55,24 @@ std::vector<Pair> oracle_pairs(const PointSet& a, const PointSet* b, double eps)
   return std::move(sink.sorted_pairs());
 }
 
+VerifyReport compare_with_oracle(std::vector<Pair> pairs, const PointSet& a, const PointSet* b, double eps) {
+  return compare_pairs(std::move(pairs), oracle_pairs(a, b, eps), a, b, eps, float32_tolerance(a.dims()));
+}
+
+std::pair<std::uint64_t, std::uint64_t> oracle_count_range(const PointSet& a, const PointSet* b, double eps) {
+  // The tolerance is relative on the squared distance.
+  const double tolerance = float32_tolerance(a.dims());
+  return {oracle_pairs(a, b, eps * std::sqrt(1 - tolerance)).size(),
+          oracle_pairs(a, b, eps * std::sqrt(1 + tolerance)).size()};
+}
+
 VerifyReport check_engine(Engine& engine, const PointSet& a, const PointSet* b,
                           const JoinParams& params, RunResult* result) {
   PairListSink sink;
   RunControl control;
   RunResult run = run_engine(engine, {&a, b}, params, sink, control);
   if (result) *result = std::move(run);
-  return compare_pairs(std::move(sink.pairs()), oracle_pairs(a, b, params.eps), a, b, params.eps,
-                       float32_tolerance(a.dims()));
+  return compare_with_oracle(std::move(sink.pairs()), a, b, params.eps);
 }
 
 std::uint64_t count_pairs(Engine& engine, const PointSet& a, const PointSet* b,

@@ -41,7 +41,9 @@ void expect_exact_on(const std::vector<int>& devices) {
     EXPECT_MATCHES_ORACLE(check_engine(engine, uniform, &other, params));
     params.eps = 0.01;
     EXPECT_MATCHES_ORACLE(check_engine(engine, clustered, nullptr, params));
-    EXPECT_EQ(count_pairs(engine, clustered, nullptr, params), oracle_pairs(clustered, nullptr, 0.01).size());
+    const std::uint64_t count = count_pairs(engine, clustered, nullptr, params);
+    const auto [low, high] = oracle_count_range(clustered, nullptr, 0.01);
+    EXPECT_TRUE(count >= low && count <= high) << count << " pairs, expected " << low << " to " << high;
   }
 }
 
