@@ -4,8 +4,12 @@
 
 namespace simjoin {
 
+std::uint64_t candidate_pairs(bool self_join, std::uint64_t n, std::uint64_t n_b) {
+  return self_join ? n * (n - (n > 0)) / 2 : n * n_b;
+}
+
 double RunStats::compared_ratio() const {
-  const double candidates = n_b != 0 ? double(n) * double(n_b) : double(n) * (double(n) - 1) / 2;
+  const double candidates = double(candidate_pairs(n_b == 0, n, n_b));
   return candidates > 0 ? double(compared_pairs) / candidates : 0.0;
 }
 

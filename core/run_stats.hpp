@@ -38,6 +38,9 @@ struct RunStats {
   double phase_seconds(const std::string& name) const;
 };
 
+// The candidate pairs of a join: n(n-1)/2 for a self-join of n points, else n * n_b.
+std::uint64_t candidate_pairs(bool self_join, std::uint64_t n, std::uint64_t n_b);
+
 void to_json(nlohmann::json& json, const RunStats& stats);
 
 // k-means partitions and the epsilon-bound replication (KMEANS-JOIN engines).

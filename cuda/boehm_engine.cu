@@ -2,10 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <limits>
 #include <numeric>
 
-#include "core/error.hpp"
 #include "cuda/boehm_directory.hpp"
 #include "cuda/index_device.cuh"
 #include "cuda/multi_device.hpp"

@@ -80,8 +80,7 @@ class BruteForceEngine final : public GpuEngine {
           da.coords.data(), std::uint32_t(a.size()), db.coords.data(), std::uint32_t(b.size()),
           unsigned(da.stride), eps2, self, first, last, out);
     }, control, result.stats);
-    result.stats.compared_pairs =
-        self ? a.size() * (a.size() - 1) / 2 : std::uint64_t(a.size()) * b.size();
+    result.stats.compared_pairs = candidate_pairs(self, a.size(), b.size());
     return result;
   }
 };

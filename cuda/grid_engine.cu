@@ -6,9 +6,7 @@
 #include <bit>
 #include <chrono>
 #include <future>
-#include <limits>
 
-#include "core/error.hpp"
 #include "cuda/grid_layout.hpp"
 #include "cuda/index_device.cuh"
 #include "cuda/multi_device.hpp"

@@ -109,7 +109,7 @@ class InljEngine final : public GpuEngine {
       inlj_kernel<<<unsigned(last - first), kThreads, shared_bytes>>>(
           points.coords.data(), std::uint32_t(a.size()), stride, eps2, chunks, std::uint32_t(first), out);
     }, control, result.stats);
-    result.stats.compared_pairs = a.size() * (a.size() - 1) / 2;
+    result.stats.compared_pairs = candidate_pairs(true, a.size(), a.size());
     return result;
   }
 };

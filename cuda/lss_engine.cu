@@ -4,9 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
-#include "core/error.hpp"
 #include "cuda/index_device.cuh"
 #include "cuda/multi_device.hpp"
 

@@ -5,7 +5,6 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
-#include <string>
 
 #include "core/engine.hpp"
 #include "core/point_set.hpp"

@@ -77,8 +77,7 @@ class NljEngine final : public GpuEngine {
           da.coords.data(), std::uint32_t(a.size()), db.coords.data(), std::uint32_t(b.size()), stride,
           eps2, self, std::uint32_t(first), tile_points, out);
     }, control, result.stats);
-    result.stats.compared_pairs =
-        self ? a.size() * (a.size() - 1) / 2 : std::uint64_t(a.size()) * b.size();
+    result.stats.compared_pairs = candidate_pairs(self, a.size(), b.size());
     return result;
   }
 };

@@ -26,8 +26,7 @@ CpuAutoEngine::~CpuAutoEngine() = default;
 
 CpuAutoEngine::Choice CpuAutoEngine::choose(const JoinInputs& inputs, double eps) const {
   const PointSet& a = *inputs.a;
-  const double n = double(a.size());
-  const double candidates = inputs.self_join() ? n * (n - 1) / 2 : n * double(inputs.b->size());
+  const double candidates = double(candidate_pairs(inputs.self_join(), a.size(), inputs.queries().size()));
   if (candidates <= kSmallJoin)
     return {nlj_.get(), "small input (" + std::to_string(std::uint64_t(candidates)) +
                             " candidate pairs): a nested loop needs no index"};
