@@ -99,18 +99,34 @@ __device__ inline unsigned long long within(const float (&acc)[kPerThread][kPerT
 __device__ inline unsigned bit_row(int bit) { return local_index(row_group(), unsigned(bit) / kPerThread); }
 __device__ inline unsigned bit_col(int bit) { return local_index(col_group(), unsigned(bit) % kPerThread); }
 
-// Clears the bits whose pair keep(row, col) rejects (tile-local row and column); only set bits are
-// looked at, so the cost is paid for candidates within eps alone.
-template <typename Keep>
-__device__ inline unsigned long long filter(unsigned long long mask, Keep keep) {
+// Clears the bits that keep(bit) rejects; only set bits are looked at, so the cost is paid for
+// candidates alone.
+template <typename KeepBit>
+__device__ inline unsigned long long keep_bits(unsigned long long mask, KeepBit keep) {
   unsigned long long kept = 0;
   while (mask) {
     const int bit = __ffsll((long long)mask) - 1;
     mask &= mask - 1;
-    if (keep(bit_row(bit), bit_col(bit)))
-      kept |= 1ull << bit;
+    if (keep(bit)) kept |= 1ull << bit;
   }
   return kept;
+}
+
+// keep_bits with keep(row, col) given the tile-local row and column of each bit.
+template <typename Keep>
+__device__ inline unsigned long long filter(unsigned long long mask, Keep keep) {
+  return keep_bits(mask, [&](int bit) { return keep(bit_row(bit), bit_col(bit)); });
+}
+
+// The squared distance of two rows in exactly the arithmetic of distances() (dimension by dimension,
+// one subtraction and one FMA each), for re-checking a candidate found another way.
+__device__ inline float squared_distance(const float* p, const float* q, unsigned stride) {
+  float sum = 0;
+  for (unsigned k = 0; k < stride; ++k) {
+    const float diff = p[k] - q[k];
+    sum = fmaf(diff, diff, sum);
+  }
+  return sum;
 }
 
 // Item `item` of the triangle {(r, c): r <= c < tiles}, numbered row by row.

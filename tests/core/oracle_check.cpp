@@ -66,13 +66,18 @@ std::pair<std::uint64_t, std::uint64_t> oracle_count_range(const PointSet& a, co
           oracle_pairs(a, b, eps * std::sqrt(1 + tolerance)).size()};
 }
 
-VerifyReport check_engine(Engine& engine, const PointSet& a, const PointSet* b,
-                          const JoinParams& params, RunResult* result) {
+std::vector<Pair> run_pairs(Engine& engine, const PointSet& a, const PointSet* b, const JoinParams& params,
+                            RunResult* result) {
   PairListSink sink;
   RunControl control;
   RunResult run = run_engine(engine, {&a, b}, params, sink, control);
   if (result) *result = std::move(run);
-  return compare_with_oracle(std::move(sink.pairs()), a, b, params.eps);
+  return std::move(sink.sorted_pairs());
+}
+
+VerifyReport check_engine(Engine& engine, const PointSet& a, const PointSet* b,
+                          const JoinParams& params, RunResult* result) {
+  return compare_with_oracle(run_pairs(engine, a, b, params, result), a, b, params.eps);
 }
 
 std::uint64_t count_pairs(Engine& engine, const PointSet& a, const PointSet* b,

@@ -34,6 +34,10 @@ VerifyReport compare_with_oracle(std::vector<Pair> pairs, const PointSet& a, con
 // rounding tolerance to those within eps plus the tolerance, [low, high].
 std::pair<std::uint64_t, std::uint64_t> oracle_count_range(const PointSet& a, const PointSet* b, double eps);
 
+// Runs `engine` into a pair list and returns its pairs sorted.
+std::vector<Pair> run_pairs(Engine& engine, const PointSet& a, const PointSet* b, const JoinParams& params,
+                            RunResult* result = nullptr);
+
 // Runs `engine` into a pair list and compares it with the oracle, allowing the float32 tolerance.
 VerifyReport check_engine(Engine& engine, const PointSet& a, const PointSet* b,
                           const JoinParams& params, RunResult* result = nullptr);

@@ -1,6 +1,7 @@
-# gpu_nested_loop_tests: gpu-nlj, gpu-inlj, gpu-bruteforce, gpu-kmeans, gpu-rejoin against the float64 oracle.
+# gpu_nested_loop_tests: gpu-nlj, gpu-inlj, gpu-bruteforce (and its tensor-core path), gpu-kmeans, gpu-rejoin against the float64 oracle.
 simjoin_gtest(gpu_nested_loop_tests
   ${CMAKE_CURRENT_LIST_DIR}/test_nested_loop_engines.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_bruteforce_tensor.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_nested_loop_kmeans.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_rejoin.cpp
 )

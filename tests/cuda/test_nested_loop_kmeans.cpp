@@ -30,15 +30,6 @@ class GpuKMeans : public ::testing::Test {
   }
 };
 
-std::vector<Pair> run_pairs(Engine& engine, const PointSet& a, const PointSet* b, const JoinParams& params,
-                            RunResult* result = nullptr) {
-  PairListSink sink;
-  RunControl control;
-  RunResult run = run_engine(engine, {&a, b}, params, sink, control);
-  if (result) *result = std::move(run);
-  return std::move(sink.sorted_pairs());
-}
-
 TEST_F(GpuKMeans, ReportsPartitionsAndReplicas) {
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
