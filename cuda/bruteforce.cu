@@ -226,6 +226,8 @@ class BruteForceEngine final : public GpuEngine {
       tensor = tensor_inputs(inputs, da, db, eps2, result.stats.notes);
       result.stats.add_phase("translate", timer.seconds());
     }
+    if (tensor)
+      for (const CenteredPoints& set : tensor->sets) result.stats.extra_bytes += set.words.bytes() + set.norms.bytes();
     const std::uint32_t na = std::uint32_t(a.size()), nb = std::uint32_t(b.size());
     const unsigned stride = unsigned(da.stride);
     const std::uint64_t tiles_a = (na + kTile - 1) / kTile, tiles_b = (nb + kTile - 1) / kTile;

@@ -83,6 +83,10 @@ class GpuBruteForceTensor : public ::testing::Test {
     RunResult result;
     const std::vector<Pair> got = run_pairs(bruteforce(), a, b, params(eps), &result);
     EXPECT_TRUE(has_note(result, path)) << "expected the path " << path;
+    // The translated copies: one 32-bit word per padded dimension and a norm per point.
+    const std::size_t stride = (a.dims() + 15) / 16 * 16;
+    const std::size_t points = a.size() + (b ? b->size() : 0);
+    EXPECT_EQ(result.stats.extra_bytes, path == "tensor cores" ? points * (stride + 1) * 4 : 0);
     const std::vector<Pair> expected = float32_pairs(a, b, eps);
     EXPECT_EQ(got.size(), expected.size());
     EXPECT_TRUE(got == expected) << "pairs differ from the float32 difference form";
