@@ -54,14 +54,43 @@ std::vector<float> seed_centroids(const PointSet& points, std::size_t k, std::mt
   return centroids;
 }
 
+// The nearest centroid of every point. With the centroids transposed, the distances from a point to
+// all of them take one vectorised loop per dimension; each is still summed over the dimensions in
+// order, as in nearest_centroid, and ties go to the lowest index, so the memberships are the same.
 void assign(const PointSet& points, const std::vector<float>& centroids,
             std::vector<std::uint32_t>& membership, int threads, const RunControl* control) {
-#pragma omp parallel for num_threads(threads) schedule(static)
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    if (cancelled(control)) continue;
-    membership[i] = nearest_centroid(points.point(i), centroids, points.dims());
+  const std::size_t d = points.dims(), k = centroids.size() / d;
+  std::vector<float> columns(k * d);  // column t: coordinate t of every centroid
+  for (std::size_t c = 0; c < k; ++c)
+    for (std::size_t t = 0; t < d; ++t) columns[t * k + c] = centroids[c * d + t];
+#pragma omp parallel num_threads(threads)
+  {
+    std::vector<float> distance(k);
+#pragma omp for schedule(static)
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      if (cancelled(control)) continue;
+      const float* p = points.point(i);
+      std::fill(distance.begin(), distance.end(), 0.0f);
+      for (std::size_t t = 0; t < d; ++t) {
+        const float pt = p[t];
+        const float* column = columns.data() + t * k;
+        for (std::size_t c = 0; c < k; ++c) {
+          const float diff = pt - column[c];
+          distance[c] += diff * diff;
+        }
+      }
+      membership[i] = std::uint32_t(std::min_element(distance.begin(), distance.end()) - distance.begin());
+    }
   }
   check_cancel(control);
+}
+
+// m of the points, evenly spaced in their order: a fair sample of data in any order, sorted included.
+PointSet evenly_spaced(const PointSet& points, std::size_t m) {
+  PointSet sample(m, points.dims());
+  for (std::size_t i = 0; i < m; ++i)
+    std::copy_n(points.point(i * points.size() / m), points.dims(), sample.point(i));
+  return sample;
 }
 
 // Moves each centroid to the mean of its members (float64 sums); an empty partition keeps its
@@ -109,6 +138,15 @@ KMeansResult kmeans(const PointSet& points, const KMeansParams& params, const Ru
     fail(ErrorKind::Usage, "k-means needs 1 <= k <= " + std::to_string(points.size()) + " (got k = " +
                                std::to_string(params.k) + ")");
   const int threads = params.threads > 0 ? params.threads : omp_get_max_threads();
+  const std::size_t fitted = std::max(params.sample, params.k);
+  if (params.sample != 0 && fitted < points.size()) {
+    KMeansParams on_sample = params;
+    on_sample.sample = 0;
+    KMeansResult result = kmeans(evenly_spaced(points, fitted), on_sample, control);
+    result.membership.assign(points.size(), 0);
+    assign(points, result.centroids, result.membership, threads, control);
+    return result;
+  }
   std::mt19937_64 random(params.seed);
   KMeansResult result;
   result.centroids = seed_centroids(points, params.k, random, threads, control);

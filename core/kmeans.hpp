@@ -15,6 +15,9 @@ struct KMeansParams {
   int max_iterations = 25;
   double tolerance = 1e-4;    // stop when no centroid moves more than this fraction of the extent
   int threads = 0;            // 0 uses all cores
+  // Fit the centroids on this many points (at least k), evenly spread over the set (0: all of
+  // them); the membership still covers every point.
+  std::size_t sample = 0;
 };
 
 struct KMeansResult {

@@ -24,8 +24,8 @@ struct DeviceClustering {
   DeviceBuffer<std::uint32_t> membership; // per point
 };
 
-// Same rule as the CPU KMEANS-JOIN: k = 0 picks sqrt(n / 64) within [1, 256]; k > n becomes n; k above
-// 4096 is a usage error. Choices are explained in notes.
+// k = 0 picks sqrt(n / 64) within [1, 256] (the CPU KMEANS-JOIN, with a grid in each partition, picks
+// fewer); k > n becomes n; k above 4096 is a usage error. Choices are explained in notes.
 std::size_t choose_k(int requested, std::size_t n, std::vector<std::string>& notes);
 
 // k-means++ seeds (centroids only; no membership yet) for points padded to `stride`.

@@ -3,14 +3,15 @@
 
 namespace simjoin {
 
-// Gowanlock & Karsin's epsilon-grid on the CPU: each query point searches the adjacent non-empty
-// cells; with unicomp each pair of cells is searched from one side only. For high d only a few
-// dimensions are indexed; the distance test always uses all of them.
+// Gowanlock & Karsin's epsilon-grid on the CPU: each query cell searches the adjacent non-empty
+// cells; with unicomp each pair of cells is searched from one side only. Only as many dimensions
+// are indexed as a cost model finds worth it; the distance test always uses all of them.
 class CpuGridEngine final : public Engine {
  public:
   std::string name() const override { return "cpu-grid"; }
   std::string description() const override {
-    return "Epsilon-grid over up to 6 dimensions with unicomp (Gowanlock & Karsin), all cores";
+    return "Epsilon-grid with unicomp (Gowanlock & Karsin) over up to 8 dimensions, as many as a "
+           "cost model picks; all cores";
   }
   Capabilities capabilities() const override { return {}; }
   RunResult run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink,

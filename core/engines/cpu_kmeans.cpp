@@ -4,8 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
-#include "core/engines/distance.hpp"
+#include "core/engines/grid_join.hpp"
 #include "core/kmeans.hpp"
 #include "core/parallel.hpp"
 
@@ -16,8 +17,9 @@
 // Either h(a) <= eps, and a is copied into j, where b lives; or h(a) > eps, so h(b) > 0, b lies
 // strictly on c_i's side, its test against i holds (left side negative) and b is copied into i,
 // where a lives. This holds for any membership, converged or not, and for B's points as much as
-// A's, since B is replicated by the same test. So every pair within eps shares a partition, and
-// comparing it only in the highest partition holding both compares it exactly once. The test is
+// A's, since B is replicated by the same test. So every pair within eps shares a partition; each
+// partition's epsilon-grid join finds every pair within eps among its points, and reporting a pair
+// only from the highest partition holding both reports it exactly once. The test is
 // evaluated in float64 with a relative margin far above its rounding error, so rounding can add
 // copies (harmless) but never drop one.
 
@@ -99,36 +101,27 @@ Memberships memberships(const Placement& placement) {
   return lists;
 }
 
-// Points and copies grouped by partition (counting sort), with their coordinates gathered so that
-// each partition's points are contiguous.
+// Points and copies grouped by partition (counting sort).
 struct Grouped {
-  std::vector<std::uint64_t> start;     // k + 1 offsets
-  std::vector<std::uint32_t> point;     // entry -> point id
-  std::vector<std::uint32_t> partition; // entry -> partition
-  std::vector<float> coords;            // entry -> d floats
+  std::vector<std::uint64_t> start;  // k + 1 offsets
+  std::vector<std::uint32_t> point;  // entry -> point id
+  PointRows rows(const PointSet& points, std::size_t c) const {
+    return PointRows(points, point.data() + start[c], start[c + 1] - start[c]);
+  }
 };
 
-Grouped group(const PointSet& points, const Placement& placement, std::size_t k) {
-  const std::size_t d = points.dims();
+Grouped group(const Placement& placement, std::size_t k) {
   Grouped grouped;
   grouped.start.assign(k + 1, 0);
   for (std::uint32_t c : placement.own) ++grouped.start[c + 1];
   for (std::uint32_t c : placement.copy_partition) ++grouped.start[c + 1];
   for (std::size_t c = 0; c < k; ++c) grouped.start[c + 1] += grouped.start[c];
-  const std::size_t total = grouped.start[k];
-  grouped.point.resize(total);
-  grouped.partition.resize(total);
-  grouped.coords.resize(total * d);
+  grouped.point.resize(grouped.start[k]);
   std::vector<std::uint64_t> next(grouped.start.begin(), grouped.start.end() - 1);
-  const auto put = [&](std::uint32_t p, std::uint32_t c) {
-    const std::uint64_t slot = next[c]++;
-    grouped.point[slot] = p;
-    grouped.partition[slot] = c;
-    std::copy_n(points.point(p), d, grouped.coords.data() + slot * d);
-  };
-  for (std::size_t p = 0; p < placement.own.size(); ++p) put(std::uint32_t(p), placement.own[p]);
+  for (std::size_t p = 0; p < placement.own.size(); ++p)
+    grouped.point[next[placement.own[p]]++] = std::uint32_t(p);
   for (std::size_t r = 0; r < placement.copy_point.size(); ++r)
-    put(placement.copy_point[r], placement.copy_partition[r]);
+    grouped.point[next[placement.copy_partition[r]]++] = placement.copy_point[r];
   return grouped;
 }
 
@@ -142,10 +135,30 @@ std::uint32_t highest_common(const std::uint32_t* p, const std::uint32_t* p_end,
   return UINT32_MAX;
 }
 
+// How many dimensions the partitions' grids index (each grid's cost model chose for its own points),
+// e.g. "partition grids index 4 dimensions in 12 partitions, 5 in 8".
+std::string indexed_dims_note(const std::vector<std::optional<GridJoin>>& grids) {
+  std::vector<std::size_t> partitions(EpsilonGrid::kMaxIndexed + 1, 0);
+  for (const auto& grid : grids) ++partitions[grid->grid().indexed()];
+  std::string note = "partition grids index";
+  for (std::size_t m = 0; m < partitions.size(); ++m) {
+    if (partitions[m] == 0) continue;
+    const bool first = note.back() == 'x';
+    note += first ? " " : ", ";
+    note += std::to_string(m);
+    note += first ? " dimensions in " : " in ";
+    note += std::to_string(partitions[m]);
+    note += first ? " partitions" : "";
+  }
+  return note;
+}
+
 std::size_t choose_k(std::size_t requested, std::size_t n, std::vector<std::string>& notes) {
   if (requested == 0) {
-    const std::size_t k = std::clamp<std::size_t>(std::size_t(std::sqrt(double(n) / 64.0)), 1, 256);
-    notes.push_back("k chosen as " + std::to_string(k) + " (sqrt(n / 64), at most 256)");
+    // The grid inside each partition does the pruning; partitions add copies along their borders.
+    // So a few large partitions: enough to build the grids in parallel and fit each to its region.
+    const auto k = std::clamp<std::size_t>(std::size_t(std::lround(std::sqrt(double(n) / 2000.0))), 1, 256);
+    notes.push_back("k chosen as " + std::to_string(k) + " (sqrt(n / 2000), at most 256)");
     return std::min(k, n);
   }
   if (requested > n) {
@@ -175,7 +188,6 @@ RunResult CpuKMeansEngine::run(const JoinInputs& inputs, const JoinParams& param
   RunStats& stats = result.stats;
   const PointSet& a = *inputs.a;
   const bool self = inputs.self_join();
-  const std::size_t d = a.dims();
   const int threads = thread_count(params.threads);
   if (a.empty()) {
     stats.notes.push_back("A is empty: no partitions");
@@ -188,7 +200,10 @@ RunResult CpuKMeansEngine::run(const JoinInputs& inputs, const JoinParams& param
   {
     PhaseTimer timer(stats, "k-means");
     control.set_phase("k-means");
-    clusters = kmeans(a, {k, params.seed, 25, 1e-4, params.threads}, &control);
+    // The centroids need not be exact, only fair (any centroids keep the join exact), so they are
+    // fitted on a sample of a few hundred points per partition.
+    const std::size_t sample = std::max<std::size_t>(32768, 256 * k);
+    clusters = kmeans(a, {k, params.seed, 25, 1e-4, params.threads, sample}, &control);
   }
   control.report(0.05);
 
@@ -206,48 +221,65 @@ RunResult CpuKMeansEngine::run(const JoinInputs& inputs, const JoinParams& param
   {
     PhaseTimer timer(stats, "group");
     control.set_phase("group");
-    group_a = group(a, placed_a, k);
+    group_a = group(placed_a, k);
     lists_a = memberships(placed_a);
     if (!self) {
-      group_b = group(*inputs.b, placed_b, k);
+      group_b = group(placed_b, k);
       lists_b = memberships(placed_b);
     }
   }
+  const PointSet& queries = inputs.queries();
   const Grouped& other = self ? group_a : group_b;
   const Memberships& other_lists = self ? lists_a : lists_b;
+
+  // Each partition's entries of A (own and copies) are indexed by an epsilon-grid, which its entries
+  // of B (or of A again) query.
+  std::vector<std::optional<GridJoin>> grids(k);
+  struct Task {
+    std::uint32_t partition;
+    GridTask task;
+  };
+  std::vector<Task> tasks;
+  {
+    PhaseTimer timer(stats, "index partitions");
+    control.set_phase("index partitions");
+    parallel_for_each(k, params.threads, control, [&](std::size_t c) {
+      grids[c].emplace(group_a.rows(a, c), other.rows(queries, c), self, params);
+    });
+    for (std::uint32_t c = 0; c < k; ++c)
+      for (const GridTask& task : grids[c]->tasks()) tasks.push_back({c, task});
+  }
+  control.report(0.15);
 
   {
     PhaseTimer timer(stats, "join");
     control.set_phase("join");
-    const float eps2 = squared_eps(params.eps);
-    // One row per entry of A's grouped array; it meets the later entries of its partition
-    // (self-join) or all of B's entries there, and tests a pair only in its highest common partition.
-    parallel_rows(group_a.point.size(), params.threads, control, [&](std::size_t r, PairBuffer& out) {
-      const std::uint32_t c = group_a.partition[r];
-      const std::uint32_t p = group_a.point[r];
-      const float* coords = group_a.coords.data() + r * d;
-      std::uint64_t compared = 0;
-      for (std::uint64_t t = self ? r + 1 : other.start[c]; t < other.start[c + 1]; ++t) {
-        const std::uint32_t q = other.point[t];
+    // A pair is reported only from the highest partition holding both of its points.
+    parallel_rows(tasks.size(), params.threads, control, [&](std::size_t t, PairBuffer& out) {
+      const std::uint32_t c = tasks[t].partition;
+      const std::uint32_t* points_a = group_a.point.data() + group_a.start[c];
+      const std::uint32_t* points_q = other.point.data() + other.start[c];
+      return grids[c]->run(tasks[t].task, [&](std::uint32_t row_q, std::uint32_t row_a) {
+        const std::uint32_t p = points_a[row_a], q = points_q[row_q];
         if (highest_common(lists_a.begin(p), lists_a.end(p), other_lists.begin(q), other_lists.end(q)) != c)
-          continue;
-        ++compared;
-        if (squared_distance(coords, other.coords.data() + t * d, d) <= eps2)
-          out.push(self ? std::min(p, q) : p, self ? std::max(p, q) : q);
-      }
-      return compared;
+          return;
+        out.push(self ? std::min(p, q) : p, self ? std::max(p, q) : q);
+      });
     }, sink, stats.compared_pairs);
   }
 
   stats.k = int(k);
   stats.replicated_points = placed_a.copy_point.size() + placed_b.copy_point.size();
-  stats.extra_bytes = (group_a.coords.size() + group_b.coords.size()) * sizeof(float) +
-                      (group_a.point.size() + group_b.point.size()) * 2 * sizeof(std::uint32_t) +
+  std::uint64_t grid_bytes = 0;
+  for (const auto& grid : grids) grid_bytes += grid->memory_bytes();
+  stats.extra_bytes = grid_bytes + tasks.size() * sizeof(Task) +
+                      (group_a.point.size() + group_b.point.size()) * sizeof(std::uint32_t) +
                       (lists_a.partitions.size() + lists_b.partitions.size()) * sizeof(std::uint32_t) +
                       (lists_a.offsets.size() + lists_b.offsets.size()) * sizeof(std::uint64_t);
   stats.notes.push_back(std::to_string(k) + " partitions after " + std::to_string(clusters.iterations) +
                         " k-means iterations; " + std::to_string(stats.replicated_points) + " copies");
   if (!self) stats.notes.push_back("copies counted for A and B together");
+  stats.notes.push_back(indexed_dims_note(grids));
 
   PartitionStructure& structure = result.partitions.emplace();
   structure.k = k;

@@ -4,8 +4,9 @@
 namespace simjoin {
 
 // KMEANS-JOIN (Korkmaz 2012, ch. 4): k-means partitions of A, epsilon-bound replication of points
-// near the bisectors, a nested loop inside each partition, and duplicate elimination by the
-// highest common partition. Without replication (cpu-kmeans-approx) it is fast but may miss pairs.
+// near the bisectors, an epsilon-grid join inside each partition (where the thesis uses a nested
+// loop), and duplicate elimination by the highest common partition. Without replication
+// (cpu-kmeans-approx) it is fast but may miss pairs.
 // k = 0 chooses k from n; k > n is clamped to n (both are noted in the run's notes).
 class CpuKMeansEngine final : public Engine {
  public:

@@ -1,37 +1,59 @@
 #pragma once
 // The epsilon-grid of Gowanlock & Karsin: cells a hair wider than eps over a few chosen dimensions,
 // non-empty cells only (B: sorted linear ids, G: point ranges, A: point ids by cell, M: per dimension
-// the non-empty cell coordinates).
+// the non-empty cell coordinates). The points' coordinates are also kept in cell order, one column
+// per dimension, so that comparing a query with a run of adjacent cells is one contiguous loop.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "core/point_set.hpp"
+#include "core/engines/point_rows.hpp"
 #include "core/run_stats.hpp"
 
 namespace simjoin {
 
+// Memory of a cell grouping: ids, ranges and point order.
+std::uint64_t cell_bytes(const GridStructure& cells);
+
 class EpsilonGrid {
  public:
-  // At most this many indexed dimensions (3^6 = 729 neighbour cells).
-  static constexpr std::size_t kMaxIndexed = 6;
+  // At most this many indexed dimensions (3^7 = 2187 neighbour rows per cell).
+  static constexpr std::size_t kMaxIndexed = 8;
 
-  // Indexes `points`. `notes` receives the choices made (indexed dimensions, cell width).
-  EpsilonGrid(const PointSet& points, double eps, std::vector<std::string>& notes);
+  // Indexes `points` for queries from `queries` (the same rows for a self-join). The cells cover
+  // both sets; the indexed dimensions are as many of the widest as the cost model (grid_cost.hpp)
+  // expects to be cheapest. Row numbers in the structure are positions in `points`. Builds on
+  // `threads` threads (0: all cores).
+  EpsilonGrid(const PointRows& points, const PointRows& queries, bool self_join, double eps, int threads);
 
   const GridStructure& structure() const { return grid_; }
   GridStructure take_structure() { return std::move(grid_); }
   std::size_t indexed() const { return grid_.indexed_dims.size(); }
+  // Cells along the first indexed dimension (1 when nothing is indexed): runs of cells along it
+  // have consecutive ids.
+  std::int64_t first_dim_cells() const { return indexed() ? std::int64_t(grid_.cells_per_dim[0]) : 1; }
+  // Why this many dimensions are indexed, for the run's notes.
+  const std::string& choice() const { return choice_; }
 
-  // Cell coordinate of point p in indexed slot s; far outside the grid it is clamped to -2 or
-  // cells + 1, which keeps every neighbour of it outside too.
-  std::int64_t coordinate(const float* p, std::size_t s) const;
+  // Groups other rows (the queries of A join B) by this grid's cells, in the form of structure().
+  GridStructure group(const PointRows& rows) const;
+
+  std::uint64_t stride(std::size_t s) const { return strides_[s]; }
+  // Cell coordinate of point p in slot s of the geometry in g (cell width, indexed dimensions,
+  // origin, cells per dimension).
+  static std::int64_t cell_coordinate(const GridStructure& g, const float* p, std::size_t s);
+  // Coordinate in indexed slot s of the cell with this linear id.
+  std::int64_t coordinate(std::uint64_t id, std::size_t s) const {
+    return std::int64_t(id / strides_[s] % grid_.cells_per_dim[s]);
+  }
   // True when coordinate c of slot s lies in the grid and some point has it (the M filter).
   bool occupied(std::size_t s, std::int64_t c) const;
-  // Linear id of in-range cell coordinates.
-  std::uint64_t linear_id(const std::int64_t* coords) const;
-  // Position of the cell in cell_ids, or -1 when empty.
-  std::int64_t find(std::uint64_t id) const;
+  // Positions [begin, end) in cell order of the points in the cells with ids low..high (inclusive);
+  // contiguous because positions follow the ids.
+  std::pair<std::uint32_t, std::uint32_t> run(std::uint64_t low, std::uint64_t high) const;
+  // Coordinate k of every point, in cell order.
+  const float* column(std::size_t k) const { return columns_.data() + k * grid_.point_order.size(); }
 
   std::uint64_t memory_bytes() const;
 
@@ -39,6 +61,9 @@ class EpsilonGrid {
   GridStructure grid_;
   std::vector<std::uint64_t> strides_;
   std::vector<std::vector<std::int64_t>> occupied_;  // M, sorted
+  std::vector<float> columns_;                       // d columns of n coordinates, cell order
+  std::string choice_;
+  int threads_;
 };
 
 }  // namespace simjoin

@@ -1,8 +1,10 @@
-// Epsilon-grid specifics: the reported structure is a consistent index of the points, high d
-// indexes at most six dimensions, and unicomp halves the distance tests without changing the result.
+// Epsilon-grid specifics: the reported structure is a consistent index of the points, the cost
+// model's choice of indexed dimensions, and unicomp halving the distance tests without changing the
+// result, also where a cell is split across tasks.
 #include <cmath>
 
 #include "core/engines/cpu_grid.hpp"
+#include "core/engines/grid_join.hpp"
 #include "tests/core/oracle_check.hpp"
 
 using namespace simjoin;
@@ -32,7 +34,7 @@ TEST_P(GridDims, StructureIndexesEveryPointInItsCell) {
   ASSERT_TRUE(result.grid);
   const GridStructure& grid = *result.grid;
   const std::size_t m = grid.indexed_dims.size();
-  EXPECT_LE(m, 6u);
+  EXPECT_LE(m, EpsilonGrid::kMaxIndexed);
   EXPECT_LE(m, d);
   EXPECT_GE(grid.cell_width, eps);
   EXPECT_TRUE(std::is_sorted(grid.cell_ids.begin(), grid.cell_ids.end()));
@@ -79,14 +81,50 @@ INSTANTIATE_TEST_SUITE_P(Dims, GridDims, ::testing::Values(1, 2, 3, 5, 8, 33));
 
 TEST(Grid, WideDataIndexesTheWidestDimensions) {
   const std::uint64_t seed = test_seed() + 31;
+  SCOPED_TRACE("seed " + std::to_string(seed));
   PointSet points = random_points(Distribution::Uniform, 1500, 10, seed);
-  // Dimensions 7 and 2 are stretched a hundredfold; they must be among those indexed.
+  // Dimensions 7 and 2 are stretched tenfold: 20 cells each, where the others have 2 or 3. They
+  // are the ones worth indexing, and they come first.
   for (std::size_t i = 0; i < points.size(); ++i) {
-    points.point(i)[7] *= 100;
-    points.point(i)[2] *= 100;
+    points.point(i)[7] *= 10;
+    points.point(i)[2] *= 10;
   }
   const RunResult result = run_grid(points, 0.5, true);
   const auto& dims = result.grid->indexed_dims;
   ASSERT_GE(dims.size(), 2u);
   EXPECT_TRUE((dims[0] == 7 && dims[1] == 2) || (dims[0] == 2 && dims[1] == 7));
+}
+
+// The cost model indexes as many dimensions as pay: all of them where the cells stay well filled,
+// few where indexing more would leave most of the 3^m neighbour cells empty (each still a lookup).
+TEST(Grid, CostModelIndexesTheDimensionsThatPay) {
+  const std::uint64_t seed = test_seed() + 41;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  // 2-d, about 6 points per cell: both dimensions.
+  const PointSet dense = random_points(Distribution::Uniform, 6000, 2, seed);
+  EXPECT_EQ(run_grid(dense, 0.03, true).grid->indexed_dims.size(), 2u);
+  // 6-d, 8 cells a side (262,144 cells) for 4000 points: indexing all six would make nearly every
+  // cell a singleton with 243 rows of neighbours to look up, and indexing none would test all pairs.
+  const PointSet sparse = random_points(Distribution::Uniform, 4000, 6, seed + 1);
+  const RunResult result = run_grid(sparse, 0.2, true);
+  const std::size_t m = result.grid->indexed_dims.size();
+  EXPECT_GE(m, 2u);
+  EXPECT_LE(m, 4u);
+  ASSERT_FALSE(result.stats.notes.empty());
+  EXPECT_NE(result.stats.notes.front().find("cost model"), std::string::npos) << result.stats.notes.front();
+}
+
+// Cells holding more queries than one task: the own cell is split across tasks, and unicomp must
+// still test each pair once (and, without it, twice).
+TEST(Grid, CellsLargerThanOneTask) {
+  const std::uint64_t seed = test_seed() + 51;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet points = random_points(Distribution::Clusters, 3000, 2, seed, 0, 1, 3, 0.02);
+  const RunResult once = run_grid(points, 0.1, true);
+  const RunResult twice = run_grid(points, 0.1, false);
+  std::uint32_t largest = 0;
+  for (std::size_t c = 0; c < once.grid->cell_ids.size(); ++c)
+    largest = std::max(largest, once.grid->cell_end[c] - once.grid->cell_begin[c]);
+  EXPECT_GT(largest, 2 * kGridTaskQueries);
+  EXPECT_EQ(2 * once.stats.compared_pairs, twice.stats.compared_pairs);
 }

@@ -31,10 +31,35 @@ std::vector<std::set<std::uint32_t>> holders(const PartitionStructure& parts) {
   return all;
 }
 
-bool share(const std::set<std::uint32_t>& x, const std::set<std::uint32_t>& y) {
-  for (std::uint32_t c : x)
-    if (y.count(c)) return true;
-  return false;
+// Points held by each partition (own and copies).
+std::vector<std::uint64_t> partition_sizes(const std::vector<std::set<std::uint32_t>>& held, std::size_t k) {
+  std::vector<std::uint64_t> sizes(k, 0);
+  for (const auto& partitions : held)
+    for (std::uint32_t c : partitions) ++sizes[c];
+  return sizes;
+}
+
+// Pairs inside the partitions, counted once per partition holding both: what the partitions' grids
+// test at most.
+std::uint64_t pairs_inside(const std::vector<std::uint64_t>& sizes_a, const std::vector<std::uint64_t>* sizes_b) {
+  std::uint64_t pairs = 0;
+  for (std::size_t c = 0; c < sizes_a.size(); ++c)
+    pairs += sizes_b ? sizes_a[c] * (*sizes_b)[c] : sizes_a[c] * (sizes_a[c] - (sizes_a[c] > 0)) / 2;
+  return pairs;
+}
+
+// B's partitions as the engine makes them: the nearest centroid plus the same bisector test.
+std::vector<std::set<std::uint32_t>> holders_b(const PointSet& b, const PartitionStructure& parts, double eps) {
+  const std::size_t d = b.dims();
+  std::vector<std::set<std::uint32_t>> all(b.size());
+  for (std::size_t q = 0; q < b.size(); ++q) {
+    const std::uint32_t i = nearest_centroid(b.point(q), parts.centroids, d);
+    all[q].insert(i);
+    for (std::uint32_t j = 0; j < parts.k; ++j)
+      if (j != i && in_bisector_band(b.point(q), &parts.centroids[i * d], &parts.centroids[j * d], d, eps))
+        all[q].insert(j);
+  }
+  return all;
 }
 
 JoinParams join_params(double eps, int k, std::uint64_t seed) {
@@ -88,14 +113,13 @@ TEST_P(KMeansJoin, ReplicationMatchesIndependentBisectorTest) {
   EXPECT_GE(result.stats.replicated_points, required);
   EXPECT_LE(result.stats.replicated_points, required + required / 100 + 5);
 
-  // Each pair sharing a partition is compared exactly once, and no other pair is compared.
-  std::uint64_t sharing = 0;
-  for (std::size_t p = 0; p < points.size(); ++p)
-    for (std::size_t q = p + 1; q < points.size(); ++q) sharing += share(all[p], all[q]);
-  EXPECT_EQ(result.stats.compared_pairs, sharing);
+  // Each pair is reported once (the oracle check); each partition's grid tests some of the pairs
+  // inside it, at least the ones it reports.
+  EXPECT_LE(result.stats.compared_pairs, pairs_inside(partition_sizes(all, parts.k), nullptr));
+  EXPECT_GE(result.stats.compared_pairs, result.stats.pairs);
 }
 
-TEST_P(KMeansJoin, ABJoinComparesEachSharedPairOnce) {
+TEST_P(KMeansJoin, ABJoinReplicatesBAndReportsEachPairOnce) {
   const auto [d, k] = GetParam();
   const std::uint64_t seed = test_seed() + 5000 + d * 100 + std::uint64_t(k);
   SCOPED_TRACE("seed " + std::to_string(seed));
@@ -106,29 +130,41 @@ TEST_P(KMeansJoin, ABJoinComparesEachSharedPairOnce) {
   RunResult result;
   EXPECT_MATCHES_ORACLE(check_engine(engine, a, &b, params, &result));
   ASSERT_TRUE(result.partitions);
-  // B's partitions: nearest centroid plus the same bisector test.
   const PartitionStructure& parts = *result.partitions;
-  const auto all_a = holders(parts);
-  std::uint64_t copies_b = 0, sharing = 0;
-  std::vector<std::set<std::uint32_t>> all_b(b.size());
-  for (std::size_t q = 0; q < b.size(); ++q) {
-    const std::uint32_t i = nearest_centroid(b.point(q), parts.centroids, d);
-    all_b[q].insert(i);
-    for (std::uint32_t j = 0; j < parts.k; ++j)
-      if (j != i && in_bisector_band(b.point(q), &parts.centroids[i * d], &parts.centroids[j * d], d, params.eps)) {
-        all_b[q].insert(j);
-        ++copies_b;
-      }
-  }
+  const auto all_b = holders_b(b, parts, params.eps);
+  std::uint64_t copies_b = 0;
+  for (const auto& partitions : all_b) copies_b += partitions.size() - 1;
   EXPECT_EQ(result.stats.replicated_points, parts.replica_point.size() + copies_b);
-  for (std::size_t p = 0; p < a.size(); ++p)
-    for (std::size_t q = 0; q < b.size(); ++q) sharing += share(all_a[p], all_b[q]);
-  EXPECT_EQ(result.stats.compared_pairs, sharing);
+  const auto sizes_b = partition_sizes(all_b, parts.k);
+  EXPECT_LE(result.stats.compared_pairs, pairs_inside(partition_sizes(holders(parts), parts.k), &sizes_b));
+  EXPECT_GE(result.stats.compared_pairs, result.stats.pairs);
 }
 
 INSTANTIATE_TEST_SUITE_P(DimsAndK, KMeansJoin,
                          ::testing::Values(Case{2, 1}, Case{2, 16}, Case{3, 7}, Case{8, 40},
                                            Case{16, 5}, Case{64, 12}, Case{2, 700}, Case{3, 5000}));
+
+// With eps beyond every partition's extent no dimension spans a cell, so each partition's grid is
+// one cell and tests every pair inside the partition: the compared count is known exactly, and the
+// oracle check shows that pairs held by several partitions are still reported once.
+TEST(KMeansJoinGrids, OneCellPartitionsTestEveryPairInside) {
+  const std::uint64_t seed = test_seed() + 21;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet a = random_points(Distribution::Clusters, 500, 3, seed, 0, 1, 4, 0.05);
+  const PointSet b = random_points(Distribution::Uniform, 300, 3, seed + 1);
+  const JoinParams params = join_params(2.0, 6, seed);  // the diameter of [0,1]^3 is 1.73
+  CpuKMeansEngine engine;
+  RunResult self, ab;
+  EXPECT_MATCHES_ORACLE(check_engine(engine, a, nullptr, params, &self));
+  EXPECT_MATCHES_ORACLE(check_engine(engine, a, &b, params, &ab));
+  const auto sizes_a = partition_sizes(holders(*self.partitions), 6);
+  EXPECT_EQ(self.stats.compared_pairs, pairs_inside(sizes_a, nullptr));
+  const auto sizes_b = partition_sizes(holders_b(b, *ab.partitions, params.eps), 6);
+  EXPECT_EQ(ab.stats.compared_pairs, pairs_inside(partition_sizes(holders(*ab.partitions), 6), &sizes_b));
+  bool one_cell = false;
+  for (const auto& note : self.stats.notes) one_cell |= note == "partition grids index 0 dimensions in 6 partitions";
+  EXPECT_TRUE(one_cell);
+}
 
 TEST(KMeansJoinK, ChosenAndClampedKAreNoted) {
   const PointSet points = random_points(Distribution::Uniform, 300, 2, test_seed());
@@ -197,4 +233,22 @@ TEST(KMeans, CentroidsAreMeansOfTheirMembers) {
     ASSERT_GT(count, 0u);
     for (int t = 0; t < 3; ++t) EXPECT_NEAR(result.centroids[c * 3 + t], sum[t] / double(count), 1e-3);
   }
+}
+
+TEST(KMeans, FittedOnASampleAssignsEveryPoint) {
+  const std::uint64_t seed = test_seed() + 10;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet points = random_points(Distribution::Clusters, 3000, 4, seed, 0, 10, 5, 0.3);
+  KMeansParams params;
+  params.k = 5;
+  params.seed = seed;
+  params.sample = 400;
+  const KMeansResult sampled = kmeans(points, params);
+  ASSERT_EQ(sampled.membership.size(), points.size());
+  for (std::size_t p = 0; p < points.size(); ++p)
+    ASSERT_EQ(sampled.membership[p], nearest_centroid(points.point(p), sampled.centroids, 4)) << "point " << p;
+  // A sample smaller than k is widened to k points rather than refused.
+  params.k = 50;
+  params.sample = 10;
+  EXPECT_EQ(kmeans(points, params).centroids.size(), 50u * 4);
 }

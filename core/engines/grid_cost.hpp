@@ -1,0 +1,25 @@
+#pragma once
+// How many dimensions an epsilon-grid indexes. Each indexed dimension triples the neighbour rows a
+// query cell looks up and cuts the candidates by a factor that depends on the data (little for a
+// dense cluster, much for sparse uniform data), so the costs are estimated from a sample of the
+// queries, each counted exactly against every point.
+#include <string>
+
+#include "core/engines/point_rows.hpp"
+#include "core/run_stats.hpp"
+
+namespace simjoin {
+
+struct IndexChoice {
+  std::size_t dims = 0;  // how many of the candidate dimensions to index (a prefix of them)
+  std::string reason;    // the estimates behind the choice, for the run's notes
+};
+
+// `candidates` is the grid's geometry over every dimension that may be indexed, most useful first
+// (cell_width, indexed_dims, origin, cells_per_dim); the choice is the prefix of them with the least
+// estimated cost: row lookups per query cell, set-up per query point and row, and distance tests.
+// Counts on `threads` threads (0: all cores).
+IndexChoice choose_indexed_dims(const PointRows& points, const PointRows& queries, bool self_join,
+                                const GridStructure& candidates, int threads);
+
+}  // namespace simjoin

@@ -1,0 +1,41 @@
+#include "core/engines/grid_join.hpp"
+
+namespace simjoin {
+
+std::vector<GridTask> GridJoin::tasks() const {
+  const GridStructure& cells = query_cells();
+  std::vector<GridTask> tasks;
+  tasks.reserve(cells.cell_ids.size() + cells.point_order.size() / kGridTaskQueries);
+  for (std::size_t c = 0; c < cells.cell_ids.size(); ++c)
+    for (std::uint32_t begin = cells.cell_begin[c]; begin < cells.cell_end[c]; begin += kGridTaskQueries)
+      tasks.push_back({std::uint32_t(c), begin, std::min(begin + kGridTaskQueries, cells.cell_end[c])});
+  return tasks;
+}
+
+GridJoin::GridJoin(const PointRows& points, const PointRows& queries, bool self_join, const JoinParams& params)
+    : query_rows_(queries),
+      self_(self_join),
+      unicomp_(self_join && params.unicomp),
+      eps2_(squared_eps(params.eps)),
+      d_(queries.dims()),
+      grid_(points, queries, self_join, params.eps, params.threads),
+      grouped_(self_join ? GridStructure{} : grid_.group(queries)) {
+  // Every offset in slots 1..m-1, as base-3 digits 0, 1, 2 for 0, -1, +1: code 0 is the own row.
+  const std::size_t m = grid_.indexed();
+  std::size_t count = 1;
+  for (std::size_t s = 1; s < m; ++s) count *= 3;
+  for (std::size_t code = 0; code < count; ++code) {
+    Row row;
+    std::size_t rest = code;
+    for (std::size_t s = 1; s < m; ++s) {
+      const std::size_t digit = rest % 3;
+      rest /= 3;
+      row.delta[s] = std::int8_t(digit == 0 ? 0 : digit == 1 ? -1 : 1);
+      row.id_delta += row.delta[s] * std::int64_t(grid_.stride(s));
+      if (digit != 0) row.last = int(s);
+    }
+    rows_.push_back(row);
+  }
+}
+
+}  // namespace simjoin

@@ -1,0 +1,186 @@
+#pragma once
+// The epsilon-grid join, shared by cpu-grid (one grid) and cpu-kmeans (one grid per partition).
+// Work comes in tasks of a few query points of one query cell. A task looks its neighbour cells up
+// once, as rows of three cells along the first indexed dimension: their ids are consecutive, so a
+// row is one binary search and one contiguous run of points, which each query of the task then
+// scans column by column (a vectorised loop).
+//
+// unicomp (self-joins): a cell searches the adjacent cells whose last differing indexed dimension k
+// has an odd coordinate in it (Gowanlock & Karsin). For k >= 1 the first dimension is left free, so
+// whole rows are searched or skipped; for k = 0 (the left and right neighbours in the own row) the
+// parity of the first coordinate decides. Inside the own cell each query meets only the points after
+// it in cell order. Two adjacent cells differ in parity in their last differing dimension, so exactly
+// one of them searches the other: each pair is compared once.
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "core/engine.hpp"
+#include "core/engines/distance.hpp"
+#include "core/engines/epsilon_grid.hpp"
+
+namespace simjoin {
+
+struct GridTask {
+  std::uint32_t cell;        // the query cell: index into the query cells' ids
+  std::uint32_t begin, end;  // its queries' positions in the query cells' order
+};
+
+// Tasks hold at most this many queries, so that progress and cancel stay prompt even when one cell
+// holds most of the points.
+inline constexpr std::uint32_t kGridTaskQueries = 64;
+
+class GridJoin {
+ public:
+  // Indexes `points` for `queries` (the same rows for a self-join) and groups the queries by cell;
+  // uses params.eps, params.threads and, for self-joins, params.unicomp.
+  GridJoin(const PointRows& points, const PointRows& queries, bool self_join, const JoinParams& params);
+
+  const EpsilonGrid& grid() const { return grid_; }
+  // The queries grouped by the grid's cells: for a self-join the grid's own structure.
+  const GridStructure& query_cells() const { return self_ ? grid_.structure() : grouped_; }
+  // The work, in cell order.
+  std::vector<GridTask> tasks() const;
+  std::uint64_t memory_bytes() const { return grid_.memory_bytes() + cell_bytes(grouped_); }
+  // The grid's structure, for the views; the join cannot run afterwards.
+  GridStructure take_structure() { return grid_.take_structure(); }
+
+  // The distance tests of one task; returns how many. Calls hit(query_row, point_row), rows being
+  // positions in query_rows and in the grid's points, for every pair within eps. A self-join
+  // without unicomp meets each pair from both sides.
+  template <typename Hit>
+  std::uint64_t run(const GridTask& task, Hit&& hit) const;
+
+ private:
+  static constexpr std::size_t kMax = EpsilonGrid::kMaxIndexed;
+  // A row of neighbour cells: the offset in indexed slots 1..m-1 (slot 0 spans -1..+1).
+  struct Row {
+    std::int64_t id_delta = 0;
+    int last = -1;  // last non-zero slot; -1 for the own row
+    std::int8_t delta[kMax] = {};
+  };
+
+  // run and scan for D dimensions; D = 0 for any other number.
+  template <std::size_t D, typename Hit>
+  std::uint64_t run_task(const GridTask& task, Hit& hit) const;
+  template <std::size_t D, typename Hit>
+  std::uint64_t scan(const float* q, std::uint32_t query_row, std::uint32_t begin, std::uint32_t end,
+                     Hit& hit) const;
+
+  PointRows query_rows_;
+  bool self_, unicomp_;
+  float eps2_;
+  std::size_t d_;
+  EpsilonGrid grid_;
+  GridStructure grouped_;  // A join B: the queries by cell
+  std::vector<Row> rows_;
+};
+
+template <std::size_t D, typename Hit>
+std::uint64_t GridJoin::scan(const float* q, std::uint32_t query_row, std::uint32_t begin,
+                             std::uint32_t end, Hit& hit) const {
+  // The sums run over the dimensions in order from 0, as in squared_distance, so results match it
+  // exactly. With D known, one loop computes whole distances in registers; otherwise the sums are
+  // built one dimension at a time.
+  constexpr std::uint32_t kBlock = 128;
+  float sum[kBlock];
+  const std::vector<std::uint32_t>& point_order = grid_.structure().point_order;
+  for (std::uint32_t first = begin; first < end; first += kBlock) {
+    const std::uint32_t len = std::min(kBlock, end - first);
+    if constexpr (D > 0) {
+      const float* column[D];
+      for (std::size_t k = 0; k < D; ++k) column[k] = grid_.column(k) + first;
+      for (std::uint32_t t = 0; t < len; ++t) {
+        float total = 0;
+        for (std::size_t k = 0; k < D; ++k) {
+          const float diff = q[k] - column[k][t];
+          total += diff * diff;
+        }
+        sum[t] = total;
+      }
+    } else {
+      std::fill_n(sum, len, 0.0f);
+      for (std::size_t k = 0; k < d_; ++k) {
+        const float qk = q[k];
+        const float* column = grid_.column(k) + first;
+        for (std::uint32_t t = 0; t < len; ++t) {
+          const float diff = qk - column[t];
+          sum[t] += diff * diff;
+        }
+      }
+    }
+    for (std::uint32_t t = 0; t < len; ++t)
+      if (sum[t] <= eps2_) hit(query_row, point_order[first + t]);
+  }
+  return end > begin ? end - begin : 0;
+}
+
+template <typename Hit>
+std::uint64_t GridJoin::run(const GridTask& task, Hit&& hit) const {
+  switch (d_) {
+    case 1: return run_task<1>(task, hit);
+    case 2: return run_task<2>(task, hit);
+    case 3: return run_task<3>(task, hit);
+    case 4: return run_task<4>(task, hit);
+    case 5: return run_task<5>(task, hit);
+    case 6: return run_task<6>(task, hit);
+    case 7: return run_task<7>(task, hit);
+    case 8: return run_task<8>(task, hit);
+    default: return run_task<0>(task, hit);
+  }
+}
+
+template <std::size_t D, typename Hit>
+std::uint64_t GridJoin::run_task(const GridTask& task, Hit& hit) const {
+  const std::size_t m = grid_.indexed();
+  const std::uint64_t id = query_cells().cell_ids[task.cell];
+  std::int64_t c[kMax] = {};
+  bool ok[kMax][3];
+  for (std::size_t s = 0; s < m; ++s) {
+    c[s] = grid_.coordinate(id, s);
+    for (int o = -1; o <= 1; ++o) ok[s][o + 1] = grid_.occupied(s, c[s] + o);
+  }
+  // The row of three cells along slot 0, clipped to the grid.
+  const std::uint64_t left = c[0] > 0, right = c[0] + 1 < grid_.first_dim_cells();
+  std::uint32_t query_row[kGridTaskQueries];
+  const float* q[kGridTaskQueries];
+  const std::uint32_t count = task.end - task.begin;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    query_row[i] = query_cells().point_order[task.begin + i];
+    q[i] = query_rows_.point(query_row[i]);
+  }
+  std::uint64_t tests = 0;
+  const auto scan_all = [&](std::uint32_t begin, std::uint32_t end) {
+    if (begin < end)
+      for (std::uint32_t i = 0; i < count; ++i) tests += scan<D>(q[i], query_row[i], begin, end, hit);
+  };
+  for (const Row& row : rows_) {
+    if (row.last >= 0) {
+      if (unicomp_ && (c[row.last] & 1) == 0) continue;
+      bool present = true;
+      for (std::size_t s = 1; s < m && present; ++s) present = ok[s][row.delta[s] + 1];
+      if (!present) continue;
+    }
+    const std::uint64_t centre = id + std::uint64_t(row.id_delta);
+    if (row.last >= 0 || !self_) {
+      const auto [begin, end] = grid_.run(centre - left, centre + right);
+      scan_all(begin, end);
+      continue;
+    }
+    // The own row of a self-join: positions in cell order are the same for queries and points.
+    const std::uint32_t own_begin = query_cells().cell_begin[task.cell], own_end = query_cells().cell_end[task.cell];
+    for (std::uint32_t i = 0; i < count; ++i) {
+      const std::uint32_t at = task.begin + i;
+      tests += scan<D>(q[i], query_row[i], at + 1, own_end, hit);
+      if (!unicomp_) tests += scan<D>(q[i], query_row[i], own_begin, at, hit);
+    }
+    if (!unicomp_ || (c[0] & 1) != 0) {
+      const auto [begin, end] = grid_.run(centre - left, centre + right);
+      scan_all(begin, own_begin);
+      scan_all(own_end, end);
+    }
+  }
+  return tests;
+}
+
+}  // namespace simjoin
