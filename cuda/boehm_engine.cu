@@ -6,6 +6,7 @@
 
 #include "cuda/boehm_directory.hpp"
 #include "cuda/index_device.cuh"
+#include "cuda/launch_size.hpp"
 #include "cuda/multi_device.hpp"
 
 namespace simjoin::gpu {
@@ -170,7 +171,7 @@ RunResult GpuBoehmEngine::run(const JoinInputs& inputs, const JoinParams& params
   const float eps2 = float(params.eps) * float(params.eps);
   const std::size_t shared_bytes = 2 * d * sizeof(float) + kThreads * sizeof(int);
   const LaunchBatch launch = [&](std::size_t begin, std::size_t end, const BatchOutput& out, cudaStream_t stream) {
-    const unsigned blocks = unsigned((end - begin + kThreads - 1) / kThreads);
+    const unsigned blocks = blocks_for(end - begin, kThreads);
     if (self)
       boehm_join_kernel<true><<<blocks, kThreads, shared_bytes, stream>>>(g, rotated.data(), points.data(), order.data(),
                                                                           begin, end, eps2, out);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "cuda/launch_size.hpp"
 #include "cuda/split_half_mma.cuh"
 
 namespace simjoin::gpu {
@@ -64,7 +65,6 @@ void add_sample(const PointSet& points, std::vector<double>& sum, std::size_t& c
     for (std::size_t k = 0; k < points.dims(); ++k) sum[k] += points.point(i)[k];
 }
 
-unsigned blocks_for(std::size_t n) { return unsigned((n + kThreads - 1) / kThreads); }
 }  // namespace
 
 std::vector<float> reference_point(const PointSet& a, const PointSet* b) {
@@ -93,7 +93,7 @@ std::vector<CenteredPoints> center_points(const std::vector<const DevicePoints*>
     out.norms = DeviceBuffer<float>(out.n, "point norms");
     translated.emplace_back(out.n * stride, "translated point coordinates");
     if (out.n == 0) continue;
-    translate_kernel<<<blocks_for(out.n), kThreads>>>(sets[s]->coords.data(), out.n, unsigned(dims),
+    translate_kernel<<<blocks_for(out.n, kThreads), kThreads>>>(sets[s]->coords.data(), out.n, unsigned(dims),
                                                       unsigned(sets[s]->stride), device_reference.data(),
                                                       unsigned(stride), translated[s].data(), out.norms.data());
     SIMJOIN_CUDA_CHECK_LAUNCH();
@@ -110,7 +110,7 @@ std::vector<CenteredPoints> center_points(const std::vector<const DevicePoints*>
     CenteredPoints& out = result[s];
     out.words = DeviceBuffer<std::uint32_t>(out.n * stride, "split point coordinates");
     if (out.n == 0) continue;
-    split_kernel<<<blocks_for(out.n), kThreads>>>(translated[s].data(), out.n, unsigned(stride), scale,
+    split_kernel<<<blocks_for(out.n, kThreads), kThreads>>>(translated[s].data(), out.n, unsigned(stride), scale,
                                                   reinterpret_cast<__half*>(out.words.data()));
     SIMJOIN_CUDA_CHECK_LAUNCH();
   }

@@ -9,6 +9,7 @@
 
 #include "cuda/grid_layout.hpp"
 #include "cuda/index_device.cuh"
+#include "cuda/launch_size.hpp"
 #include "cuda/multi_device.hpp"
 
 namespace simjoin::gpu {
@@ -157,8 +158,6 @@ __global__ void join_kernel(DeviceGrid g, const float* query_points, const std::
   add_compared(out, tests);
 }
 
-unsigned blocks_for(std::size_t n) { return unsigned((n + kThreads - 1) / kThreads); }
-
 DeviceBuffer<float> upload_points(const PointSet& points) {
   DeviceBuffer<float> raw(points.size() * points.dims(), "points");
   raw.upload(points.data(), raw.size());
@@ -170,7 +169,7 @@ SortedPoints sort_by_cell(DeviceBuffer<float> raw, std::size_t n, std::size_t d,
                           int id_bits) {
   DeviceBuffer<unsigned long long> ids(n, "cell ids");
   DeviceBuffer<std::uint32_t> index(n, "point index");
-  cell_ids_kernel<<<blocks_for(n), kThreads>>>(grid, raw.data(), n, ids.data(), index.data());
+  cell_ids_kernel<<<blocks_for(n, kThreads), kThreads>>>(grid, raw.data(), n, ids.data(), index.data());
   SIMJOIN_CUDA_CHECK_LAUNCH();
   SortedPoints sorted{DeviceBuffer<float>(n * d, "sorted points"), DeviceBuffer<std::uint32_t>(n, "point order"),
                       DeviceBuffer<unsigned long long>(n, "sorted cell ids")};
@@ -180,7 +179,7 @@ SortedPoints sort_by_cell(DeviceBuffer<float> raw, std::size_t n, std::size_t d,
   DeviceBuffer<char> temp(temp_bytes, "sort scratch");
   SIMJOIN_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.data(), temp_bytes, ids.data(), sorted.ids.data(),
                                                      index.data(), sorted.order.data(), n, 0, id_bits));
-  gather_kernel<<<blocks_for(n * d), kThreads>>>(raw.data(), sorted.order.data(), n, d, sorted.coords.data());
+  gather_kernel<<<blocks_for(n * d, kThreads), kThreads>>>(raw.data(), sorted.order.data(), n, d, sorted.coords.data());
   SIMJOIN_CUDA_CHECK_LAUNCH();
   return sorted;
 }
@@ -273,7 +272,7 @@ GridIndex build_index(const JoinInputs& inputs, const GridLayout& layout, RunSta
   }
   DeviceBuffer<std::uint32_t*> mask_table(kMaxIndexedDims, "mask table");
   mask_table.upload(mask_pointers, kMaxIndexedDims);
-  mask_kernel<<<blocks_for(cells_found), kThreads>>>(grid, mask_table.data());
+  mask_kernel<<<blocks_for(cells_found, kThreads), kThreads>>>(grid, mask_table.data());
   SIMJOIN_CUDA_CHECK_LAUNCH();
   for (int j = 0; j < grid.k; ++j) grid.masks[j] = mask_pointers[j];
   stats.add_phase("build", build_timer.seconds());
@@ -354,7 +353,7 @@ RunResult GpuGridEngine::run(const JoinInputs& inputs, const JoinParams& params,
     const auto [first, last] = share_range(queries.size(), s, devices.size());
     const LaunchBatch launch = [&, first = first](std::size_t begin, std::size_t end, const BatchOutput& out,
                                                   cudaStream_t stream) {
-      const unsigned blocks = blocks_for(end - begin);
+      const unsigned blocks = blocks_for(end - begin, kThreads);
       begin += first, end += first;
       if (!self)
         join_kernel<false, false><<<blocks, kThreads, 0, stream>>>(grid, query_points, query_order, begin, end, eps2, out);

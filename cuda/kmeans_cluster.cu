@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/kmeans.hpp"
+#include "cuda/launch_size.hpp"
 
 namespace simjoin::gpu {
 
@@ -98,8 +99,6 @@ __global__ void divide_kernel(float* centroids, const float* sums, const unsigne
   centroids[t] = updated;
 }
 
-unsigned blocks_for(std::uint64_t items) { return unsigned((items + kThreads - 1) / kThreads); }
-
 std::size_t staged_bytes(const DeviceClustering& clustering, std::size_t stride) {
   const std::size_t floats = clustering.k * stride;
   return floats <= kSharedFloats ? floats * sizeof(float) : 0;
@@ -108,7 +107,7 @@ std::size_t staged_bytes(const DeviceClustering& clustering, std::size_t stride)
 void assign(const DevicePoints& points, const DeviceClustering& clustering, std::uint32_t* membership,
             unsigned long long* changes) {
   const std::size_t shared = staged_bytes(clustering, points.stride);
-  assign_kernel<<<blocks_for(points.n), kThreads, shared>>>(
+  assign_kernel<<<blocks_for(points.n, kThreads), kThreads, shared>>>(
       points.coords.data(), std::uint32_t(points.n), unsigned(points.stride), clustering.centroids.data(),
       std::uint32_t(clustering.k), shared != 0, membership, changes);
   SIMJOIN_CUDA_CHECK_LAUNCH();
@@ -173,7 +172,7 @@ void accumulate(const DevicePoints& points, const DeviceClustering& clustering, 
   SIMJOIN_CUDA_CHECK(cudaMemsetAsync(sums, 0, k * stride * sizeof(float)));
   SIMJOIN_CUDA_CHECK(cudaMemsetAsync(counts, 0, k * sizeof(unsigned)));
   const bool in_shared = k * stride + k <= kSharedFloats;
-  accumulate_kernel<<<std::min<unsigned>(blocks_for(points.n), 1024), kThreads,
+  accumulate_kernel<<<std::min<unsigned>(blocks_for(points.n, kThreads), 1024), kThreads,
                       in_shared ? (k * stride + k) * sizeof(float) : 0>>>(
       points.coords.data(), std::uint32_t(points.n), unsigned(stride), clustering.membership.data(),
       std::uint32_t(k), in_shared, sums, counts);
@@ -222,7 +221,7 @@ void refine_clustering(const DevicePoints& points, DeviceClustering& clustering,
     ++clustering.iterations;
     SIMJOIN_CUDA_CHECK(cudaMemsetAsync(progress.data(), 0, sizeof(RoundProgress)));
     accumulate(points, clustering, sums.data(), counts.data());
-    divide_kernel<<<blocks_for(k * stride), kThreads>>>(clustering.centroids.data(), sums.data(), counts.data(),
+    divide_kernel<<<blocks_for(k * stride, kThreads), kThreads>>>(clustering.centroids.data(), sums.data(), counts.data(),
                                                         std::uint32_t(k), unsigned(stride), progress.data());
     SIMJOIN_CUDA_CHECK_LAUNCH();
     assign(points, clustering, clustering.membership.data(), &progress.data()->changes);
@@ -237,7 +236,6 @@ void assign_nearest(const DevicePoints& points, const DeviceClustering& clusteri
                     std::uint32_t* membership) {
   assign(points, clustering, membership, nullptr);
 }
-
 
 double centroid_displacement(const DevicePoints& points, const DeviceClustering& clustering) {
   const std::size_t k = clustering.k, stride = points.stride;

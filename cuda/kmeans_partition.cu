@@ -2,6 +2,8 @@
 
 #include <cub/cub.cuh>
 
+#include "cuda/launch_size.hpp"
+
 namespace simjoin::gpu {
 
 namespace {
@@ -10,8 +12,6 @@ constexpr unsigned kThreads = 256;
 // 1e-12 of the squared distances, far above float64 rounding of either side.
 constexpr double kEpsMargin = 1e-6;
 constexpr double kRoundingMargin = 1e-12;
-
-unsigned blocks_for(std::uint64_t items) { return unsigned((items + kThreads - 1) / kThreads); }
 
 __global__ void gaps_kernel(const float* centroids, std::uint32_t k, unsigned stride, double* gaps) {
   const std::uint64_t t = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -103,7 +103,7 @@ void exclusive_sum(const unsigned long long* in, unsigned long long* out, std::u
 DeviceBuffer<double> centroid_gaps(const DeviceClustering& clustering, std::size_t stride) {
   const std::uint64_t k = clustering.k;
   DeviceBuffer<double> gaps(k * k, "centroid distances");
-  gaps_kernel<<<blocks_for(k * k), kThreads>>>(clustering.centroids.data(), std::uint32_t(k), unsigned(stride),
+  gaps_kernel<<<blocks_for(k * k, kThreads), kThreads>>>(clustering.centroids.data(), std::uint32_t(k), unsigned(stride),
                                               gaps.data());
   SIMJOIN_CUDA_CHECK_LAUNCH();
   return gaps;
@@ -120,7 +120,7 @@ PartitionedPoints partition_points(const DevicePoints& points, const std::uint32
     EventTimer timer;
     DeviceBuffer<unsigned long long> counts(n + 1, "membership list sizes");
     SIMJOIN_CUDA_CHECK(cudaMemset(counts.data(), 0, counts.bytes()));
-    list_kernel<<<blocks_for(n), kThreads>>>(points.coords.data(), std::uint32_t(n), stride, membership,
+    list_kernel<<<blocks_for(n, kThreads), kThreads>>>(points.coords.data(), std::uint32_t(n), stride, membership,
                                              clustering.centroids.data(), gaps, std::uint32_t(k), band,
                                              replicate, counts.data(), nullptr, nullptr);
     SIMJOIN_CUDA_CHECK_LAUNCH();
@@ -129,7 +129,7 @@ PartitionedPoints partition_points(const DevicePoints& points, const std::uint32
     SIMJOIN_CUDA_CHECK(cudaMemcpy(&result.entries, result.list_begin.data() + n, sizeof(unsigned long long),
                                   cudaMemcpyDeviceToHost));
     result.lists = DeviceBuffer<std::uint32_t>(result.entries, "membership lists");
-    list_kernel<<<blocks_for(n), kThreads>>>(points.coords.data(), std::uint32_t(n), stride, membership,
+    list_kernel<<<blocks_for(n, kThreads), kThreads>>>(points.coords.data(), std::uint32_t(n), stride, membership,
                                              clustering.centroids.data(), gaps, std::uint32_t(k), band,
                                              replicate, nullptr, result.list_begin.data(), result.lists.data());
     SIMJOIN_CUDA_CHECK_LAUNCH();
@@ -153,11 +153,11 @@ PartitionedPoints partition_points(const DevicePoints& points, const std::uint32
     DeviceBuffer<unsigned long long> cursor(k + 1, "partition cursors");
     SIMJOIN_CUDA_CHECK(cudaMemcpy(cursor.data(), result.part_begin.data(), cursor.bytes(), cudaMemcpyDeviceToDevice));
     result.grouped_ids = DeviceBuffer<std::uint32_t>(result.entries, "grouped point ids");
-    scatter_kernel<<<blocks_for(n), kThreads>>>(std::uint32_t(n), result.list_begin.data(), result.lists.data(),
+    scatter_kernel<<<blocks_for(n, kThreads), kThreads>>>(std::uint32_t(n), result.list_begin.data(), result.lists.data(),
                                                 cursor.data(), result.grouped_ids.data());
     SIMJOIN_CUDA_CHECK_LAUNCH();
     result.grouped_coords = DeviceBuffer<float>(result.entries * stride, "grouped coordinates");
-    gather_kernel<<<blocks_for(result.entries * (stride / 4)), kThreads>>>(
+    gather_kernel<<<blocks_for(result.entries * (stride / 4), kThreads), kThreads>>>(
         points.coords.data(), stride, result.grouped_ids.data(), result.entries, result.grouped_coords.data());
     SIMJOIN_CUDA_CHECK_LAUNCH();
     result.part_begin_host.resize(k + 1);
@@ -186,7 +186,7 @@ void download_replicas(const PartitionedPoints& parts, const std::uint32_t* memb
   replica_partition.resize(copies);
   if (copies == 0) return;
   DeviceBuffer<std::uint32_t> points(copies, "replica points"), partitions(copies, "replica partitions");
-  replicas_kernel<<<blocks_for(n), kThreads>>>(std::uint32_t(n), parts.list_begin.data(), parts.lists.data(),
+  replicas_kernel<<<blocks_for(n, kThreads), kThreads>>>(std::uint32_t(n), parts.list_begin.data(), parts.lists.data(),
                                                membership, points.data(), partitions.data());
   SIMJOIN_CUDA_CHECK_LAUNCH();
   points.download(replica_point.data(), copies);

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "cuda/index_device.cuh"
+#include "cuda/launch_size.hpp"
 #include "cuda/multi_device.hpp"
 
 namespace simjoin::gpu {
@@ -124,7 +125,6 @@ __global__ void lss_join_kernel(DeviceLists g, const float* query_points, std::s
   add_compared(out, tests);
 }
 
-unsigned blocks_for(std::size_t n) { return unsigned((n + kThreads - 1) / kThreads); }
 }  // namespace
 
 std::string GpuLssEngine::description() const {
@@ -178,7 +178,7 @@ RunResult GpuLssEngine::run(const JoinInputs& inputs, const JoinParams& params, 
 
   EventTimer build_timer;
   DeviceBuffer<std::uint32_t> coords(n * d, "quantised points");
-  quantise_kernel<<<blocks_for(n * d), kThreads>>>(points.data(), n, int(d), device_low.data(), lists.scale,
+  quantise_kernel<<<blocks_for(n * d, kThreads), kThreads>>>(points.data(), n, int(d), device_low.data(), lists.scale,
                                                    coords.data());
   SIMJOIN_CUDA_CHECK_LAUNCH();
   DeviceBuffer<std::uint32_t> order(std::size_t(lists.lists) * n, "Z-order lists");
@@ -192,7 +192,7 @@ RunResult GpuLssEngine::run(const JoinInputs& inputs, const JoinParams& params, 
   DeviceBuffer<char> temp(temp_bytes, "sort scratch");
   for (int j = 0; j < lists.lists; ++j) {
     std::uint32_t* list = order.data() + std::size_t(j) * n;
-    iota_kernel<<<blocks_for(n), kThreads>>>(list, n);
+    iota_kernel<<<blocks_for(n, kThreads), kThreads>>>(list, n);
     SIMJOIN_CUDA_CHECK_LAUNCH();
     less.shift = shifts[j];
     SIMJOIN_CUDA_CHECK(cub::DeviceMergeSort::SortKeys(temp.data(), temp_bytes, list, n, less));
@@ -210,9 +210,9 @@ RunResult GpuLssEngine::run(const JoinInputs& inputs, const JoinParams& params, 
   const float eps2 = float(params.eps) * float(params.eps);
   const LaunchBatch launch = [&](std::size_t begin, std::size_t end, const BatchOutput& out, cudaStream_t stream) {
     if (self)
-      lss_join_kernel<true><<<blocks_for(end - begin), kThreads, 0, stream>>>(lists, points.data(), begin, end, eps2, out);
+      lss_join_kernel<true><<<blocks_for(end - begin, kThreads), kThreads, 0, stream>>>(lists, points.data(), begin, end, eps2, out);
     else
-      lss_join_kernel<false><<<blocks_for(end - begin), kThreads, 0, stream>>>(lists, query_points.data(), begin, end,
+      lss_join_kernel<false><<<blocks_for(end - begin, kThreads), kThreads, 0, stream>>>(lists, query_points.data(), begin, end,
                                                                                eps2, out);
   };
   batchers_.on(current_device()).run(queries.size(), self ? n - 1 : n, params.batch_bytes, sink, control, launch, stats);

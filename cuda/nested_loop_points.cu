@@ -2,6 +2,8 @@
 
 #include <cstdint>
 
+#include "cuda/launch_size.hpp"
+
 namespace simjoin::gpu {
 
 namespace {
@@ -30,7 +32,7 @@ DevicePoints upload_points(const PointSet& points, cudaStream_t stream) {
     dense.upload(points.data(), dense.size(), stream);
     constexpr unsigned kThreads = 256;
     const std::uint64_t items = std::uint64_t(result.n) * result.stride;
-    pad_rows_kernel<<<unsigned((items + kThreads - 1) / kThreads), kThreads, 0, stream>>>(
+    pad_rows_kernel<<<blocks_for(items, kThreads), kThreads, 0, stream>>>(
         dense.data(), result.n, unsigned(points.dims()), unsigned(result.stride), result.coords.data());
     SIMJOIN_CUDA_CHECK_LAUNCH();
     SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(stream));  // before `dense` is freed
