@@ -9,20 +9,13 @@
 #include <random>
 #include <string>
 
-#include "cuda/gpu_engines.hpp"
 #include "tests/core/oracle_check.hpp"
+#include "tests/cuda/gpu_test_common.hpp"
 
 namespace simjoin::testing {
 namespace {
 
-Engine& bruteforce() {
-  static EngineRegistry registry = [] {
-    EngineRegistry r;
-    register_gpu_engines(r);
-    return r;
-  }();
-  return registry.get("gpu-bruteforce");
-}
+Engine& bruteforce() { return gpu_engine("gpu-bruteforce"); }
 
 // Pairs within eps by the float32 difference form, dimension by dimension with one FMA each: the
 // arithmetic of the GPU re-check.
@@ -69,10 +62,7 @@ PointSet pairs_near_eps(std::size_t pairs, std::size_t dims, double eps, double 
 
 class GpuBruteForceTensor : public ::testing::Test {
  protected:
-  void SetUp() override {
-    static const GpuStatus status = query_gpus();
-    if (!status.available) GTEST_SKIP() << status.reason;
-  }
+  void SetUp() override { SIMJOIN_SKIP_WITHOUT_GPU(); }
   JoinParams params(double eps) {
     JoinParams p;
     p.eps = eps;

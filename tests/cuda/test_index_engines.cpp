@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "tests/core/oracle_check.hpp"
-#include "tests/cuda/test_index_common.hpp"
+#include "tests/cuda/gpu_test_common.hpp"
 
 namespace simjoin::testing {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "core/error.hpp"
 #include "tests/core/oracle_check.hpp"
-#include "tests/cuda/test_index_common.hpp"
+#include "tests/cuda/gpu_test_common.hpp"
 
 namespace simjoin::testing {
 namespace {

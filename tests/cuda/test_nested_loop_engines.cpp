@@ -5,30 +5,15 @@
 #include <cmath>
 #include <string>
 
-#include "cuda/gpu_engines.hpp"
 #include "tests/core/oracle_check.hpp"
+#include "tests/cuda/gpu_test_common.hpp"
 
 namespace simjoin::testing {
 namespace {
 
-Engine& gpu_engine(const std::string& name) {
-  static EngineRegistry registry = [] {
-    EngineRegistry r;
-    register_gpu_engines(r);
-    return r;
-  }();
-  return registry.get(name);
-}
-
-#define SKIP_WITHOUT_GPU()                                                        \
-  do {                                                                            \
-    static const GpuStatus status = query_gpus();                                 \
-    if (!status.available) GTEST_SKIP() << status.reason;                         \
-  } while (0)
-
 class ExactGpuEngine : public ::testing::TestWithParam<std::string> {
  protected:
-  void SetUp() override { SKIP_WITHOUT_GPU(); }
+  void SetUp() override { SIMJOIN_SKIP_WITHOUT_GPU(); }
   Engine& engine() { return gpu_engine(GetParam()); }
   bool supports_ab() { return engine().capabilities().ab_join; }
   bool supports_dims(std::size_t d) { return d <= engine().capabilities().max_dims; }

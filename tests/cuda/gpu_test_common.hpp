@@ -1,5 +1,5 @@
 #pragma once
-// Shared by the index-engine tests: the engines by name and a visible skip without a GPU.
+// Shared by the GPU engine tests: the engines by name and a visible skip without a GPU.
 #include <gtest/gtest.h>
 
 #include <string>
