@@ -2,13 +2,15 @@
 
 #include <chrono>
 #include <cmath>
+#include <optional>
 
 #include "core/error.hpp"
+#include "core/join_frame.hpp"
 
 namespace simjoin {
 
 namespace {
-void validate(const Engine& engine, const JoinInputs& inputs, const JoinParams& params) {
+void validate(const Engine& engine, const JoinSources& inputs, const JoinParams& params) {
   if (inputs.a == nullptr) fail(ErrorKind::Internal, "join without input points");
   if (!(params.eps >= 0) || !std::isfinite(params.eps))
     fail(ErrorKind::Usage, "eps must be a finite number >= 0 (got " + std::to_string(params.eps) + ")");
@@ -32,21 +34,57 @@ void validate(const Engine& engine, const JoinInputs& inputs, const JoinParams& 
   if (!availability.available)
     fail(ErrorKind::Unavailable, engine.name() + " is not available: " + availability.reason);
 }
+// The engine's structures are in frame coordinates; the views draw them over the file's values.
+void to_file_coordinates(RunResult& result, const JoinFrame& frame) {
+  if (result.partitions) {
+    PartitionStructure& parts = *result.partitions;
+    const std::size_t d = parts.k ? parts.centroids.size() / parts.k : 0;
+    for (std::size_t c = 0; c < parts.centroids.size(); ++c)
+      parts.centroids[c] = frame.to_file_coordinate(parts.centroids[c], c % d);
+  }
+  if (result.grid) {
+    GridStructure& grid = *result.grid;
+    for (std::size_t s = 0; s < grid.origin.size(); ++s)
+      grid.origin[s] = frame.to_file_coordinate(grid.origin[s], std::size_t(grid.indexed_dims[s]));
+    grid.cell_width = frame.to_file_length(grid.cell_width);
+  }
+}
 }  // namespace
 
-RunResult run_engine(Engine& engine, const JoinInputs& inputs, const JoinParams& params,
+RunResult run_engine(Engine& engine, const JoinSources& sources, const JoinParams& params,
                      PairSink& sink, RunControl& control) {
-  validate(engine, inputs, params);
+  validate(engine, sources, params);
   const auto start = std::chrono::steady_clock::now();
-  RunResult result = engine.run(inputs, params, sink, control);
+  JoinInputs inputs;
+  inputs.exact_a = sources.a;
+  inputs.exact_b = sources.b;
+  JoinParams frame_params = params;
+  RunResult result;
+  if (engine.capabilities().precision == "float64") {
+    result = engine.run(inputs, frame_params, sink, control);
+  } else {
+    control.set_phase("frame");
+    const JoinFrame frame(*sources.a, sources.b, params.eps);
+    const PointSet32 a = frame.to_frame(*sources.a);
+    std::optional<PointSet32> b;
+    if (sources.b) b = frame.to_frame(*sources.b);
+    inputs.a = &a;
+    inputs.b = b ? &*b : nullptr;
+    inputs.band = frame.band();
+    frame_params.eps = frame.search_eps();
+    result = engine.run(inputs, frame_params, sink, control);
+    to_file_coordinates(result, frame);
+    const std::string warning = frame.precision_warning(sources.a->source);
+    if (!warning.empty()) result.stats.notes.push_back(warning);
+  }
   sink.finish();
   RunStats& stats = result.stats;
   stats.seconds_total =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   stats.engine = engine.name();
-  stats.n = inputs.a->size();
-  stats.n_b = inputs.self_join() ? 0 : inputs.b->size();
-  stats.d = inputs.a->dims();
+  stats.n = sources.a->size();
+  stats.n_b = sources.self_join() ? 0 : sources.b->size();
+  stats.d = sources.a->dims();
   stats.eps = params.eps;
   stats.pairs = sink.count();
   control.report(1.0);

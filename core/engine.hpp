@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/exact_test.hpp"
 #include "core/pair_sink.hpp"
 #include "core/point_set.hpp"
 #include "core/run_control.hpp"
@@ -12,15 +13,35 @@
 
 namespace simjoin {
 
-struct JoinInputs {
+// What a caller joins: the file's values.
+struct JoinSources {
   const PointSet* a = nullptr;
   const PointSet* b = nullptr;  // null for a self-join
   bool self_join() const { return b == nullptr; }
+};
+
+// What an engine computes on: float32 coordinates in the join's frame (core/join_frame.hpp), the
+// file's values for the exact test, and the band that says when the float32 test decides alone.
+// Float64 engines (Capabilities::precision) get only the file's values.
+struct JoinInputs {
+  const PointSet32* a = nullptr;
+  const PointSet32* b = nullptr;  // null for a self-join
+  const PointSet* exact_a = nullptr;
+  const PointSet* exact_b = nullptr;
+  ExactBand band;
+  bool self_join() const { return exact_b == nullptr; }
   // The set queries run over: B for A join B, A for a self-join.
-  const PointSet& queries() const { return b ? *b : *a; }
+  const PointSet32& queries() const { return b ? *b : *a; }
+  const PointSet& exact_queries() const { return exact_b ? *exact_b : *exact_a; }
+  // The exact test of rows of A against rows of the queries.
+  ExactPairTest pair_test() const {
+    return {band, exact_a->data(), exact_queries().data(), exact_a->dims()};
+  }
 };
 
 struct JoinParams {
+  // The caller's eps, in the file's units. Engines receive the frame's search radius instead
+  // (JoinFrame::search_eps): every pair within eps is at most that far apart in their coordinates.
   double eps = 0;
   int k = 0;                  // partitions for KMEANS-JOIN; 0 lets the engine choose
   std::uint64_t seed = 1;     // for anything randomised (k-means seeding)
@@ -53,15 +74,17 @@ class Engine {
   virtual Capabilities capabilities() const = 0;
   virtual Availability availability() const { return {}; }
   // Runs the join. Pairs go to `sink`; returns stats (pairs and seconds_total filled in by the caller
-  // of run_engine) and the structures for the views. Throws Error on bad parameters, memory
-  // exhaustion or cancellation.
+  // of run_engine) and the structures for the views, in frame coordinates. Throws Error on bad
+  // parameters, memory exhaustion or cancellation.
   virtual RunResult run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink,
                         RunControl& control) = 0;
 };
 
-// Validates inputs and parameters against the engine, runs it, and fills in the common stats fields
-// (engine, n, d, eps, pairs, seconds_total). Use this rather than Engine::run directly.
-RunResult run_engine(Engine& engine, const JoinInputs& inputs, const JoinParams& params,
+// Validates inputs and parameters against the engine, moves the points into the join's float32 frame
+// (unless the engine computes in float64), runs it, maps its structures back to file coordinates and
+// fills in the common stats fields (engine, n, d, eps, pairs, seconds_total). Use this rather than
+// Engine::run directly.
+RunResult run_engine(Engine& engine, const JoinSources& sources, const JoinParams& params,
                      PairSink& sink, RunControl& control);
 
 class EngineRegistry {

@@ -41,6 +41,8 @@ PointSet generate(const GeneratorSpec& spec) {
   const std::size_t d = spec.dims;
   points.source = to_string(spec.kind) + " n=" + std::to_string(spec.n) + " d=" +
                   std::to_string(d) + " seed=" + std::to_string(spec.seed);
+  // Values are float32 numbers (kept in float64), so that written .npy files are float32 and reload to
+  // the same values.
   if (spec.kind == Distribution::Uniform) {
     std::uniform_real_distribution<double> uniform(spec.low, spec.high);
     for (std::size_t i = 0; i < spec.n * d; ++i) points.data()[i] = float(uniform(rng));
@@ -56,7 +58,7 @@ PointSet generate(const GeneratorSpec& spec) {
     const std::size_t c = pick(rng);
     points.labels[i] = std::to_string(c);
     const double stretch = directions.empty() ? 0.0 : 5.0 * normal(rng);
-    float* p = points.point(i);
+    double* p = points.point(i);
     for (std::size_t k = 0; k < d; ++k) {
       const double along = directions.empty() ? 0.0 : stretch * directions[c * d + k];
       p[k] = float(centres[c * d + k] + spec.sigma * (along + normal(rng)));

@@ -20,7 +20,7 @@ bool cancelled(const RunControl* control) { return control && control->cancelled
 
 // k-means++: each further centre is drawn with probability proportional to the squared distance
 // to the nearest centre chosen so far.
-std::vector<float> seed_centroids(const PointSet& points, std::size_t k, std::mt19937_64& random,
+std::vector<float> seed_centroids(const PointSet32& points, std::size_t k, std::mt19937_64& random,
                                   int threads, const RunControl* control) {
   const std::size_t n = points.size(), d = points.dims();
   std::vector<float> centroids;
@@ -57,7 +57,7 @@ std::vector<float> seed_centroids(const PointSet& points, std::size_t k, std::mt
 // The nearest centroid of every point. With the centroids transposed, the distances from a point to
 // all of them take one vectorised loop per dimension; each is still summed over the dimensions in
 // order, as in nearest_centroid, and ties go to the lowest index, so the memberships are the same.
-void assign(const PointSet& points, const std::vector<float>& centroids,
+void assign(const PointSet32& points, const std::vector<float>& centroids,
             std::vector<std::uint32_t>& membership, int threads, const RunControl* control) {
   const std::size_t d = points.dims(), k = centroids.size() / d;
   std::vector<float> columns(k * d);  // column t: coordinate t of every centroid
@@ -86,8 +86,8 @@ void assign(const PointSet& points, const std::vector<float>& centroids,
 }
 
 // m of the points, evenly spaced in their order: a fair sample of data in any order, sorted included.
-PointSet evenly_spaced(const PointSet& points, std::size_t m) {
-  PointSet sample(m, points.dims());
+PointSet32 evenly_spaced(const PointSet32& points, std::size_t m) {
+  PointSet32 sample(m, points.dims());
   for (std::size_t i = 0; i < m; ++i)
     std::copy_n(points.point(i * points.size() / m), points.dims(), sample.point(i));
   return sample;
@@ -95,7 +95,7 @@ PointSet evenly_spaced(const PointSet& points, std::size_t m) {
 
 // Moves each centroid to the mean of its members (float64 sums); an empty partition keeps its
 // centroid. Returns the largest distance a centroid moved.
-double update(const PointSet& points, const std::vector<std::uint32_t>& membership,
+double update(const PointSet32& points, const std::vector<std::uint32_t>& membership,
               std::vector<float>& centroids) {
   const std::size_t d = points.dims(), k = centroids.size() / d;
   std::vector<double> sums(k * d, 0.0);
@@ -133,7 +133,7 @@ std::uint32_t nearest_centroid(const float* p, const std::vector<float>& centroi
   return best;
 }
 
-KMeansResult kmeans(const PointSet& points, const KMeansParams& params, const RunControl* control) {
+KMeansResult kmeans(const PointSet32& points, const KMeansParams& params, const RunControl* control) {
   if (params.k < 1 || params.k > points.size())
     fail(ErrorKind::Usage, "k-means needs 1 <= k <= " + std::to_string(points.size()) + " (got k = " +
                                std::to_string(params.k) + ")");

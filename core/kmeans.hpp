@@ -27,7 +27,7 @@ struct KMeansResult {
 };
 
 // Throws Error(Usage) unless 1 <= k <= points.size(); honours cancellation when control is given.
-KMeansResult kmeans(const PointSet& points, const KMeansParams& params,
+KMeansResult kmeans(const PointSet32& points, const KMeansParams& params,
                     const RunControl* control = nullptr);
 
 // Index of the centroid nearest to p (the lowest index on ties).

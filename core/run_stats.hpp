@@ -46,7 +46,7 @@ void to_json(nlohmann::json& json, const RunStats& stats);
 // k-means partitions and the epsilon-bound replication (KMEANS-JOIN engines).
 struct PartitionStructure {
   std::size_t k = 0;
-  std::vector<float> centroids;             // k x d
+  std::vector<double> centroids;            // k x d
   std::vector<std::uint32_t> membership;    // per point of A: its own partition
   std::vector<std::uint32_t> replica_point;      // copy r is point replica_point[r] ...
   std::vector<std::uint32_t> replica_partition;  // ... placed into partition replica_partition[r]

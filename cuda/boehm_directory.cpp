@@ -9,7 +9,7 @@
 
 namespace simjoin::gpu {
 
-std::vector<float> rotate_points(const BoehmDirectory& directory, const PointSet& points) {
+std::vector<float> rotate_points(const BoehmDirectory& directory, const PointSet32& points) {
   const std::size_t n = points.size(), d = directory.d;
   std::vector<float> out(n * d);
 #pragma omp parallel for schedule(static)
@@ -25,11 +25,12 @@ std::vector<float> rotate_points(const BoehmDirectory& directory, const PointSet
   return out;
 }
 
-BoehmDirectory build_boehm_directory(const PointSet& points, int levels, int fanout) {
+BoehmDirectory build_boehm_directory(const PointSet32& points, int levels, int fanout) {
   BoehmDirectory dir;
   const std::size_t n = points.size(), d = points.dims();
   dir.d = d;
-  const Pca pca = fit_pca(points);
+  // fit_pca takes float64 points: the frame coordinates, widened exactly.
+  const Pca pca = fit_pca(PointSet(n, d, std::vector<double>(points.coords().begin(), points.coords().end())));
   dir.mean = pca.mean;
   dir.components = pca.components;
   const std::vector<float> rotated = rotate_points(dir, points);

@@ -21,9 +21,9 @@ struct BoehmDirectory {
 };
 
 // Rotates `points` with the PCA of `points` itself and builds the directory.
-BoehmDirectory build_boehm_directory(const PointSet& points, int levels, int fanout);
+BoehmDirectory build_boehm_directory(const PointSet32& points, int levels, int fanout);
 
 // Rotated coordinates of other points (queries) with the same rotation, n x d.
-std::vector<float> rotate_points(const BoehmDirectory& directory, const PointSet& points);
+std::vector<float> rotate_points(const BoehmDirectory& directory, const PointSet32& points);
 
 }  // namespace simjoin::gpu

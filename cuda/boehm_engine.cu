@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "cuda/boehm_directory.hpp"
+#include "cuda/exact_device.hpp"
 #include "cuda/index_device.cuh"
 #include "cuda/launch_size.hpp"
 #include "cuda/multi_device.hpp"
@@ -22,7 +23,7 @@ struct DeviceDirectory {
   const float* page_high = nullptr;
   const float* points = nullptr;     // n x d, original coordinates, directory order
   const std::uint32_t* order = nullptr;
-  double reach2 = 0;                 // (eps widened by rounding margins)^2
+  double reach2 = 0;                 // (search radius widened by rounding margins)^2
   float slack = 0;                   // per-coordinate rounding margin of the rotated bounds
 };
 
@@ -42,7 +43,7 @@ __device__ double box_gap2(const float* low_a, const float* high_a, const float*
 template <bool kSelf>
 __global__ void boehm_join_kernel(DeviceDirectory g, const float* query_rotated, const float* query_points,
                                   const std::uint32_t* query_order, std::size_t begin, std::size_t end,
-                                  float eps2, BatchOutput out) {
+                                  ExactPairTest test, BatchOutput out) {
   extern __shared__ float shared[];
   float* box_low = shared;
   float* box_high = shared + g.d;
@@ -78,8 +79,10 @@ __global__ void boehm_join_kernel(DeviceDirectory g, const float* query_rotated,
         const std::uint32_t other = g.order[s];
         if (kSelf && other <= qid) continue;  // both points find each other; the smaller id reports
         ++tests;
-        if (!within_eps(p, g.points + std::size_t(s) * g.d, g.d, eps2)) continue;
-        if (kSelf) emit_pair(out, qid, other); else emit_pair(out, other, qid);
+        // The pair: (smaller id, larger id) for a self-join, (index in A, index in B) otherwise.
+        const std::uint32_t i = kSelf ? qid : other, j = kSelf ? other : qid;
+        if (test(squared_distance(p, g.points + std::size_t(s) * g.d, g.d, test.band.reject), i, j))
+          emit_pair(out, i, j);
       }
     }
     __syncthreads();
@@ -113,8 +116,8 @@ RunResult GpuBoehmEngine::run(const JoinInputs& inputs, const JoinParams& params
   RunResult result;
   RunStats& stats = result.stats;
   stats.device = select_device(params);
-  const PointSet& a = *inputs.a;
-  const PointSet& queries = inputs.queries();
+  const PointSet32& a = *inputs.a;
+  const PointSet32& queries = inputs.queries();
   const bool self = inputs.self_join();
   if (a.empty() || queries.empty()) return result;
   const std::size_t d = a.dims();
@@ -153,6 +156,7 @@ RunResult GpuBoehmEngine::run(const JoinInputs& inputs, const JoinParams& params
   const auto device_query_rotated = to_device(query_rotated, "rotated queries");
   const auto device_query_points = to_device(query_points, "queries");
   const auto device_query_order = to_device(query_order, "query order");
+  const DeviceExact exact = upload_exact(inputs);
   stats.add_phase("upload", upload_timer.seconds());
   SIMJOIN_CUDA_CHECK(cudaDeviceSynchronize());  // the batches run on their own non-blocking streams
   stats.extra_bytes = a.size() * (2 * d * sizeof(float) + sizeof(std::uint32_t)) + page_low.bytes() * 2;
@@ -166,18 +170,19 @@ RunResult GpuBoehmEngine::run(const JoinInputs& inputs, const JoinParams& params
   g.points = points.data();
   g.order = order.data();
   g.slack = slack;
-  const double reach = std::max(params.eps, double(float(params.eps))) * (1 + 1e-3);
+  // params.eps is the frame's search radius; 1e-3 relative covers the rounding of the gaps.
+  const double reach = params.eps * (1 + 1e-3);
   g.reach2 = reach * reach;
-  const float eps2 = float(params.eps) * float(params.eps);
   const std::size_t shared_bytes = 2 * d * sizeof(float) + kThreads * sizeof(int);
   const LaunchBatch launch = [&](std::size_t begin, std::size_t end, const BatchOutput& out, cudaStream_t stream) {
     const unsigned blocks = blocks_for(end - begin, kThreads);
     if (self)
       boehm_join_kernel<true><<<blocks, kThreads, shared_bytes, stream>>>(g, rotated.data(), points.data(), order.data(),
-                                                                          begin, end, eps2, out);
+                                                                          begin, end, exact.test, out);
     else
       boehm_join_kernel<false><<<blocks, kThreads, shared_bytes, stream>>>(
-          g, device_query_rotated.data(), device_query_points.data(), device_query_order.data(), begin, end, eps2, out);
+          g, device_query_rotated.data(), device_query_points.data(), device_query_order.data(), begin, end,
+          exact.test, out);
   };
   batchers_.on(current_device()).run(queries.size(), self ? a.size() - 1 : a.size(), params.batch_bytes, sink, control, launch, stats);
   return result;

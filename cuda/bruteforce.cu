@@ -1,8 +1,9 @@
 // gpu-bruteforce: every pair, as fast as the chip allows. A persistent grid walks tiles of 128 x 128
 // pairs (only the upper triangle of tiles for a self-join). From 5 dimensions on, the distance tests
-// run on tensor cores in the norm form (norm_form_tile.cuh) with an exact float32 re-check of the
-// candidates; below that, or where the points' norms would make that form's rounding band too wide,
-// on CUDA cores in the difference form (bruteforce_tile.cuh). nested_loop_output.cuh does the
+// run on tensor cores in the norm form (norm_form_tile.cuh) with every candidate re-checked in the
+// float32 difference form; below that, or where the points' norms would make that form's rounding
+// band too wide, on CUDA cores in the difference form (bruteforce_tile.cuh). Either way the exact
+// test (core/exact_test.hpp) makes the final decision. nested_loop_output.cuh does the
 // warp-aggregated output.
 #include <algorithm>
 #include <optional>
@@ -11,6 +12,7 @@
 
 #include "cuda/bruteforce_tile.cuh"
 #include "cuda/centered_points.hpp"
+#include "cuda/exact_device.hpp"
 #include "cuda/gpu_engine_base.hpp"
 #include "cuda/nested_loop_engines.hpp"
 #include "cuda/nested_loop_output.hpp"
@@ -63,10 +65,10 @@ __device__ inline void emit_tile(const PairOutput& out, unsigned long long mask,
   emit_mask_warp(out, mask, [&](int bit) { return Pair{row0 + row_of(bit), col0 + col_of(bit)}; });
 }
 
-// Exact float32 difference form on CUDA cores.
+// Float32 difference form on CUDA cores.
 __global__ void __launch_bounds__(kThreads, kBlocksPerMultiprocessor)
 difference_kernel(const float* a, std::uint32_t na, const float* b, std::uint32_t nb, unsigned stride,
-                  float eps2, bool self, std::uint64_t first, std::uint64_t last, PairOutput out) {
+                  ExactPairTest test, bool self, std::uint64_t first, std::uint64_t last, PairOutput out) {
   __shared__ tile::Shared shared;
   const std::uint64_t tiles_a = (na + kTile - 1) / kTile, tiles_b = (nb + kTile - 1) / kTile;
   for (std::uint64_t item = first + blockIdx.x; item < last; item += gridDim.x) {
@@ -75,8 +77,11 @@ difference_kernel(const float* a, std::uint32_t na, const float* b, std::uint32_
     const unsigned rows = min(kTile, na - row0), cols = min(kTile, nb - col0);
     float acc[tile::kPerThread][tile::kPerThread];
     tile::distances(shared, a + std::size_t(row0) * stride, rows, b + std::size_t(col0) * stride, cols, stride, acc);
-    unsigned long long mask = tile::within(acc, eps2);
+    unsigned long long mask = tile::within(acc, test.band.reject);
     if (mask) mask = tile::filter(mask, [&](unsigned r, unsigned c) { return r < rows && c < cols; });
+    if (mask)
+      mask = tile::exact_bits(mask, acc, test,
+                              [&](int bit) { return Pair{row0 + tile::bit_row(bit), col0 + tile::bit_col(bit)}; });
     emit_tile(out, mask, pair, self, [](int bit) { return tile::bit_row(bit); },
               [](int bit) { return tile::bit_col(bit); });
   }
@@ -91,14 +96,14 @@ struct TensorOperands {
   std::uint32_t col_count;
   unsigned stride;
   float keep_scaled;   // (1 - f) s^2
-  float bound_scaled;  // widened eps^2 times s^2
+  float bound_scaled;  // widened reject bound times s^2
 };
 
-// Norm form on tensor cores with candidates re-checked in the difference form on the original rows
-// (a, b, exact_stride). Each block takes a contiguous run of work items, so its row tile changes
+// Norm form on tensor cores with candidates decided by the exact test on the difference form of the
+// frame's rows (a, b, exact_stride). Each block takes a contiguous run of work items, so its row tile changes
 // rarely, and copies the next column tile into shared memory while it computes the current one.
 __global__ void __launch_bounds__(kThreads, kBlocksPerMultiprocessor)
-tensor_kernel(TensorOperands in, const float* a, const float* b, unsigned exact_stride, float eps2, bool self,
+tensor_kernel(TensorOperands in, const float* a, const float* b, unsigned exact_stride, ExactPairTest test, bool self,
               std::uint64_t first, std::uint64_t last, PairOutput out) {
   extern __shared__ float4 shared_vectors[];
   std::uint32_t* const rows = reinterpret_cast<std::uint32_t*>(shared_vectors);
@@ -136,8 +141,10 @@ tensor_kernel(TensorOperands in, const float* a, const float* b, unsigned exact_
     __syncthreads();  // the tiles just read may be refilled from here on
     if (mask)
       mask = tile::keep_bits(mask, [&](int bit) {
-        const std::size_t r = row0 + norm_tile::bit_row(bit), c = col0 + norm_tile::bit_col(bit);
-        return tile::squared_distance(a + r * exact_stride, b + c * exact_stride, exact_stride) <= eps2;
+        const std::uint32_t r = row0 + norm_tile::bit_row(bit), c = col0 + norm_tile::bit_col(bit);
+        return test(tile::squared_distance(a + std::size_t(r) * exact_stride, b + std::size_t(c) * exact_stride,
+                                           exact_stride),
+                    r, c);
       });
     emit_tile(out, mask, pair, self, [](int bit) { return norm_tile::bit_row(bit); },
               [](int bit) { return norm_tile::bit_col(bit); });
@@ -156,8 +163,8 @@ struct TensorInputs {
 };
 
 std::optional<TensorInputs> tensor_inputs(const JoinInputs& inputs, const DevicePoints& da, const DevicePoints& db,
-                                          float eps2, std::vector<std::string>& notes) {
-  const PointSet& a = *inputs.a;
+                                          float reject, std::vector<std::string>& notes) {
+  const PointSet32& a = *inputs.a;
   const bool self = inputs.self_join();
   if (a.dims() < kTensorMinDims) return std::nullopt;
   TensorInputs t;
@@ -175,21 +182,22 @@ std::optional<TensorInputs> tensor_inputs(const JoinInputs& inputs, const Device
   const CenteredPoints& ca = t.sets.front();
   const CenteredPoints& cb = t.sets.back();
   const float f = norm_tile::bound_factor(stride);
-  const float eps2_bound = norm_tile::widened_eps2(eps2, a.dims(), stride, scale);
-  const float widest_band = f * 2 * std::max(ca.max_norm, cb.max_norm) + (eps2_bound - eps2);
-  if (!(widest_band <= kBandLimit * eps2)) {
+  const float bound = norm_tile::widened_bound(reject, a.dims(), stride, scale);
+  const float widest_band = f * 2 * std::max(ca.max_norm, cb.max_norm) + (bound - reject);
+  if (!(widest_band <= kBandLimit * reject)) {
     notes.push_back("CUDA cores: the points' spread makes the tensor-core form's rounding band (" +
                     std::to_string(widest_band) + ") wider than eps^2 / 8");
     return std::nullopt;
   }
   const float scale2 = scale * scale;
   t.operands = {ca.words.data(), ca.norms.data(), std::uint32_t(ca.n), cb.words.data(), cb.norms.data(),
-                std::uint32_t(cb.n), stride, (1 - f) * scale2, eps2_bound * scale2};
+                std::uint32_t(cb.n), stride, (1 - f) * scale2, bound * scale2};
   SIMJOIN_CUDA_CHECK(cudaFuncSetAttribute(tensor_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           int(t.shared_bytes)));
   SIMJOIN_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&t.blocks_per_multiprocessor, tensor_kernel,
                                                                    int(kThreads), t.shared_bytes));
-  notes.push_back("tensor cores: norm form from split FP16 operands, candidates re-checked in float32");
+  notes.push_back("tensor cores: norm form from split FP16 operands, candidates re-checked in float32 and "
+                  "float64 where float32 cannot decide");
   return t;
 }
 
@@ -197,7 +205,7 @@ class BruteForceEngine final : public GpuEngine {
  public:
   std::string name() const override { return "gpu-bruteforce"; }
   std::string description() const override {
-    return "GPU brute force over all pairs: tensor-core norm form with an exact float32 re-check (d >= 5), "
+    return "GPU brute force over all pairs: tensor-core norm form with an exact re-check (d >= 5), "
            "register-tiled float32 otherwise; triangular tile schedule on a persistent grid";
   }
 
@@ -205,25 +213,26 @@ class BruteForceEngine final : public GpuEngine {
                 RunControl& control) override {
     RunResult result;
     result.stats.device = select_device(params);
-    const PointSet& a = *inputs.a;
-    const PointSet& b = inputs.queries();
+    const PointSet32& a = *inputs.a;
+    const PointSet32& b = inputs.queries();
     if (a.empty() || b.empty()) return result;
     const bool self = inputs.self_join();
     control.set_phase("upload");
     DevicePoints da, db_own;
+    DeviceExact exact;
     {
       EventTimer timer;
       da = upload_points(a);
       if (!self) db_own = upload_points(b);
+      exact = upload_exact(inputs);
       result.stats.add_phase("upload", timer.seconds());
     }
     const DevicePoints& db = self ? da : db_own;
-    const float eps2 = squared_eps32(params.eps);
     std::optional<TensorInputs> tensor;
     {
       control.set_phase("translate");
       EventTimer timer;
-      tensor = tensor_inputs(inputs, da, db, eps2, result.stats.notes);
+      tensor = tensor_inputs(inputs, da, db, inputs.band.reject, result.stats.notes);
       result.stats.add_phase("translate", timer.seconds());
     }
     if (tensor)
@@ -238,11 +247,11 @@ class BruteForceEngine final : public GpuEngine {
       if (tensor) {
         const unsigned blocks = persistent_blocks(last - first, tensor->blocks_per_multiprocessor);
         tensor_kernel<<<blocks, kThreads, tensor->shared_bytes>>>(tensor->operands, da.coords.data(),
-                                                                  db.coords.data(), stride, eps2, self, first,
+                                                                  db.coords.data(), stride, exact.test, self, first,
                                                                   last, out);
       } else {
         difference_kernel<<<persistent_blocks(last - first, kBlocksPerMultiprocessor), kThreads>>>(
-            da.coords.data(), na, db.coords.data(), nb, stride, eps2, self, first, last, out);
+            da.coords.data(), na, db.coords.data(), nb, stride, exact.test, self, first, last, out);
       }
     }, control, result.stats);
     result.stats.compared_pairs = candidate_pairs(self, a.size(), b.size());

@@ -4,7 +4,11 @@
 // pairs and accumulates their squared distances in registers, one subtraction and one FMA per pair
 // and dimension. Coordinates are staged through shared memory dimension-major, up to kChunkDims
 // dimensions at a time, so that any dimensionality works.
+#include <cstddef>
 #include <cstdint>
+
+#include "core/exact_test.hpp"
+#include "core/pair_sink.hpp"
 
 namespace simjoin::gpu::tile {
 
@@ -77,21 +81,21 @@ __device__ inline void distances(Shared& s, const float* rows, unsigned row_coun
   }
 }
 
-// Bit r*8+c set where acc[r][c] <= eps2. Hits are rare: one min per pair decides whether the mask
+// Bit r*8+c set where acc[r][c] <= bound. Hits are rare: one min per pair decides whether the mask
 // needs building at all, which is cheaper than a compare and a 64-bit OR per pair.
-__device__ inline unsigned long long within(const float (&acc)[kPerThread][kPerThread], float eps2) {
+__device__ inline unsigned long long within(const float (&acc)[kPerThread][kPerThread], float bound) {
   float smallest = acc[0][0];
 #pragma unroll
   for (unsigned r = 0; r < kPerThread; ++r)
 #pragma unroll
     for (unsigned c = 0; c < kPerThread; ++c) smallest = fminf(smallest, acc[r][c]);
   unsigned long long mask = 0;
-  if (!(smallest <= eps2)) return mask;
+  if (!(smallest <= bound)) return mask;
 #pragma unroll
   for (unsigned r = 0; r < kPerThread; ++r)
 #pragma unroll
     for (unsigned c = 0; c < kPerThread; ++c)
-      if (acc[r][c] <= eps2) mask |= 1ull << (r * kPerThread + c);
+      if (acc[r][c] <= bound) mask |= 1ull << (r * kPerThread + c);
   return mask;
 }
 
@@ -110,6 +114,22 @@ __device__ inline unsigned long long keep_bits(unsigned long long mask, KeepBit 
     if (keep(bit)) kept |= 1ull << bit;
   }
   return kept;
+}
+
+// The bits of `candidates` (within test.band.reject, and real pairs of rows) that the exact test
+// accepts: those within test.band.accept at once, the few in between as the oracle decides on
+// pair_of(bit) = (row of test.a, row of test.b). Bits are looked up by value, not by register index.
+template <typename PairOf>
+__device__ inline unsigned long long exact_bits(unsigned long long candidates,
+                                                const float (&acc)[kPerThread][kPerThread], const ExactPairTest& test,
+                                                PairOf pair_of) {
+  const unsigned long long undecided = candidates & ~within(acc, test.band.accept);
+  if (!undecided) return candidates;
+  return (candidates & ~undecided) | keep_bits(undecided, [&](int bit) {
+           const Pair pair = pair_of(bit);
+           return test.band.oracle_within(test.a + std::size_t(pair.i) * test.d,
+                                          test.b + std::size_t(pair.j) * test.d, test.d);
+         });
 }
 
 // keep_bits with keep(row, col) given the tile-local row and column of each bit.

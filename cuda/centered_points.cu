@@ -59,7 +59,7 @@ struct AbsoluteValue {
   __device__ float operator()(float x) const { return fabsf(x); }
 };
 
-void add_sample(const PointSet& points, std::vector<double>& sum, std::size_t& count) {
+void add_sample(const PointSet32& points, std::vector<double>& sum, std::size_t& count) {
   const std::size_t step = std::max<std::size_t>(1, points.size() / kSamplePoints);
   for (std::size_t i = 0; i < points.size(); i += step, ++count)
     for (std::size_t k = 0; k < points.dims(); ++k) sum[k] += points.point(i)[k];
@@ -67,7 +67,7 @@ void add_sample(const PointSet& points, std::vector<double>& sum, std::size_t& c
 
 }  // namespace
 
-std::vector<float> reference_point(const PointSet& a, const PointSet* b) {
+std::vector<float> reference_point(const PointSet32& a, const PointSet32* b) {
   std::vector<double> sum(a.dims(), 0.0);
   std::size_t count = 0;
   add_sample(a, sum, count);

@@ -27,7 +27,7 @@ struct CenteredPoints {
 
 // The mean of up to 4096 evenly spaced points of a, and as many of b when given (any point near the
 // middle serves; the error bound uses the translated norms themselves).
-std::vector<float> reference_point(const PointSet& a, const PointSet* b);
+std::vector<float> reference_point(const PointSet32& a, const PointSet32* b);
 
 // `sets` (on the device, as upload_points left them, `dims` real dimensions) minus `reference`,
 // all with one scale, which `scale` receives.

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <future>
 
+#include "cuda/exact_device.hpp"
 #include "cuda/grid_layout.hpp"
 #include "cuda/index_device.cuh"
 #include "cuda/launch_size.hpp"
@@ -95,7 +96,7 @@ __device__ std::uint32_t lower_bound(const unsigned long long* ids, std::uint32_
 // is odd; inside the own cell only later sorted positions. Each pair is then tested exactly once.
 template <bool kSelf, bool kUnicomp>
 __global__ void join_kernel(DeviceGrid g, const float* query_points, const std::uint32_t* query_order,
-                            std::size_t begin, std::size_t end, float eps2, BatchOutput out) {
+                            std::size_t begin, std::size_t end, ExactPairTest test, BatchOutput out) {
   const std::size_t r = begin + std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   unsigned long long tests = 0;
   if (r < end) {
@@ -144,8 +145,8 @@ __global__ void join_kernel(DeviceGrid g, const float* query_points, const std::
           if (kUnicomp ? (last < 0 && s >= own_begin && s <= r) : s == r) continue;
         }
         ++tests;
-        if (!within_eps(p, g.points + std::size_t(s) * g.d, g.d, eps2)) continue;
         const std::uint32_t other = g.order[s];
+        if (!test(squared_distance(p, g.points + std::size_t(s) * g.d, g.d, test.band.reject), other, qid)) continue;
         if (kSelf) {
           if (!kUnicomp && qid > other) continue;  // found from both sides; keep one
           emit_pair(out, min(qid, other), max(qid, other));
@@ -158,7 +159,7 @@ __global__ void join_kernel(DeviceGrid g, const float* query_points, const std::
   add_compared(out, tests);
 }
 
-DeviceBuffer<float> upload_points(const PointSet& points) {
+DeviceBuffer<float> upload_points(const PointSet32& points) {
   DeviceBuffer<float> raw(points.size() * points.dims(), "points");
   raw.upload(points.data(), raw.size());
   return raw;
@@ -196,18 +197,19 @@ Bounds joint_bounds(const JoinInputs& inputs) {
 }
 
 // The grid index of A on one GPU: the grid as the kernels see it, the buffers behind it, A sorted by
-// cell and, for A-join-B, the queries sorted by cell.
+// cell and, for A-join-B, the queries sorted by cell; the file's values for the exact test.
 struct GridIndex {
   DeviceGrid grid;
   SortedPoints index, query_set;
   DeviceBuffer<unsigned long long> cell_ids;
   DeviceBuffer<std::uint32_t> cell_begin;
   std::vector<DeviceBuffer<std::uint32_t>> masks;
+  DeviceExact exact;
 };
 
 // Builds the index on the current GPU; adds the phases "upload" and "build" to stats.
 GridIndex build_index(const JoinInputs& inputs, const GridLayout& layout, RunStats& stats) {
-  const PointSet& a = *inputs.a;
+  const PointSet32& a = *inputs.a;
   const bool self = inputs.self_join();
   GridIndex out;
   DeviceGrid& grid = out.grid;
@@ -226,6 +228,7 @@ GridIndex build_index(const JoinInputs& inputs, const GridLayout& layout, RunSta
   DeviceBuffer<float> raw_a = upload_points(a);
   DeviceBuffer<float> raw_queries;
   if (!self) raw_queries = upload_points(inputs.queries());
+  out.exact = upload_exact(inputs);
   stats.add_phase("upload", upload_timer.seconds());
 
   EventTimer build_timer;
@@ -314,8 +317,8 @@ RunResult GpuGridEngine::run(const JoinInputs& inputs, const JoinParams& params,
   RunStats& stats = result.stats;
   const std::vector<int> devices = run_devices(params);
   stats.device = device_label(devices);
-  const PointSet& a = *inputs.a;
-  const PointSet& queries = inputs.queries();
+  const PointSet32& a = *inputs.a;
+  const PointSet32& queries = inputs.queries();
   const bool self = inputs.self_join();
   if (a.empty() || queries.empty()) return result;
 
@@ -328,12 +331,12 @@ RunResult GpuGridEngine::run(const JoinInputs& inputs, const JoinParams& params,
 
   // Every GPU builds the same index and joins its share of the queries in cell order.
   const std::size_t n = a.size();
-  const float eps2 = float(params.eps) * float(params.eps);
   std::vector<RunStats> shares(devices.size());
   SharedProgress progress(control, double(queries.size()));
   on_each_device(devices, progress, [&](std::size_t s) {
     RunStats& share = shares[s];
     const GridIndex index = build_index(inputs, layout, share);
+    const ExactPairTest test = index.exact.test;
     if (s == 0) stats.notes.push_back(std::to_string(index.grid.cell_count) + " non-empty cells");
     const DeviceGrid& grid = index.grid;
     const float* query_points = self ? index.index.coords.data() : index.query_set.coords.data();
@@ -356,11 +359,14 @@ RunResult GpuGridEngine::run(const JoinInputs& inputs, const JoinParams& params,
       const unsigned blocks = blocks_for(end - begin, kThreads);
       begin += first, end += first;
       if (!self)
-        join_kernel<false, false><<<blocks, kThreads, 0, stream>>>(grid, query_points, query_order, begin, end, eps2, out);
+        join_kernel<false, false><<<blocks, kThreads, 0, stream>>>(grid, query_points, query_order, begin, end,
+                                                                   test, out);
       else if (params.unicomp)
-        join_kernel<true, true><<<blocks, kThreads, 0, stream>>>(grid, query_points, query_order, begin, end, eps2, out);
+        join_kernel<true, true><<<blocks, kThreads, 0, stream>>>(grid, query_points, query_order, begin, end,
+                                                                 test, out);
       else
-        join_kernel<true, false><<<blocks, kThreads, 0, stream>>>(grid, query_points, query_order, begin, end, eps2, out);
+        join_kernel<true, false><<<blocks, kThreads, 0, stream>>>(grid, query_points, query_order, begin, end,
+                                                                  test, out);
     };
     batchers_.on(devices[s]).run(last - first, self ? n - 1 : n, params.batch_bytes, sink, progress, launch, share);
     if (structure.valid()) {

@@ -8,8 +8,8 @@
 namespace simjoin::gpu {
 
 double grid_cell_width(double eps, double max_extent) {
-  // float32 distances can accept a pair a few ulps beyond eps; 1e-3 relative covers d up to 1024.
-  double width = std::max(eps, double(float(eps))) * (1 + 1e-3);
+  // eps is the frame's search radius; the margin covers the rounding of cell coordinates.
+  double width = eps * (1 + 1e-3);
   const double coarsest = max_extent / double(1 << 30);
   if (width < coarsest) width = coarsest;
   if (width <= 0) width = 1;  // eps = 0 and all points equal: one cell

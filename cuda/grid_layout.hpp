@@ -19,7 +19,7 @@ namespace simjoin::gpu {
 inline constexpr int kMaxIndexedDims = 8;
 
 struct GridLayout {
-  double cell_width = 1;           // >= eps, so points within eps lie in the same or adjacent cells
+  double cell_width = 1;           // > eps, so points within eps lie in the same or adjacent cells
   std::vector<int> dims;           // indexed dimensions; dims[0] has stride 1
   std::vector<double> origin;      // per indexed dimension: cell c covers [origin + c w, origin + (c+1) w)
   std::vector<std::uint64_t> cells;    // per indexed dimension
@@ -28,9 +28,8 @@ struct GridLayout {
   std::vector<std::string> notes;
 };
 
-// Cell width for eps: slightly above eps (and above float(eps)), so that a pair accepted by the
-// float32 distance test can never land in non-adjacent cells whatever the rounding; positive for
-// eps = 0; widened where eps is so small against the extent that the cell count of one dimension
+// Cell width for eps (the frame's search radius, JoinParams::eps): slightly above it, so that points
+// within it can never land in non-adjacent cells whatever the rounding; positive for eps = 0; widened where eps is so small against the extent that the cell count of one dimension
 // would pass 2^30.
 double grid_cell_width(double eps, double max_extent);
 

@@ -86,6 +86,16 @@ struct ResultBatcher::SampleStreams {
 ResultBatcher::ResultBatcher() = default;
 ResultBatcher::~ResultBatcher() = default;
 
+void ResultBatcher::settle() noexcept {
+  if (slots_)
+    for (int s = 0; s < 2; ++s) {
+      cudaStreamSynchronize(slots_[s].stream);
+      slots_[s].busy = false;
+    }
+  if (sample_streams_)
+    for (cudaStream_t stream : sample_streams_->streams) cudaStreamSynchronize(stream);
+}
+
 void ResultBatcher::reserve(std::uint64_t capacity) {
   if (!slots_) slots_ = std::make_unique<Slot[]>(2);
   if (capacity <= capacity_) return;  // buffers are kept between runs: pinned allocation is slow
@@ -137,6 +147,10 @@ void ResultBatcher::run(std::size_t queries, std::uint64_t max_pairs_per_query, 
                         PairSink& sink, SharedProgress& progress, const LaunchBatch& launch, RunStats& stats) {
   std::lock_guard lock(mutex_);
   if (queries == 0) return;
+  struct SettleOnExit {
+    ResultBatcher& batcher;
+    ~SettleOnExit() { batcher.settle(); }
+  } settle_on_exit{*this};
   const bool with_pairs = sink.wants_pairs();
   const bool overlap = !std::getenv("SIMJOIN_GPU_SERIAL_BATCHES");
   if (!slots_) slots_ = std::make_unique<Slot[]>(2);

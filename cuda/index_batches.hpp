@@ -53,6 +53,9 @@ class ResultBatcher {
   struct SampleStreams;
   void reserve(std::uint64_t capacity);
   double estimate_pairs(std::size_t queries, const LaunchBatch& launch);
+  // Waits for every stream and marks both slots free: a run left by an exception (cancellation,
+  // failure) must not hand its batches to the next run.
+  void settle() noexcept;
   std::mutex mutex_;  // one run at a time owns the buffers
   std::unique_ptr<Slot[]> slots_;
   std::unique_ptr<SampleStreams> sample_streams_;

@@ -1,27 +1,23 @@
 #pragma once
-// Device helpers shared by the index engines' join kernels: the float32 distance test and the
-// batch output (cuda/index_batches.hpp).
+// Device helpers shared by the index engines' join kernels: the float32 distance and the batch
+// output (cuda/index_batches.hpp).
 #include <cooperative_groups.h>
 
+#include "core/exact_test.hpp"
 #include "cuda/index_batches.hpp"
 
 namespace simjoin::gpu {
 
-// Sum of squared differences in float32, rounded as the CPU engines round (no fused multiply-add),
-// against eps^2. With eps = 0 the points must be equal in every coordinate: squares of tiny
-// differences would underflow to 0. Stops early once the sum passes eps^2.
-__device__ inline bool within_eps(const float* p, const float* q, int d, float eps2) {
+// Sum of squared differences in float32, rounded as the CPU engines round (no fused multiply-add).
+// Stops early once the partial sum passes `reject` (the exact test's bound, ExactBand::reject): the
+// value returned is then above it too, and the pair is no pair.
+__device__ inline float squared_distance(const float* p, const float* q, int d, float reject) {
   float sum = 0;
-  for (int k = 0; k < d; ++k) {
+  for (int k = 0; k < d && sum <= reject; ++k) {
     const float diff = __fsub_rn(p[k], q[k]);
-    if (eps2 == 0.0f) {
-      if (diff != 0.0f) return false;
-      continue;
-    }
     sum = __fadd_rn(sum, __fmul_rn(diff, diff));
-    if (sum > eps2) return false;
   }
-  return sum <= eps2;
+  return sum;
 }
 
 // Appends the pair (i, j) to the batch: one atomic per group of threads of a warp that emit together.

@@ -5,7 +5,9 @@
 // (The thesis prints the chunk index of step s with a typo; (b + s) mod NB is the intended one.)
 #include <algorithm>
 
+#include "cuda/exact_device.hpp"
 #include "cuda/gpu_engine_base.hpp"
+#include "cuda/index_device.cuh"
 #include "cuda/nested_loop_engines.hpp"
 #include "cuda/nested_loop_output.hpp"
 #include "cuda/nested_loop_points.hpp"
@@ -27,16 +29,7 @@ __device__ void load_chunk(float* target, const float* points, std::uint32_t n, 
   }
 }
 
-__device__ float squared_distance(const float* p, const float* q, unsigned stride) {
-  float sum = 0;
-  for (unsigned k = 0; k < stride; ++k) {
-    const float diff = p[k] - q[k];
-    sum = fmaf(diff, diff, sum);
-  }
-  return sum;
-}
-
-__global__ void inlj_kernel(const float* points, std::uint32_t n, unsigned stride, float eps2,
+__global__ void inlj_kernel(const float* points, std::uint32_t n, unsigned stride, ExactPairTest test,
                             std::uint32_t chunks, std::uint32_t first_block, PairOutput out) {
   extern __shared__ float shared[];
   const unsigned pitch = stride + 1;
@@ -51,7 +44,8 @@ __global__ void inlj_kernel(const float* points, std::uint32_t n, unsigned strid
   for (unsigned jj = 0; jj < kThreads; ++jj) {
     const std::uint64_t j = std::uint64_t(b) * kThreads + jj;
     const bool hit = active && jj > threadIdx.x && j < n &&
-                     squared_distance(p, own + jj * pitch, stride) <= eps2;
+                     test(squared_distance(p, own + jj * pitch, int(stride), test.band.reject), std::uint32_t(i),
+                          std::uint32_t(j));
     emit_warp(out, hit, std::uint32_t(i), std::uint32_t(j));
   }
   for (std::uint32_t step = 1; step <= (chunks - 1) / 2; ++step) {
@@ -61,7 +55,9 @@ __global__ void inlj_kernel(const float* points, std::uint32_t n, unsigned strid
     __syncthreads();
     for (unsigned jj = 0; jj < kThreads; ++jj) {
       const std::uint64_t j = std::uint64_t(c) * kThreads + jj;
-      const bool hit = active && j < n && squared_distance(p, other + jj * pitch, stride) <= eps2;
+      const bool hit = active && j < n &&
+                       test(squared_distance(p, other + jj * pitch, int(stride), test.band.reject), std::uint32_t(i),
+                            std::uint32_t(j));
       // Chunk c may precede chunk b (the rotation wraps): order the pair.
       emit_warp(out, hit, std::uint32_t(std::min(i, j)), std::uint32_t(std::max(i, j)));
     }
@@ -86,13 +82,15 @@ class InljEngine final : public GpuEngine {
                 RunControl& control) override {
     RunResult result;
     result.stats.device = select_device(params);
-    const PointSet& a = *inputs.a;
+    const PointSet32& a = *inputs.a;
     if (a.empty()) return result;
     control.set_phase("upload");
     DevicePoints points;
+    DeviceExact exact;
     {
       EventTimer timer;
       points = upload_points(a);
+      exact = upload_exact(inputs);
       result.stats.add_phase("upload", timer.seconds());
     }
     const unsigned stride = unsigned(points.stride);
@@ -104,10 +102,9 @@ class InljEngine final : public GpuEngine {
     control.set_phase("join");
     const std::uint64_t max_per_block = std::uint64_t(kThreads) * kThreads * ((chunks - 1) / 2 + 1);
     BatchedPairOutput output(sink, params, max_per_block);
-    const float eps2 = squared_eps32(params.eps);
     output.run(chunks, [&](std::uint64_t first, std::uint64_t last, const PairOutput& out) {
       inlj_kernel<<<unsigned(last - first), kThreads, shared_bytes>>>(
-          points.coords.data(), std::uint32_t(a.size()), stride, eps2, chunks, std::uint32_t(first), out);
+          points.coords.data(), std::uint32_t(a.size()), stride, exact.test, chunks, std::uint32_t(first), out);
     }, control, result.stats);
     result.stats.compared_pairs = candidate_pairs(true, a.size(), a.size());
     return result;

@@ -133,7 +133,7 @@ std::vector<std::size_t> sample_indices(std::size_t n, std::size_t m, std::uint6
 }
 
 // Mean over the dimensions of the per-dimension variance of the sample.
-double mean_variance(const PointSet& sample) {
+double mean_variance(const PointSet32& sample) {
   const std::size_t d = sample.dims(), n = sample.size();
   double total = 0;
   for (std::size_t t = 0; t < d; ++t) {
@@ -151,9 +151,9 @@ double mean_variance(const PointSet& sample) {
 
 // k-means++ seeds from a seeded sample of the points, by the host k-means; also sets the clustering's
 // settling tolerance from the sample's spread.
-std::vector<float> seed_centroids(const PointSet& points, DeviceClustering& clustering, std::uint64_t seed) {
+std::vector<float> seed_centroids(const PointSet32& points, DeviceClustering& clustering, std::uint64_t seed) {
   clustering.sample = std::min(points.size(), std::max<std::size_t>(4096, 8 * clustering.k));
-  PointSet sample(clustering.sample, points.dims());
+  PointSet32 sample(clustering.sample, points.dims());
   const std::vector<std::size_t> chosen = sample_indices(points.size(), clustering.sample, seed);
   for (std::size_t s = 0; s < chosen.size(); ++s)
     std::copy_n(points.point(chosen[s]), points.dims(), sample.point(s));
@@ -196,7 +196,7 @@ std::size_t choose_k(int requested, std::size_t n, std::vector<std::string>& not
   return std::size_t(requested);
 }
 
-DeviceClustering seed_clustering(const PointSet& points, std::size_t stride, std::size_t k, std::uint64_t seed) {
+DeviceClustering seed_clustering(const PointSet32& points, std::size_t stride, std::size_t k, std::uint64_t seed) {
   DeviceClustering result;
   result.k = k;
   const std::size_t d = points.dims();
@@ -261,8 +261,9 @@ double centroid_displacement(const DevicePoints& points, const DeviceClustering&
   return total;
 }
 
-std::vector<float> download_centroids(const DeviceClustering& clustering, std::size_t stride, std::size_t dims) {
-  std::vector<float> padded(clustering.k * stride), centroids(clustering.k * dims);
+std::vector<double> download_centroids(const DeviceClustering& clustering, std::size_t stride, std::size_t dims) {
+  std::vector<float> padded(clustering.k * stride);
+  std::vector<double> centroids(clustering.k * dims);
   clustering.centroids.download(padded.data(), padded.size());
   SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(0));
   for (std::size_t c = 0; c < clustering.k; ++c)

@@ -29,7 +29,7 @@ struct DeviceClustering {
 std::size_t choose_k(int requested, std::size_t n, std::vector<std::string>& notes);
 
 // k-means++ seeds (centroids only; no membership yet) for points padded to `stride`.
-DeviceClustering seed_clustering(const PointSet& points, std::size_t stride, std::size_t k, std::uint64_t seed);
+DeviceClustering seed_clustering(const PointSet32& points, std::size_t stride, std::size_t k, std::uint64_t seed);
 
 // Lloyd rounds over `points` from the clustering's current centroids (the seeds, or for RE-JOIN the
 // centroids in use); resizes the membership to the
@@ -45,6 +45,6 @@ void assign_nearest(const DevicePoints& points, const DeviceClustering& clusteri
 double centroid_displacement(const DevicePoints& points, const DeviceClustering& clustering);
 
 // The centroids without their padding, k x dims.
-std::vector<float> download_centroids(const DeviceClustering& clustering, std::size_t stride, std::size_t dims);
+std::vector<double> download_centroids(const DeviceClustering& clustering, std::size_t stride, std::size_t dims);
 
 }  // namespace simjoin::gpu

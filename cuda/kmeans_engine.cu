@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "cuda/exact_device.hpp"
 #include "cuda/gpu_engine_base.hpp"
 #include "cuda/kmeans_join.hpp"
 #include "cuda/multi_device.hpp"
@@ -16,7 +17,7 @@ namespace simjoin::gpu {
 
 namespace {
 // The structure for the views, from compact device arrays: no per-point loops on the host.
-PartitionStructure describe(const PointSet& a, const DeviceClustering& clustering, const PartitionedPoints& parts,
+PartitionStructure describe(const PointSet32& a, const DeviceClustering& clustering, const PartitionedPoints& parts,
                             std::size_t stride) {
   PartitionStructure structure;
   structure.k = clustering.k;
@@ -30,10 +31,12 @@ PartitionStructure describe(const PointSet& a, const DeviceClustering& clusterin
 }
 
 // k-means and replication run on the first GPU; the join's work items are split evenly across all of
-// them, each other GPU joining a copy of the grouped points.
-void join_on_devices(const std::vector<int>& devices, const PartitionedPoints& parts_a,
-                     const PartitionedPoints& parts_b, bool self, std::size_t k, std::size_t stride,
-                     const JoinParams& params, PairSink& sink, RunControl& control, RunStats& stats) {
+// them, each other GPU joining a copy of the grouped points and of the file's values (`exact` holds
+// them on the first).
+void join_on_devices(const std::vector<int>& devices, const JoinInputs& inputs, const DeviceExact& exact,
+                     const PartitionedPoints& parts_a, const PartitionedPoints& parts_b, std::size_t k,
+                     std::size_t stride, const JoinParams& params, PairSink& sink, RunControl& control, RunStats& stats) {
+  const bool self = inputs.self_join();
   const JoinShape shape = self ? JoinShape::Self : JoinShape::Cross;
   const PartitionWork work = partition_work(parts_a, parts_b, shape, k);
   const std::uint64_t items = work.item_begin.back();
@@ -46,18 +49,21 @@ void join_on_devices(const std::vector<int>& devices, const PartitionedPoints& p
   on_each_device(devices, progress, [&](std::size_t s) {
     const auto [first, last] = share_range(items, s, devices.size());
     if (s == 0) {
-      join_partition_items(parts_a, parts_b, shape, 0, work, first, last, stride, params, sink, progress, shares[s]);
+      join_partition_items(parts_a, parts_b, shape, 0, work, first, last, stride, exact.test, params, sink,
+                           progress, shares[s]);
       return;
     }
     PartitionedPoints copy_a, copy_b;
+    DeviceExact copy_exact;
     {
       PhaseTimer timer(shares[s], "copy to GPU");
       enable_peer_access(devices.front());
       copy_a = copy_for_join(parts_a, devices.front());
       if (!self) copy_b = copy_for_join(parts_b, devices.front());
+      copy_exact = upload_exact(inputs);
     }
-    join_partition_items(copy_a, self ? copy_a : copy_b, shape, 0, work, first, last, stride, params, sink,
-                         progress, shares[s]);
+    join_partition_items(copy_a, self ? copy_a : copy_b, shape, 0, work, first, last, stride, copy_exact.test,
+                         params, sink, progress, shares[s]);
   });
   merge_share_stats(devices, shares, stats);
   stats.compared_pairs += work.compared;
@@ -89,16 +95,18 @@ class KMeansEngine final : public GpuEngine {
       SIMJOIN_CUDA_CHECK(cudaSetDevice(devices.front()));
       stats.device = device_label(devices);
     }
-    const PointSet& a = *inputs.a;
-    const PointSet& b = inputs.queries();
+    const PointSet32& a = *inputs.a;
+    const PointSet32& b = inputs.queries();
     if (a.empty() || b.empty()) return result;
     const bool self = inputs.self_join();
     control.set_phase("upload");
     DevicePoints da, db_own;
+    DeviceExact exact;
     {
       PhaseTimer timer(stats, "upload");
       da = upload_points(a);
       if (!self) db_own = upload_points(b);
+      exact = upload_exact(inputs);
     }
     const DevicePoints& db = self ? da : db_own;
     const std::size_t stride = da.stride;
@@ -140,7 +148,7 @@ class KMeansEngine final : public GpuEngine {
       // Host time of the join loop outside its kernels and copies (result buffers, handing pairs to
       // the sink) is reported as "pair delivery".
       const auto start = std::chrono::steady_clock::now();
-      join_on_devices(devices, parts_a, parts_b, self, k, stride, params, sink, control, stats);
+      join_on_devices(devices, inputs, exact, parts_a, parts_b, k, stride, params, sink, control, stats);
       const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       stats.add_phase("pair delivery",
                       wall - stats.phase_seconds("join") - stats.phase_seconds("output transfer"));

@@ -36,7 +36,7 @@ __device__ std::uint32_t highest_common(const std::uint32_t* a, long long na, co
 
 __global__ void __launch_bounds__(tile::kThreads, kBlocksPerMultiprocessor)
 kmeans_join_kernel(GroupedView a, GroupedView b, const unsigned long long* item_begin, std::uint32_t k,
-                   unsigned stride, float eps2, JoinShape shape, std::uint32_t a_first_id, std::uint64_t first,
+                   unsigned stride, ExactPairTest test, JoinShape shape, std::uint32_t a_first_id, std::uint64_t first,
                    std::uint64_t last, PairOutput out) {
   __shared__ tile::Shared shared;
   const bool self = shape == JoinShape::Self;
@@ -67,7 +67,7 @@ kmeans_join_kernel(GroupedView a, GroupedView b, const unsigned long long* item_
     const unsigned cols = unsigned(rest_b < tile::kTile ? rest_b : tile::kTile);
     float acc[tile::kPerThread][tile::kPerThread];
     tile::distances(shared, a.coords + row0 * stride, rows, b.coords + col0 * stride, cols, stride, acc);
-    unsigned long long mask = tile::within(acc, eps2);
+    unsigned long long mask = tile::within(acc, test.band.reject);
     if (mask) {
       const bool diagonal = self && ta == tb;
       mask = tile::filter(mask, [&](unsigned r, unsigned col) {
@@ -78,12 +78,16 @@ kmeans_join_kernel(GroupedView a, GroupedView b, const unsigned long long* item_
                               b.lists + b.list_begin[q], b.list_begin[q + 1] - b.list_begin[q]) == c;
       });
     }
-    emit_mask_warp(out, mask, [&](int bit) {
+    // The pair of a bit, as reported: (index in a, index in b) for Cross, ordered ids otherwise. The
+    // exact test is symmetric, so it reads the same pair from its (a, b) values (one set but for Cross).
+    const auto pair_of = [&](int bit) {
       const std::uint32_t p = a.ids[row0 + tile::bit_row(bit)], q = b.ids[col0 + tile::bit_col(bit)];
       if (shape == JoinShape::Self) return Pair{min(p, q), max(p, q)};
       if (shape == JoinShape::Cross) return Pair{p, q};
       return Pair{q, a_first_id + p};
-    });
+    };
+    if (mask) mask = tile::exact_bits(mask, acc, test, pair_of);
+    emit_mask_warp(out, mask, pair_of);
   }
 }
 }  // namespace
@@ -107,27 +111,26 @@ PartitionWork partition_work(const PartitionedPoints& a, const PartitionedPoints
 
 void join_partition_items(const PartitionedPoints& a, const PartitionedPoints& b, JoinShape shape,
                           std::uint32_t a_first_id, const PartitionWork& work, std::uint64_t first,
-                          std::uint64_t last, std::size_t stride, const JoinParams& params, PairSink& sink,
-                          SharedProgress& progress, RunStats& stats) {
+                          std::uint64_t last, std::size_t stride, const ExactPairTest& test,
+                          const JoinParams& params, PairSink& sink, SharedProgress& progress, RunStats& stats) {
   const std::size_t k = work.item_begin.size() - 1;
   DeviceBuffer<unsigned long long> item_begin_device(k + 1, "work item offsets");
   item_begin_device.upload(work.item_begin.data(), k + 1);
   BatchedPairOutput output(sink, params, std::uint64_t(tile::kTile) * tile::kTile);
-  const float eps2 = squared_eps32(params.eps);
   output.run(first, last, [&](std::uint64_t from, std::uint64_t to, const PairOutput& out) {
     kmeans_join_kernel<<<persistent_blocks(to - from, kBlocksPerMultiprocessor), tile::kThreads>>>(
-        view(a), view(b), item_begin_device.data(), std::uint32_t(k), unsigned(stride), eps2, shape, a_first_id,
+        view(a), view(b), item_begin_device.data(), std::uint32_t(k), unsigned(stride), test, shape, a_first_id,
         from, to, out);
   }, progress, stats);
 }
 
 void join_partitions(const PartitionedPoints& a, const PartitionedPoints& b, JoinShape shape,
-                     std::uint32_t a_first_id, std::size_t k, std::size_t stride, const JoinParams& params,
-                     PairSink& sink, RunControl& control, RunStats& stats) {
+                     std::uint32_t a_first_id, std::size_t k, std::size_t stride, const ExactPairTest& test,
+                     const JoinParams& params, PairSink& sink, RunControl& control, RunStats& stats) {
   const PartitionWork work = partition_work(a, b, shape, k);
   const std::uint64_t items = work.item_begin.back();
   SharedProgress progress(control, double(items));
-  join_partition_items(a, b, shape, a_first_id, work, 0, items, stride, params, sink, progress, stats);
+  join_partition_items(a, b, shape, a_first_id, work, 0, items, stride, test, params, sink, progress, stats);
   stats.compared_pairs += work.compared;
 }
 

@@ -26,17 +26,19 @@ struct PartitionWork {
 PartitionWork partition_work(const PartitionedPoints& a, const PartitionedPoints& b, JoinShape shape,
                              std::size_t k);
 
-// Joins work items [first, last) on the current GPU (a and b live there) into the sink; adds the
-// phases "join" and "output transfer" to stats and the finished items to progress.
+// Joins work items [first, last) on the current GPU (a, b and test's values live there) into the
+// sink; adds the phases "join" and "output transfer" to stats and the finished items to progress.
+// test decides each pair (core/exact_test.hpp): for Cross its rows are indices in a and b, otherwise
+// it reads one set of all points twice.
 void join_partition_items(const PartitionedPoints& a, const PartitionedPoints& b, JoinShape shape,
                           std::uint32_t a_first_id, const PartitionWork& work, std::uint64_t first,
-                          std::uint64_t last, std::size_t stride, const JoinParams& params, PairSink& sink,
-                          SharedProgress& progress, RunStats& stats);
+                          std::uint64_t last, std::size_t stride, const ExactPairTest& test,
+                          const JoinParams& params, PairSink& sink, SharedProgress& progress, RunStats& stats);
 
 // Joins a with b partition by partition into the sink; adds the phases "join" and "output transfer" and
 // the compared pairs to stats.
 void join_partitions(const PartitionedPoints& a, const PartitionedPoints& b, JoinShape shape,
-                     std::uint32_t a_first_id, std::size_t k, std::size_t stride, const JoinParams& params,
-                     PairSink& sink, RunControl& control, RunStats& stats);
+                     std::uint32_t a_first_id, std::size_t k, std::size_t stride, const ExactPairTest& test,
+                     const JoinParams& params, PairSink& sink, RunControl& control, RunStats& stats);
 
 }  // namespace simjoin::gpu

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "cuda/exact_device.hpp"
 #include "cuda/index_device.cuh"
 #include "cuda/launch_size.hpp"
 #include "cuda/multi_device.hpp"
@@ -47,7 +48,7 @@ struct DeviceLists {
   const std::uint32_t* shift = nullptr;   // per list
   const float* points = nullptr;          // n x d, input order
   const double* low = nullptr;            // per dimension
-  double scale = 1, reach = 0;            // reach: eps widened so float32 rounding cannot escape the cube
+  double scale = 1, reach = 0;            // reach: the search radius widened against the corners' rounding
 };
 
 // Orders point ids by the Z-order of their coordinates shifted by `shift`.
@@ -95,7 +96,7 @@ __device__ std::size_t search_corner(const DeviceLists& g, int list, const float
 // interval's points. A point inside the cube lies between the corners in Z-order in every list.
 template <bool kSelf>
 __global__ void lss_join_kernel(DeviceLists g, const float* query_points, std::size_t begin, std::size_t end,
-                                float eps2, BatchOutput out) {
+                                ExactPairTest test, BatchOutput out) {
   const std::size_t r = begin + std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   unsigned long long tests = 0;
   if (r < end) {
@@ -118,8 +119,10 @@ __global__ void lss_join_kernel(DeviceLists g, const float* query_points, std::s
       const std::uint32_t other = order[t];
       if (kSelf && other <= qid) continue;  // both points find each other; the smaller id reports
       ++tests;
-      if (!within_eps(p, g.points + std::size_t(other) * g.d, g.d, eps2)) continue;
-      if (kSelf) emit_pair(out, qid, other); else emit_pair(out, other, std::uint32_t(r));
+      // The pair: (smaller id, larger id) for a self-join, (index in A, index in B) otherwise.
+      const std::uint32_t i = kSelf ? qid : other, j = kSelf ? other : std::uint32_t(r);
+      if (test(squared_distance(p, g.points + std::size_t(other) * g.d, g.d, test.band.reject), i, j))
+        emit_pair(out, i, j);
     }
   }
   add_compared(out, tests);
@@ -137,8 +140,8 @@ RunResult GpuLssEngine::run(const JoinInputs& inputs, const JoinParams& params, 
   RunResult result;
   RunStats& stats = result.stats;
   stats.device = select_device(params);
-  const PointSet& a = *inputs.a;
-  const PointSet& queries = inputs.queries();
+  const PointSet32& a = *inputs.a;
+  const PointSet32& queries = inputs.queries();
   const bool self = inputs.self_join();
   if (a.empty() || queries.empty()) return result;
   const std::size_t n = a.size(), d = a.dims();
@@ -160,8 +163,8 @@ RunResult GpuLssEngine::run(const JoinInputs& inputs, const JoinParams& params, 
   lists.n = n;
   lists.lists = int(d) + 1;
   lists.scale = extent > 0 ? kRange / extent : 1.0;
-  // float32 distances may accept a pair a few ulps beyond eps: widen the cube by 1e-3 relative.
-  lists.reach = std::max(params.eps, double(float(params.eps))) * (1 + 1e-3);
+  // params.eps is the frame's search radius; 1e-3 relative covers the rounding of the cube's corners.
+  lists.reach = params.eps * (1 + 1e-3);
 
   EventTimer upload_timer;
   DeviceBuffer<float> points(n * d, "points");
@@ -174,6 +177,7 @@ RunResult GpuLssEngine::run(const JoinInputs& inputs, const JoinParams& params, 
   const std::vector<double> low(bounds.low.begin(), bounds.low.end());
   DeviceBuffer<double> device_low(d, "bounds");
   device_low.upload(low.data(), d);
+  const DeviceExact exact = upload_exact(inputs);
   stats.add_phase("upload", upload_timer.seconds());
 
   EventTimer build_timer;
@@ -207,13 +211,13 @@ RunResult GpuLssEngine::run(const JoinInputs& inputs, const JoinParams& params, 
   stats.extra_bytes = n * d * sizeof(std::uint32_t) + order.bytes();
   stats.notes.push_back(std::to_string(lists.lists) + " shifted Z-order lists");
 
-  const float eps2 = float(params.eps) * float(params.eps);
   const LaunchBatch launch = [&](std::size_t begin, std::size_t end, const BatchOutput& out, cudaStream_t stream) {
     if (self)
-      lss_join_kernel<true><<<blocks_for(end - begin, kThreads), kThreads, 0, stream>>>(lists, points.data(), begin, end, eps2, out);
+      lss_join_kernel<true><<<blocks_for(end - begin, kThreads), kThreads, 0, stream>>>(lists, points.data(), begin, end,
+                                                                              exact.test, out);
     else
       lss_join_kernel<false><<<blocks_for(end - begin, kThreads), kThreads, 0, stream>>>(lists, query_points.data(), begin, end,
-                                                                               eps2, out);
+                                                                               exact.test, out);
   };
   batchers_.on(current_device()).run(queries.size(), self ? n - 1 : n, params.batch_bytes, sink, control, launch, stats);
   return result;

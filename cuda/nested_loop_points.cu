@@ -20,7 +20,7 @@ __global__ void pad_rows_kernel(const float* dense, std::uint64_t n, unsigned di
 std::size_t padded_stride(std::size_t dims) { return (dims + 3) / 4 * 4; }
 
 // The points go up as they are, with no host-side copy; rows are padded on the device where needed.
-DevicePoints upload_points(const PointSet& points, cudaStream_t stream) {
+DevicePoints upload_points(const PointSet32& points, cudaStream_t stream) {
   DevicePoints result;
   result.n = points.size();
   result.stride = padded_stride(points.dims());

@@ -19,13 +19,6 @@ struct DevicePoints {
 };
 
 std::size_t padded_stride(std::size_t dims);
-DevicePoints upload_points(const PointSet& points, cudaStream_t stream = 0);
-
-// The distance threshold exactly as the CPU float32 engines form it.
-inline float squared_eps32(double eps) {
-  const float e = float(eps);
-  return e * e;
-}
-
+DevicePoints upload_points(const PointSet32& points, cudaStream_t stream = 0);
 
 }  // namespace simjoin::gpu

@@ -2,7 +2,9 @@
 // shared memory tile by tile; for a self-join the inner loop starts after the thread's own index.
 #include <algorithm>
 
+#include "cuda/exact_device.hpp"
 #include "cuda/gpu_engine_base.hpp"
+#include "cuda/index_device.cuh"
 #include "cuda/nested_loop_engines.hpp"
 #include "cuda/nested_loop_output.hpp"
 #include "cuda/nested_loop_points.hpp"
@@ -15,7 +17,7 @@ constexpr std::size_t kSharedBytes = 48 * 1024;
 
 // Block b handles query points b*kThreads ...; launched over blocks [first_block, ...).
 __global__ void nlj_kernel(const float* a, std::uint32_t na, const float* b, std::uint32_t nb,
-                           unsigned stride, float eps2, bool self, std::uint32_t first_block,
+                           unsigned stride, ExactPairTest test, bool self, std::uint32_t first_block,
                            unsigned tile_points, PairOutput out) {
   extern __shared__ float tile[];
   const std::uint64_t block_start = std::uint64_t(first_block + blockIdx.x) * blockDim.x;
@@ -29,14 +31,11 @@ __global__ void nlj_kernel(const float* a, std::uint32_t na, const float* b, std
     for (unsigned k = threadIdx.x; k < count * stride; k += blockDim.x) tile[k] = b[t0 * stride + k];
     __syncthreads();
     for (unsigned jj = 0; jj < count; ++jj) {
-      const float* q = tile + jj * stride;
-      float sum = 0;
-      for (unsigned k = 0; k < stride; ++k) {
-        const float diff = p[k] - q[k];
-        sum = fmaf(diff, diff, sum);
-      }
       const std::uint64_t j = t0 + jj;
-      emit_warp(out, active && (!self || j > i) && sum <= eps2, std::uint32_t(i), std::uint32_t(j));
+      const bool hit = active && (!self || j > i) &&
+                       test(squared_distance(p, tile + jj * stride, int(stride), test.band.reject), std::uint32_t(i),
+                            std::uint32_t(j));
+      emit_warp(out, hit, std::uint32_t(i), std::uint32_t(j));
     }
   }
 }
@@ -52,15 +51,17 @@ class NljEngine final : public GpuEngine {
                 RunControl& control) override {
     RunResult result;
     result.stats.device = select_device(params);
-    const PointSet& a = *inputs.a;
-    const PointSet& b = inputs.queries();
+    const PointSet32& a = *inputs.a;
+    const PointSet32& b = inputs.queries();
     if (a.empty() || b.empty()) return result;
     control.set_phase("upload");
     DevicePoints da, db_own;
+    DeviceExact exact;
     {
       EventTimer timer;
       da = upload_points(a);
       if (!inputs.self_join()) db_own = upload_points(b);
+      exact = upload_exact(inputs);
       result.stats.add_phase("upload", timer.seconds());
     }
     const DevicePoints& db = inputs.self_join() ? da : db_own;
@@ -70,12 +71,11 @@ class NljEngine final : public GpuEngine {
     const std::uint64_t blocks = (a.size() + kThreads - 1) / kThreads;
     control.set_phase("join");
     BatchedPairOutput output(sink, params, std::uint64_t(kThreads) * b.size());
-    const float eps2 = squared_eps32(params.eps);
     const bool self = inputs.self_join();
     output.run(blocks, [&](std::uint64_t first, std::uint64_t last, const PairOutput& out) {
       nlj_kernel<<<unsigned(last - first), kThreads, tile_points * stride * sizeof(float)>>>(
           da.coords.data(), std::uint32_t(a.size()), db.coords.data(), std::uint32_t(b.size()), stride,
-          eps2, self, std::uint32_t(first), tile_points, out);
+          exact.test, self, std::uint32_t(first), tile_points, out);
     }, control, result.stats);
     result.stats.compared_pairs = candidate_pairs(self, a.size(), b.size());
     return result;

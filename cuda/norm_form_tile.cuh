@@ -2,23 +2,23 @@
 // The tensor-core distance tile of gpu-bruteforce: a block of 256 threads (8 warps, 2 x 4) takes 128
 // query rows x 128 candidate rows of translated, scaled points (CenteredPoints, scale s) and computes,
 // per pair,
-//   s^2 (p_r . q_c) - keep s^2 |q_c|^2 / 2,   compared with   s^2 (keep |p_r|^2 - eps2_bound) / 2,
-// which is the norm form |p - q|^2 = |p|^2 + |q|^2 - 2 p.q <= eps^2 with both norms scaled by
+//   s^2 (p_r . q_c) - keep s^2 |q_c|^2 / 2,   compared with   s^2 (keep |p_r|^2 - bound) / 2,
+// which is the norm form |p - q|^2 = |p|^2 + |q|^2 - 2 p.q <= R with both norms scaled by
 // keep = 1 - f, halved and scaled by s^2 (powers of two: exact). The products run on tensor cores
 // from split FP16 operands (split_half_mma.cuh), accumulated onto the column terms.
 //
-// Why no pair within eps is missed: with u = 2^-24 and stride padded dimensions, the computed value
+// R is the exact test's reject bound (core/exact_test.hpp): no pair of the oracle has a float32
+// difference-form distance above it. Why no candidate within R is missed: with u = 2^-24 and stride padded dimensions, the computed value
 // differs from the exact one by at most (13 stride + 16) u (|p|^2 + |q|^2), plus an absolute part:
 // the float32 norms (stride u each), the split products (3 * 2^-22 relative), tensor-core
 // accumulation truncating up to 17 ulps of its largest term in each of the 3 stride / 16 steps
 // (terms below 2 (|p|^2 + |q|^2)), and the translation's rounding (2 u); the absolute part, from FP16
 // subnormals (2^-25 per scaled coordinate, coordinates below 2^14), is below stride 2^-10 / s^2.
 // f = (stride + 2) * 2^-19 exceeds the relative part with a margin of about 2, so subtracting
-// f (|p|^2 + |q|^2) keeps every pair within eps on the candidate side; eps2_bound adds the absolute
-// part and the float32 difference form's own (d + 2) u relative error, with margins, to eps^2.
-// Candidates are then decided by the exact float32 difference form on the original coordinates, the
-// same arithmetic as every other float32 engine, so the result does not depend on this bound beyond
-// its being safe.
+// f (|p|^2 + |q|^2) keeps every pair within R on the candidate side; `bound` adds the absolute part
+// and the float32 difference form's own (d + 2) u relative error, with margins, to R. Candidates are
+// then decided by the exact test on the float32 difference form of the frame's coordinates, so the
+// result does not depend on this bound beyond its being safe.
 #include <cstddef>
 #include <cstdint>
 
@@ -32,10 +32,10 @@ constexpr unsigned kThreads = 256;
 // Factor f of the error bound above, for rows of `stride` dimensions.
 inline float bound_factor(unsigned stride) { return float(stride + 2) * 0x1p-19f; }
 
-// eps^2 widened by the difference form's own rounding and the bound's absolute part, for points
-// scaled by `scale`.
-inline float widened_eps2(float eps2, std::size_t dims, unsigned stride, float scale) {
-  return eps2 * (1 + float(dims + 2) * 0x1p-22f) + 2 * float(stride) * 0x1p-10f / (scale * scale);
+// The reject bound widened by the difference form's own rounding and the bound's absolute part, for
+// points scaled by `scale`.
+inline float widened_bound(float reject, std::size_t dims, unsigned stride, float scale) {
+  return reject * (1 + float(dims + 2) * 0x1p-22f) + 2 * float(stride) * 0x1p-10f / (scale * scale);
 }
 
 // Words per staged row. Fragment loads are 16 bytes (a lane's four words of a 16-dimension step),
@@ -108,7 +108,7 @@ struct StagedTile {
 };
 
 // The candidate mask of this thread's 8 x 8 pairs of rows x cols (bits as in bit_row / bit_col).
-// keep_scaled = keep s^2, bound_scaled = eps2_bound s^2.
+// keep_scaled = keep s^2, bound_scaled = bound s^2.
 __device__ inline unsigned long long candidates(const StagedTile& rows, const StagedTile& cols, unsigned stride,
                                                 float keep_scaled, float bound_scaled) {
   const unsigned g = lane() / 4, t = lane() % 4, words = row_words(stride);

@@ -8,7 +8,7 @@
 
 namespace simjoin::ui {
 
-std::vector<std::int64_t> cell_of(const GridStructure& grid, const float* point) {
+std::vector<std::int64_t> cell_of(const GridStructure& grid, const double* point) {
   std::vector<std::int64_t> cell(grid.indexed_dims.size());
   for (std::size_t j = 0; j < cell.size(); ++j)
     cell[j] = static_cast<std::int64_t>(

@@ -10,7 +10,7 @@
 namespace simjoin::ui {
 
 // Integer cell coordinates of a point in each indexed dimension.
-std::vector<std::int64_t> cell_of(const GridStructure& grid, const float* point);
+std::vector<std::int64_t> cell_of(const GridStructure& grid, const double* point);
 
 struct GridCells {
   std::size_t dims = 0;                // indexed dimensions

@@ -31,7 +31,7 @@ void DataPanel::display(const PointSet& points, const Pca* pca) {
                      .arg(QString::fromStdString(points.source).toHtmlEscaped())
                      .arg(points.size())
                      .arg(points.dims());
-  const Bounds bounds = compute_bounds(points);
+  const Bounds64 bounds = compute_bounds(points);
   html += tr("<table><tr><th>dim</th><th>min</th><th>max</th><th>PCA var.</th></tr>");
   for (std::size_t j = 0; j < points.dims() && j < 16; ++j)
     html += QString("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td></tr>")

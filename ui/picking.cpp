@@ -1,4 +1,5 @@
 #include "ui/picking.hpp"
+#include "core/join_frame.hpp"
 
 
 namespace simjoin::ui {
@@ -21,17 +22,10 @@ std::optional<std::uint32_t> pick_nearest(const std::vector<float>& xy,
 
 std::vector<std::uint32_t> neighbours_within(const PointSet& points, std::uint32_t i, double eps) {
   std::vector<std::uint32_t> found;
-  const float* p = points.point(i);
-  const double eps2 = eps * eps;
-  for (std::size_t q = 0; q < points.size(); ++q) {
-    if (q == i) continue;
-    double d2 = 0;
-    for (std::size_t j = 0; j < points.dims(); ++j) {
-      const double diff = static_cast<double>(p[j]) - points.point(q)[j];
-      d2 += diff * diff;
-    }
-    if (d2 <= eps2) found.push_back(static_cast<std::uint32_t>(q));
-  }
+  const double* p = points.point(i);
+  const ExactBand oracle = oracle_band(eps);
+  for (std::size_t q = 0; q < points.size(); ++q)
+    if (q != i && oracle.oracle_within(p, points.point(q), points.dims())) found.push_back(static_cast<std::uint32_t>(q));
   return found;
 }
 

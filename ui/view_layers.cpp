@@ -95,7 +95,7 @@ void partition_colors(const ViewInput& in, Layers& out, std::vector<Rgb>& colors
 // Bisectors (cell edges) and eps-bands of the given partitions, for 2-D data, clipped to the
 // data's bounds plus eps (what the view shows).
 void add_partition_cells(const ViewInput& in, Layers& out, const std::vector<std::uint32_t>& partitions) {
-  const Bounds bounds = compute_bounds(*in.points);
+  const Bounds64 bounds = compute_bounds(*in.points);
   const double margin = std::max(in.eps, 1e-6);
   const double low[2] = {bounds.low[0] - margin, bounds.low[1] - margin};
   const double high[2] = {bounds.high[0] + margin, bounds.high[1] + margin};

@@ -55,7 +55,7 @@ Command add_join_command(CLI::App& app, const EngineRegistry& registry) {
     if (!options->input_b.empty()) b = load_input(options->input_b);
     TerminalRun run;
     Engine& engine = registry.get(options->engine);
-    const JoinInputs inputs{&a, b ? &*b : nullptr};
+    const JoinSources inputs{&a, b ? &*b : nullptr};
 
     std::vector<PairSink*> sinks;
     std::optional<PairFileSink> file_sink;

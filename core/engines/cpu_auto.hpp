@@ -23,9 +23,13 @@ class CpuAutoEngine final : public Engine {
     Engine* engine;
     std::string reason;
   };
-  Choice choose(const JoinInputs& inputs, double eps) const;
+  // The choice for these points and eps (file units).
+  Choice choose(const JoinSources& sources, double eps) const;
 
  private:
+  Choice choose(std::size_t n, std::size_t queries, bool self_join, std::size_t dims, double widest,
+                double eps) const;
+
   std::unique_ptr<Engine> nlj_, grid_, kmeans_;
 };
 

@@ -20,7 +20,7 @@ RunResult CpuGridEngine::run(const JoinInputs& inputs, const JoinParams& params,
   std::vector<GridTask> tasks;
   {
     PhaseTimer timer(stats, "build grid");
-    join.emplace(PointRows(*inputs.a), PointRows(inputs.queries()), self, params);
+    join.emplace(PointRows(*inputs.a), PointRows(inputs.queries()), self, params, inputs.band.reject);
     tasks = join->tasks();
   }
   stats.notes.push_back(join->grid().choice());
@@ -31,8 +31,10 @@ RunResult CpuGridEngine::run(const JoinInputs& inputs, const JoinParams& params,
     PhaseTimer timer(stats, "join");
     control.set_phase("join");
     // Tasks run in cell order, which keeps the neighbour cells of successive tasks in cache.
+    const ExactPairTest is_pair = inputs.pair_test();
     parallel_rows(tasks.size(), params.threads, control, [&](std::size_t t, PairBuffer& out) {
-      return join->run(tasks[t], [&](std::uint32_t q, std::uint32_t p) {
+      return join->run(tasks[t], [&](std::uint32_t q, std::uint32_t p, float d2) {
+        if (!is_pair(d2, p, q)) return;
         if (!self)
           out.push(p, q);
         else if (unicomp)

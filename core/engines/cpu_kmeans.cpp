@@ -52,7 +52,7 @@ struct Placement {
   std::vector<std::uint32_t> copy_point, copy_partition;
 };
 
-Placement place(const PointSet& points, const std::vector<std::uint32_t>* own,
+Placement place(const PointSet32& points, const std::vector<std::uint32_t>* own,
                 const std::vector<float>& centroids, double eps, bool replicate, int threads,
                 RunControl& control) {
   const std::size_t n = points.size(), d = points.dims(), k = centroids.size() / d;
@@ -105,7 +105,7 @@ Memberships memberships(const Placement& placement) {
 struct Grouped {
   std::vector<std::uint64_t> start;  // k + 1 offsets
   std::vector<std::uint32_t> point;  // entry -> point id
-  PointRows rows(const PointSet& points, std::size_t c) const {
+  PointRows rows(const PointSet32& points, std::size_t c) const {
     return PointRows(points, point.data() + start[c], start[c + 1] - start[c]);
   }
 };
@@ -186,7 +186,7 @@ RunResult CpuKMeansEngine::run(const JoinInputs& inputs, const JoinParams& param
                                RunControl& control) {
   RunResult result;
   RunStats& stats = result.stats;
-  const PointSet& a = *inputs.a;
+  const PointSet32& a = *inputs.a;
   const bool self = inputs.self_join();
   const int threads = thread_count(params.threads);
   if (a.empty()) {
@@ -228,7 +228,7 @@ RunResult CpuKMeansEngine::run(const JoinInputs& inputs, const JoinParams& param
       lists_b = memberships(placed_b);
     }
   }
-  const PointSet& queries = inputs.queries();
+  const PointSet32& queries = inputs.queries();
   const Grouped& other = self ? group_a : group_b;
   const Memberships& other_lists = self ? lists_a : lists_b;
 
@@ -244,7 +244,7 @@ RunResult CpuKMeansEngine::run(const JoinInputs& inputs, const JoinParams& param
     PhaseTimer timer(stats, "index partitions");
     control.set_phase("index partitions");
     parallel_for_each(k, params.threads, control, [&](std::size_t c) {
-      grids[c].emplace(group_a.rows(a, c), other.rows(queries, c), self, params);
+      grids[c].emplace(group_a.rows(a, c), other.rows(queries, c), self, params, inputs.band.reject);
     });
     for (std::uint32_t c = 0; c < k; ++c)
       for (const GridTask& task : grids[c]->tasks()) tasks.push_back({c, task});
@@ -255,12 +255,14 @@ RunResult CpuKMeansEngine::run(const JoinInputs& inputs, const JoinParams& param
     PhaseTimer timer(stats, "join");
     control.set_phase("join");
     // A pair is reported only from the highest partition holding both of its points.
+    const ExactPairTest is_pair = inputs.pair_test();
     parallel_rows(tasks.size(), params.threads, control, [&](std::size_t t, PairBuffer& out) {
       const std::uint32_t c = tasks[t].partition;
       const std::uint32_t* points_a = group_a.point.data() + group_a.start[c];
       const std::uint32_t* points_q = other.point.data() + other.start[c];
-      return grids[c]->run(tasks[t].task, [&](std::uint32_t row_q, std::uint32_t row_a) {
+      return grids[c]->run(tasks[t].task, [&](std::uint32_t row_q, std::uint32_t row_a, float d2) {
         const std::uint32_t p = points_a[row_a], q = points_q[row_q];
+        if (!is_pair(d2, p, q)) return;
         if (highest_common(lists_a.begin(p), lists_a.end(p), other_lists.begin(q), other_lists.end(q)) != c)
           return;
         out.push(self ? std::min(p, q) : p, self ? std::max(p, q) : q);
@@ -283,7 +285,7 @@ RunResult CpuKMeansEngine::run(const JoinInputs& inputs, const JoinParams& param
 
   PartitionStructure& structure = result.partitions.emplace();
   structure.k = k;
-  structure.centroids = std::move(clusters.centroids);
+  structure.centroids.assign(clusters.centroids.begin(), clusters.centroids.end());
   structure.membership = std::move(clusters.membership);
   structure.replica_point = std::move(placed_a.copy_point);
   structure.replica_partition = std::move(placed_a.copy_partition);

@@ -19,7 +19,7 @@ std::size_t block_size(std::size_t d) {
 }
 
 // Column-major copy: column k holds coordinate k of every point.
-std::vector<float> transpose(const PointSet& points) {
+std::vector<float> transpose(const PointSet32& points) {
   const std::size_t n = points.size(), d = points.dims();
   std::vector<float> columns(n * d);
   for (std::size_t i = 0; i < n; ++i)
@@ -32,11 +32,11 @@ RunResult CpuNestedLoopEngine::run(const JoinInputs& inputs, const JoinParams& p
                                    PairSink& sink, RunControl& control) {
   RunResult result;
   RunStats& stats = result.stats;
-  const PointSet& a = *inputs.a;
-  const PointSet& q = inputs.queries();
+  const PointSet32& a = *inputs.a;
+  const PointSet32& q = inputs.queries();
   const bool self = inputs.self_join();
   const std::size_t d = a.dims(), m = q.size();
-  const float eps2 = squared_eps(params.eps);
+  const ExactPairTest is_pair = inputs.pair_test();
   const std::size_t block = block_size(d);
 
   std::vector<float> columns;
@@ -75,7 +75,8 @@ RunResult CpuNestedLoopEngine::run(const JoinInputs& inputs, const JoinParams& p
           }
         }
         for (std::size_t t = 0; t < len; ++t)
-          if (acc[t] <= eps2) out.push(std::uint32_t(i), std::uint32_t(js + t));
+          if (acc[t] <= is_pair.band.reject && is_pair(acc[t], std::uint32_t(i), std::uint32_t(js + t)))
+            out.push(std::uint32_t(i), std::uint32_t(js + t));
         compared += len;
       }
     }

@@ -57,7 +57,7 @@ struct Slab {
 };
 
 template <std::size_t D>
-std::vector<Slab<D>> build_slabs(const PointSet& a, RunControl& control) {
+std::vector<Slab<D>> build_slabs(const PointSet32& a, RunControl& control) {
   if (a.empty()) return {};
   const Bounds bounds = compute_bounds(a);
   std::size_t dim = 0;
@@ -91,8 +91,8 @@ std::vector<Slab<D>> build_slabs(const PointSet& a, RunControl& control) {
 template <std::size_t D>
 void join(const JoinInputs& inputs, const JoinParams& params, PairSink& sink, RunControl& control,
           RunStats& stats) {
-  const PointSet& a = *inputs.a;
-  const PointSet& q = inputs.queries();
+  const PointSet32& a = *inputs.a;
+  const PointSet32& q = inputs.queries();
   const bool self = inputs.self_join();
   const auto dims = std::make_index_sequence<D>{};
 
@@ -107,7 +107,7 @@ void join(const JoinInputs& inputs, const JoinParams& params, PairSink& sink, Ru
 
   PhaseTimer timer(stats, "join");
   control.set_phase("join");
-  const float eps2 = squared_eps(params.eps);
+  const ExactPairTest is_pair = inputs.pair_test();
   parallel_rows(q.size(), params.threads, control, [&](std::size_t row, PairBuffer& out) {
     const float* p = q.point(row);
     std::uint64_t compared = 0;
@@ -115,7 +115,8 @@ void join(const JoinInputs& inputs, const JoinParams& params, PairSink& sink, Ru
       const std::uint32_t j = value.second;
       if (self && j <= row) return;  // a self-join reports each pair from its lower id
       ++compared;
-      if (squared_distance(a.point(j), p, D) <= eps2) {
+      const float d2 = squared_distance(a.point(j), p, D);
+      if (self ? is_pair(d2, std::uint32_t(row), j) : is_pair(d2, j, std::uint32_t(row))) {
         if (self) out.push(std::uint32_t(row), j); else out.push(j, std::uint32_t(row));
       }
     };

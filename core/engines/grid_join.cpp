@@ -12,11 +12,12 @@ std::vector<GridTask> GridJoin::tasks() const {
   return tasks;
 }
 
-GridJoin::GridJoin(const PointRows& points, const PointRows& queries, bool self_join, const JoinParams& params)
+GridJoin::GridJoin(const PointRows& points, const PointRows& queries, bool self_join, const JoinParams& params,
+                   float reject)
     : query_rows_(queries),
       self_(self_join),
       unicomp_(self_join && params.unicomp),
-      eps2_(squared_eps(params.eps)),
+      reject_(reject),
       d_(queries.dims()),
       grid_(points, queries, self_join, params.eps, params.threads),
       grouped_(self_join ? GridStructure{} : grid_.group(queries)) {

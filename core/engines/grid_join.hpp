@@ -33,8 +33,10 @@ inline constexpr std::uint32_t kGridTaskQueries = 64;
 class GridJoin {
  public:
   // Indexes `points` for `queries` (the same rows for a self-join) and groups the queries by cell;
-  // uses params.eps, params.threads and, for self-joins, params.unicomp.
-  GridJoin(const PointRows& points, const PointRows& queries, bool self_join, const JoinParams& params);
+  // uses params.eps (the search radius), params.threads and, for self-joins, params.unicomp.
+  // Candidates are the pairs whose float32 squared distance is at most `reject` (ExactBand).
+  GridJoin(const PointRows& points, const PointRows& queries, bool self_join, const JoinParams& params,
+           float reject);
 
   const EpsilonGrid& grid() const { return grid_; }
   // The queries grouped by the grid's cells: for a self-join the grid's own structure.
@@ -45,9 +47,10 @@ class GridJoin {
   // The grid's structure, for the views; the join cannot run afterwards.
   GridStructure take_structure() { return grid_.take_structure(); }
 
-  // The distance tests of one task; returns how many. Calls hit(query_row, point_row), rows being
-  // positions in query_rows and in the grid's points, for every pair within eps. A self-join
-  // without unicomp meets each pair from both sides.
+  // The distance tests of one task; returns how many. Calls hit(query_row, point_row, d2), rows
+  // being positions in query_rows and in the grid's points and d2 the float32 squared distance, for
+  // every candidate (d2 <= reject); the caller decides it with the exact test. A self-join without
+  // unicomp meets each pair from both sides.
   template <typename Hit>
   std::uint64_t run(const GridTask& task, Hit&& hit) const;
 
@@ -69,7 +72,7 @@ class GridJoin {
 
   PointRows query_rows_;
   bool self_, unicomp_;
-  float eps2_;
+  float reject_;
   std::size_t d_;
   EpsilonGrid grid_;
   GridStructure grouped_;  // A join B: the queries by cell
@@ -110,7 +113,7 @@ std::uint64_t GridJoin::scan(const float* q, std::uint32_t query_row, std::uint3
       }
     }
     for (std::uint32_t t = 0; t < len; ++t)
-      if (sum[t] <= eps2_) hit(query_row, point_order[first + t]);
+      if (sum[t] <= reject_) hit(query_row, point_order[first + t], sum[t]);
   }
   return end > begin ? end - begin : 0;
 }

@@ -8,12 +8,12 @@
 namespace simjoin {
 
 struct PointRows {
-  const PointSet* set = nullptr;
+  const PointSet32* set = nullptr;
   const std::uint32_t* ids = nullptr;  // null: every row of set
   std::size_t count = 0;
 
-  explicit PointRows(const PointSet& all) : set(&all), count(all.size()) {}
-  PointRows(const PointSet& from, const std::uint32_t* listed, std::size_t n)
+  explicit PointRows(const PointSet32& all) : set(&all), count(all.size()) {}
+  PointRows(const PointSet32& from, const std::uint32_t* listed, std::size_t n)
       : set(&from), ids(listed), count(n) {}
   std::size_t size() const { return count; }
   std::size_t dims() const { return set->dims(); }

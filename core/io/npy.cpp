@@ -140,20 +140,20 @@ std::uint32_t read_le32(const char* p) {
   return v;
 }
 
-// Whether converting `value` to float32 kept it exactly.
+// Whether converting `value` to float64 kept it exactly (int64 beyond 2^53 may not).
 template <typename T>
-bool exact_in_float(T value, float f) {
+bool exact_in_double(T value, double converted) {
   if constexpr (std::is_same_v<T, std::int64_t>) {
-    // float(INT64_MAX) rounds up to 2^63, which is outside int64.
-    return f < 9.2233720368547758e18f && std::int64_t(f) == value;
+    // double(INT64_MAX) rounds up to 2^63, which is outside int64.
+    return converted < 9.2233720368547758e18 && std::int64_t(converted) == value;
   } else {
-    return double(f) == double(value);
+    return true;
   }
 }
 
 // Converts the raw array into `out` (n x d, row-major) and returns how many values changed.
 template <typename T>
-std::size_t convert(const char* src, std::size_t n, std::size_t d, bool fortran, float* out,
+std::size_t convert(const char* src, std::size_t n, std::size_t d, bool fortran, double* out,
                     const std::string& path, RunControl* control) {
   std::size_t changed = 0;
   const std::size_t majors = fortran ? d : n;
@@ -175,14 +175,10 @@ std::size_t convert(const char* src, std::size_t n, std::size_t d, bool fortran,
           fail(ErrorKind::BadInput, path + ": point " + std::to_string(point) + ", dimension " +
                                         std::to_string(dim) + " is " + (std::isnan(value) ? "NaN" : "infinite") +
                                         "; every coordinate must be a finite number");
-        if (std::fabs(double(value)) > double(std::numeric_limits<float>::max()))
-          fail(ErrorKind::BadInput, path + ": point " + std::to_string(point) + ", dimension " +
-                                        std::to_string(dim) + " is " + std::to_string(double(value)) +
-                                        ", outside the float32 range");
       }
-      const float f = float(value);
-      if (!exact_in_float(value, f)) ++changed;
-      out[point * d + dim] = f;
+      const double converted = double(value);
+      if (!exact_in_double(value, converted)) ++changed;
+      out[point * d + dim] = converted;
     }
   }
   return changed;
@@ -192,7 +188,7 @@ struct DtypeInfo {
   std::string_view descr;
   std::string_view name;
   std::size_t size;
-  std::size_t (*convert)(const char*, std::size_t, std::size_t, bool, float*, const std::string&, RunControl*);
+  std::size_t (*convert)(const char*, std::size_t, std::size_t, bool, double*, const std::string&, RunControl*);
 };
 constexpr DtypeInfo kDtypes[] = {{"<f4", "float32", 4, convert<float>},
                                  {"<f8", "float64", 8, convert<double>},
@@ -261,16 +257,16 @@ PointSet read_npy(const std::string& path, RunControl* control) {
                                   shape_text(shape) + " " + std::string(dtype.name) + ", file has " +
                                   std::to_string(available));
 
-  std::vector<float> coords(values);
+  std::vector<double> coords(values);
   const std::size_t changed =
       dtype.convert(bytes.data() + data_start, n, d, header.fortran_order, coords.data(), path, control);
   if (control) control->report(1.0);
   PointSet points(n, d, std::move(coords));
   points.source = path;
+  points.source_type = std::string(dtype.name);
   if (changed != 0)
     points.warnings.push_back(path + ": " + std::to_string(changed) + " of " + std::to_string(values) +
-                              " values changed when converted from " + std::string(dtype.name) +
-                              " to float32 (precision lost)");
+                              " int64 values are beyond 2^53 and were rounded to the nearest float64");
   return points;
 }
 
@@ -291,9 +287,18 @@ std::string npy_header(std::string_view descr, std::span<const std::uint64_t> sh
 
 void write_npy(const std::string& path, const PointSet& points) {
   const std::uint64_t shape[] = {points.size(), points.dims()};
+  const std::size_t values = points.size() * points.dims();
+  const bool fits_float32 = std::all_of(points.data(), points.data() + values,
+                                        [](double value) { return double(float(value)) == value; });
   OutputFile file(path);
-  file.write(npy_header("<f4", shape));
-  file.write(points.data(), points.size() * points.dims() * sizeof(float));
+  if (fits_float32) {
+    const std::vector<float> narrow(points.data(), points.data() + values);
+    file.write(npy_header("<f4", shape));
+    file.write(narrow.data(), values * sizeof(float));
+  } else {
+    file.write(npy_header("<f8", shape));
+    file.write(points.data(), values * sizeof(double));
+  }
   file.close();
 }
 

@@ -11,11 +11,12 @@
 namespace simjoin {
 
 // Reads a 1-D (n, read as n x 1) or 2-D (n, d) array of float32, float64, int32 or int64 in C or
-// Fortran order into float32. Values that change in the conversion to float32 are counted in a
-// warning on the result. Throws Error(BadInput) naming the file and what is wrong.
+// Fortran order into float64, which holds every value exactly but int64 beyond 2^53 (counted in a
+// warning on the result). Throws Error(BadInput) naming the file and what is wrong.
 PointSet read_npy(const std::string& path, RunControl* control = nullptr);
 
-// Writes the points as a float32 (n, d) array.
+// Writes the points as an (n, d) array: float32 when every value is a float32, else float64, so that
+// reading it back gives the same values.
 void write_npy(const std::string& path, const PointSet& points);
 
 // An NPY version 1.0 header for a little-endian C-order array with dtype `descr` (e.g. "<u4"),

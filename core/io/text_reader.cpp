@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <string_view>
 
@@ -88,18 +89,16 @@ std::vector<std::string_view> fields_of(std::string_view line, char delimiter) {
 
 enum class Parse { Ok, NotNumber, OutOfRange };
 
-Parse parse_float(std::string_view text, float& value) {
+Parse parse_number(std::string_view text, double& value) {
   const char* begin = text.data();
   const char* end = begin + text.size();
   if (begin != end && *begin == '+') ++begin;
   if (begin == end) return Parse::NotNumber;
-  std::from_chars_result result = std::from_chars(begin, end, value);
+  const std::from_chars_result result = std::from_chars(begin, end, value);
   if (result.ec == std::errc::result_out_of_range) {
     // Tiny values underflow to zero or a subnormal, which is fine; only overflow is an error.
-    double wide = 0;
-    result = std::from_chars(begin, end, wide);
-    if (result.ec != std::errc() || std::fabs(wide) >= 1) return Parse::OutOfRange;
-    value = float(wide);
+    value = std::strtod(std::string(begin, end).c_str(), nullptr);
+    if (std::isinf(value)) return Parse::OutOfRange;
   } else if (result.ec != std::errc()) {
     return Parse::NotNumber;
   }
@@ -139,8 +138,8 @@ class TextParser {
     columns_ = first.size();
     first_line_ = lines_.number();
     const bool header = options.header.value_or(std::none_of(first.begin(), first.end(), [](auto field) {
-      float value;
-      return parse_float(field, value) != Parse::NotNumber;
+      double value;
+      return parse_number(field, value) != Parse::NotNumber;
     }));
     if (header) {
       names_.assign(first.begin(), first.end());
@@ -152,7 +151,7 @@ class TextParser {
     select_columns(options.columns, line);
 
     const std::size_t d = slot_columns_.size();
-    std::vector<float> coords;
+    std::vector<double> coords;
     coords.reserve(total_bytes / (line.size() + 1) * d + d);
     std::size_t rows = 0;
     do {
@@ -168,6 +167,7 @@ class TextParser {
 
     PointSet points(rows, d, std::move(coords));
     points.source = path_;
+    points.source_type = "text";
     points.warnings = std::move(warnings_);
     if (!names_.empty())
       for (std::size_t column : slot_columns_) points.column_names.push_back(names_[column]);
@@ -181,11 +181,12 @@ class TextParser {
     if (requested.empty()) {
       const std::vector<std::string_view> cells = fields_of(first_row, delimiter_);
       for (std::size_t column = 0; column < columns_; ++column) {
-        float value;
+        double value;
         // An empty cell says nothing about the column; it is reported as such when parsed.
-        if (cells[column].empty() || parse_float(cells[column], value) != Parse::NotNumber) {
+        if (cells[column].empty() || parse_number(cells[column], value) != Parse::NotNumber) {
           add_slot(column);
         } else {
+          check_unambiguous(column, cells[column]);
           warnings_.push_back(path_ + ": " + column_text(column) + " is not numeric (line " +
                               std::to_string(lines_.number()) + " holds " + quote_cell(cells[column]) +
                               ") and was skipped");
@@ -229,17 +230,31 @@ class TextParser {
     fail(ErrorKind::BadInput, path_ + ": unknown column '" + name + "'; the header has: " + known);
   }
 
-  void parse_row(std::string_view line, float* row) {
+  // A cell like '5;2' in a file split on ',' (or '1,5' in one split on ';') is numbers joined by the
+  // other delimiter: decimal commas or a mixed file. Skipping it as text would lose coordinates.
+  void check_unambiguous(std::size_t column, std::string_view cell) const {
+    const char other = delimiter_ == ',' ? ';' : delimiter_ == ';' ? ',' : '\0';
+    if (other == '\0' || cell.find(other) == std::string_view::npos) return;
+    double value;
+    for (std::string_view part : fields_of(cell, other))
+      if (parse_number(part, value) == Parse::NotNumber) return;
+    cell_error(column, quote_cell(cell) + " holds numbers separated by '" + std::string(1, other) +
+                           "' while fields are split on '" + std::string(1, delimiter_) +
+                           "': the delimiter is ambiguous (decimal commas?); write decimals with '.', or "
+                           "separate fields with tabs");
+  }
+
+  void parse_row(std::string_view line, double* row) {
     const std::size_t fields = split_fields(line, delimiter_, [&](std::size_t column, std::string_view text) {
       if (column >= columns_) return;  // reported below as a ragged row
       const int slot = slot_of_column_[column];
       if (slot < 0) return;
-      float value;
-      switch (parse_float(text, value)) {
+      double value = 0;
+      switch (parse_number(text, value)) {
         case Parse::Ok:
           if (!std::isfinite(value)) cell_error(column, quote_cell(text) + " is not a finite number");
           break;
-        case Parse::OutOfRange: cell_error(column, quote_cell(text) + " is outside the float32 range"); break;
+        case Parse::OutOfRange: cell_error(column, quote_cell(text) + " is outside the float64 range"); break;
         case Parse::NotNumber:
           cell_error(column, text.empty() ? "empty cell, expected a number" : quote_cell(text) + " is not a number");
       }

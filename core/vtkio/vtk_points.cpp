@@ -133,6 +133,7 @@ PointSet read_vtk_points(const std::string& path, RunControl* control) {
   }
   require_finite(points, path);
   points.source = path;
+  points.source_type = vtk_points->GetDataType() == VTK_DOUBLE ? "float64" : "float32";
   points.column_names = {"x", "y", "z"};
   for (const std::string& warning : capture.warnings()) points.warnings.push_back(path + ": " + warning);
   if (control) control->report(1.0);
@@ -144,11 +145,11 @@ void write_labeled_vtp(const std::string& path, const PointSet& points,
   const std::size_t n = points.size();
   const std::size_t kept = std::min<std::size_t>(points.dims(), 3);
   auto vtk_points = vtkSmartPointer<vtkPoints>::New();
-  vtk_points->SetDataTypeToFloat();
+  vtk_points->SetDataTypeToDouble();
   vtk_points->SetNumberOfPoints(vtkIdType(n));
   auto vertices = vtkSmartPointer<vtkCellArray>::New();
   for (std::size_t i = 0; i < n; ++i) {
-    float xyz[3] = {0, 0, 0};
+    double xyz[3] = {0, 0, 0};
     std::copy(points.point(i), points.point(i) + kept, xyz);
     vtk_points->SetPoint(vtkIdType(i), xyz);
     const vtkIdType id = vtkIdType(i);

@@ -38,7 +38,7 @@ PointSet lattice_points(std::size_t per_side, std::size_t dims, double spacing) 
   for (std::size_t i = 0; i < n; ++i) {
     std::size_t rest = i;
     for (std::size_t k = 0; k < dims; ++k) {
-      points.point(i)[k] = float(double(rest % per_side) * spacing);
+      points.point(i)[k] = double(rest % per_side) * spacing;
       rest /= per_side;
     }
   }
@@ -56,14 +56,7 @@ std::vector<Pair> oracle_pairs(const PointSet& a, const PointSet* b, double eps)
 }
 
 VerifyReport compare_with_oracle(std::vector<Pair> pairs, const PointSet& a, const PointSet* b, double eps) {
-  return compare_pairs(std::move(pairs), oracle_pairs(a, b, eps), a, b, eps, float32_tolerance(a.dims()));
-}
-
-std::pair<std::uint64_t, std::uint64_t> oracle_count_range(const PointSet& a, const PointSet* b, double eps) {
-  // The tolerance is relative on the squared distance.
-  const double tolerance = float32_tolerance(a.dims());
-  return {oracle_pairs(a, b, eps * std::sqrt(1 - tolerance)).size(),
-          oracle_pairs(a, b, eps * std::sqrt(1 + tolerance)).size()};
+  return compare_pairs(std::move(pairs), oracle_pairs(a, b, eps));
 }
 
 std::vector<Pair> run_pairs(Engine& engine, const PointSet& a, const PointSet* b, const JoinParams& params,

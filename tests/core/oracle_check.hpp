@@ -27,18 +27,14 @@ PointSet lattice_points(std::size_t per_side, std::size_t dims, double spacing);
 
 std::vector<Pair> oracle_pairs(const PointSet& a, const PointSet* b, double eps);
 
-// Compares pairs a float32 engine found with the oracle's, allowing the float32 tolerance.
+// Compares an engine's pairs with the oracle's, pair for pair.
 VerifyReport compare_with_oracle(std::vector<Pair> pairs, const PointSet& a, const PointSet* b, double eps);
-
-// The pair counts a float32 engine may return: from the pairs that are within eps by more than the
-// rounding tolerance to those within eps plus the tolerance, [low, high].
-std::pair<std::uint64_t, std::uint64_t> oracle_count_range(const PointSet& a, const PointSet* b, double eps);
 
 // Runs `engine` into a pair list and returns its pairs sorted.
 std::vector<Pair> run_pairs(Engine& engine, const PointSet& a, const PointSet* b, const JoinParams& params,
                             RunResult* result = nullptr);
 
-// Runs `engine` into a pair list and compares it with the oracle, allowing the float32 tolerance.
+// Runs `engine` into a pair list and compares it with the oracle, pair for pair.
 VerifyReport check_engine(Engine& engine, const PointSet& a, const PointSet* b,
                           const JoinParams& params, RunResult* result = nullptr);
 

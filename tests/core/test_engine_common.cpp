@@ -3,6 +3,7 @@
 // apart, huge offsets; self-join and A join B; cancellation and progress.
 #include <chrono>
 #include <cmath>
+#include <random>
 #include <thread>
 
 #include "core/error.hpp"
@@ -47,8 +48,16 @@ class EngineTest : public ::testing::TestWithParam<std::string> {
 // Fewer points for higher d keeps the O(n^2 d) oracle quick.
 std::size_t points_for(std::size_t d) { return d <= 3 ? 2000 : d <= 8 ? 1000 : 400; }
 
-PointSet shifted(PointSet points, float offset) {
-  for (std::size_t i = 0; i < points.size() * points.dims(); ++i) points.data()[i] += offset;
+PointSet shifted(PointSet points, const std::vector<double>& offset) {
+  for (std::size_t i = 0; i < points.size(); ++i)
+    for (std::size_t k = 0; k < points.dims(); ++k) points.point(i)[k] += offset[k % offset.size()];
+  return points;
+}
+
+// Values rounded to a grid of `step` (millimetres, say), as surveyed coordinates are written.
+PointSet rounded(PointSet points, double step) {
+  for (std::size_t i = 0; i < points.size() * points.dims(); ++i)
+    points.data()[i] = std::round(points.data()[i] / step) * step;
   return points;
 }
 }  // namespace
@@ -108,9 +117,9 @@ TEST_P(EngineTest, TinyAndDegenerateInputs) {
     SCOPED_TRACE("eps " + std::to_string(eps));
     expect_correct(PointSet(0, 3), nullptr, params(eps));
     expect_correct(PointSet(1, 3), nullptr, params(eps));
-    expect_correct(PointSet(2, 1, {0.f, 1.f}), nullptr, params(eps));
-    expect_correct(PointSet(2, 2, {0.f, 0.f, 0.f, 0.f}), nullptr, params(eps));
-    const PointSet none(0, 2), three(3, 2, {0.f, 0.f, 1.f, 1.f, 2.f, 0.f});
+    expect_correct(PointSet(2, 1, {0.0, 1.0}), nullptr, params(eps));
+    expect_correct(PointSet(2, 2, {0.0, 0.0, 0.0, 0.0}), nullptr, params(eps));
+    const PointSet none(0, 2), three(3, 2, {0.0, 0.0, 1.0, 1.0, 2.0, 0.0});
     expect_correct(three, &three, params(eps));
     expect_correct(none, &three, params(eps));
     expect_correct(three, &none, params(eps));
@@ -118,7 +127,7 @@ TEST_P(EngineTest, TinyAndDegenerateInputs) {
 }
 
 TEST_P(EngineTest, AllPointsIdentical) {
-  const PointSet same(300, 5, std::vector<float>(1500, -3.25f));
+  const PointSet same(300, 5, std::vector<double>(1500, -3.25));
   for (double eps : {0.0, 1.0}) {
     PairListSink sink;
     RunControl control;
@@ -136,7 +145,7 @@ TEST_P(EngineTest, CollinearPoints) {
     if (!supports(d)) continue;
     PointSet points(line.size(), d);  // all on one line through the space: x, 2x, 3x, ...
     for (std::size_t i = 0; i < line.size(); ++i)
-      for (std::size_t k = 0; k < d; ++k) points.point(i)[k] = line.point(i)[0] * float(k + 1);
+      for (std::size_t k = 0; k < d; ++k) points.point(i)[k] = line.point(i)[0] * double(k + 1);
     expect_correct(points, nullptr, params(0.01 * std::sqrt(double(d))));
   }
 }
@@ -153,13 +162,83 @@ TEST_P(EngineTest, LatticeExactlyEpsApart) {
 TEST_P(EngineTest, HugeAndNegativeOffsets) {
   const std::uint64_t seed = test_seed() + 17;
   SCOPED_TRACE("seed " + std::to_string(seed));
-  for (float offset : {1e7f, -1e7f}) {
-    // At 1e7 a float's spacing is 1, so the points sit on an integer grid: many exact-eps pairs.
-    const PointSet a = shifted(random_points(Distribution::Uniform, 1500, 3, seed, 0, 40), offset);
-    const PointSet b = shifted(random_points(Distribution::Uniform, 500, 3, seed + 1, 0, 40), offset);
+  for (double offset : {1e7, -1e7}) {
+    // Integer coordinates: many pairs exactly eps apart, far from the origin.
+    const PointSet a = shifted(rounded(random_points(Distribution::Uniform, 1500, 3, seed, 0, 40), 1), {offset});
+    const PointSet b = shifted(rounded(random_points(Distribution::Uniform, 500, 3, seed + 1, 0, 40), 1), {offset});
     expect_correct(a, nullptr, params(3.0));
     expect_correct(a, &b, params(3.0));
   }
+}
+
+TEST_P(EngineTest, UtmMetresWithMillimetres) {
+  // x near 500 km, y near 4500 km with millimetre values: float32 alone resolves only 0.5 m there.
+  const std::uint64_t seed = test_seed() + 31;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const std::vector<double> utm{500000.0, 4500000.0};
+  const PointSet a = shifted(rounded(random_points(Distribution::Uniform, 2000, 2, seed, 0, 50), 1e-3), utm);
+  for (double eps : {0.5, 0.05, 1e-3}) expect_correct(a, nullptr, params(eps));
+  // A lattice of 0.1 m steps: pairs exactly 0.5 m apart (0.3, 0.4) and ties in float64 rounding.
+  const PointSet lattice = shifted(lattice_points(40, 2, 0.1), utm);
+  expect_correct(lattice, nullptr, params(0.5));
+  // B offset differently from A (a second survey overlapping the first).
+  const PointSet b = shifted(rounded(random_points(Distribution::Uniform, 800, 2, seed + 1, 0, 50), 1e-3),
+                             {500025.0, 4500010.0});
+  expect_correct(a, &b, params(0.5));
+  expect_correct(b, &a, params(0.5));
+}
+
+TEST_P(EngineTest, EarthCentredMetres) {
+  const std::uint64_t seed = test_seed() + 37;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet points = shifted(rounded(random_points(Distribution::Clusters, 2000, 3, seed, 0, 2000, 20, 30),
+                                          1e-3), {4.5e6, 6.1e5, 4.4e6});
+  for (double eps : {5.0, 0.5}) expect_correct(points, nullptr, params(eps));
+}
+
+TEST_P(EngineTest, NearTiesAroundEps) {
+  // Pairs at eps (1 + t) for t from -1e-7 to 1e-7, in groups far enough apart to meet nothing else.
+  const std::uint64_t seed = test_seed() + 41;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> normal;
+  for (std::size_t d : {2, 5}) {
+    const double eps = 0.75;
+    PointSet points(600, d);
+    for (std::size_t pair = 0; pair < points.size() / 2; ++pair) {
+      std::vector<double> direction(d);
+      double norm = 0;
+      for (double& x : direction) norm += (x = normal(rng)) * x;
+      const double t = 1e-7 * (double(pair % 21) / 10.0 - 1.0);
+      for (std::size_t k = 0; k < d; ++k) {
+        const double base = 1000.0 + 10.0 * double(pair) + (k == 0 ? 0.0 : normal(rng));
+        points.point(2 * pair)[k] = base;
+        points.point(2 * pair + 1)[k] = base + eps * (1 + t) * direction[k] / std::sqrt(norm);
+      }
+    }
+    expect_correct(points, nullptr, params(eps));
+  }
+}
+
+TEST_P(EngineTest, EpsAtTheLimitsOfFloat32) {
+  // Tiny: points 1e-30 apart (float32 would make them equal or subnormal), eps 0 and 1e-30.
+  PointSet tiny(300, 2);
+  for (std::size_t i = 0; i < tiny.size(); ++i) {
+    tiny.point(i)[0] = 1e-30 * double(i % 17);
+    tiny.point(i)[1] = 1e-30 * double(i % 5);
+  }
+  for (double eps : {0.0, 1e-30, 1.5e-30}) expect_correct(tiny, nullptr, params(eps));
+  // Huge: coordinates near 1e20 apart, eps^2 beyond float32's range.
+  PointSet huge(300, 3);
+  for (std::size_t i = 0; i < huge.size(); ++i)
+    for (std::size_t k = 0; k < 3; ++k) huge.point(i)[k] = 1e20 * double((i + k) % 7) + 1e30;
+  for (double eps : {1e20, 2e20, 1e21}) expect_correct(huge, nullptr, params(eps));
+  // eps far below what float32 resolves across the extent: every candidate needs the float64 test.
+  PointSet spread = random_points(Distribution::Uniform, 500, 2, test_seed() + 43, 0, 1);
+  spread.point(0)[0] = 1e9;
+  for (std::size_t i = 1; i < 100; ++i) std::copy_n(spread.point(i + 100), 2, spread.point(i));
+  spread.point(7)[1] += 1e-12;
+  expect_correct(spread, nullptr, params(1e-12));
 }
 
 TEST_P(EngineTest, CountOnlyEqualsPairList) {

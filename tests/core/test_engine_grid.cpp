@@ -50,14 +50,16 @@ TEST_P(GridDims, StructureIndexesEveryPointInItsCell) {
       const std::uint32_t p = grid.point_order[r];
       ASSERT_FALSE(seen[p]);
       seen[p] = true;
-      // Recompute the point's linear cell id from the reported origin, width and cell counts.
-      std::uint64_t id = 0, stride = 1;
+      // The point lies in its cell as the reported origin, width and cell counts place it. The engine
+      // placed it from float32 frame coordinates, so a point on a cell border may sit in either cell.
+      std::uint64_t rest = grid.cell_ids[c];
       for (std::size_t s = 0; s < m; ++s) {
-        const double u = (double(points.point(p)[grid.indexed_dims[s]]) - grid.origin[s]) / grid.cell_width;
-        id += std::uint64_t(std::floor(u)) * stride;
-        stride *= grid.cells_per_dim[s];
+        const double coordinate = double(rest % grid.cells_per_dim[s]);
+        rest /= grid.cells_per_dim[s];
+        const double u = (points.point(p)[grid.indexed_dims[s]] - grid.origin[s]) / grid.cell_width;
+        EXPECT_GE(u, coordinate - 1e-5) << "point " << p << " slot " << s;
+        EXPECT_LE(u, coordinate + 1 + 1e-5) << "point " << p << " slot " << s;
       }
-      EXPECT_EQ(id, grid.cell_ids[c]);
     }
   }
   EXPECT_EQ(expected_begin, points.size());

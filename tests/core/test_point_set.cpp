@@ -18,13 +18,13 @@ TEST(PointSet, BoundsMatchAPlainPass) {
       PointSet points = simjoin::testing::random_points(Distribution::Uniform, n, d, rng(), -5, 5);
       // Extremes at random rows, so that every thread's range may hold one.
       for (std::size_t k = 0; k < d; ++k) {
-        points.point(rng() % n)[k] = -100.0f - float(k);
-        points.point(rng() % n)[k] = 100.0f + float(k);
+        points.point(rng() % n)[k] = -100.0 - double(k);
+        points.point(rng() % n)[k] = 100.0 + double(k);
       }
-      const Bounds bounds = compute_bounds(points);
+      const Bounds64 bounds = compute_bounds(points);
       ASSERT_EQ(bounds.low.size(), d);
       for (std::size_t k = 0; k < d; ++k) {
-        float low = points.point(0)[k], high = low;
+        double low = points.point(0)[k], high = low;
         for (std::size_t i = 0; i < n; ++i) {
           low = std::min(low, points.point(i)[k]);
           high = std::max(high, points.point(i)[k]);

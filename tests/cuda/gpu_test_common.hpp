@@ -3,20 +3,32 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "core/engine.hpp"
 #include "cuda/gpu_engines.hpp"
 
 namespace simjoin::testing {
 
-// The registered GPU engine of that name (one registry for the whole test binary).
-inline Engine& gpu_engine(const std::string& name) {
+// Every GPU engine, registered once for the whole test binary.
+inline const EngineRegistry& gpu_registry() {
   static const EngineRegistry registry = [] {
     EngineRegistry r;
     register_gpu_engines(r);
     return r;
   }();
-  return registry.get(name);
+  return registry;
+}
+
+// The registered GPU engine of that name.
+inline Engine& gpu_engine(const std::string& name) { return gpu_registry().get(name); }
+
+// The names of the GPU engines that claim exactness (Capabilities::exact).
+inline std::vector<std::string> exact_gpu_engine_names() {
+  std::vector<std::string> names;
+  for (const auto& engine : gpu_registry().engines())
+    if (engine->capabilities().exact) names.push_back(engine->name());
+  return names;
 }
 
 }  // namespace simjoin::testing

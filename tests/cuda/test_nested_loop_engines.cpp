@@ -92,7 +92,7 @@ TEST_P(ExactGpuEngine, DuplicatesAndIdenticalPoints) {
   expect_matches(points, nullptr, params(0.0));
   expect_matches(points, nullptr, params(0.2));
   PointSet same(700, 3);
-  for (std::size_t i = 0; i < same.size(); ++i) std::fill_n(same.point(i), 3, 2.5f);
+  for (std::size_t i = 0; i < same.size(); ++i) std::fill_n(same.point(i), 3, 2.5);
   expect_matches(same, nullptr, params(0.0, 4));
   expect_matches(same, nullptr, params(1.0, 4));
 }

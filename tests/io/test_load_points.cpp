@@ -12,7 +12,7 @@ TEST_F(LoadPointsTest, ChoosesTheReaderByExtension) {
   for (const char* name : {"a.csv", "a.tsv", "a.txt", "a.dat", "a.xyz", "A.CSV"}) {
     const std::string file = write_file(name, "1 2\n3 4\n");
     const PointSet points = load_points(file);
-    EXPECT_EQ(points.coords(), (std::vector<float>{1, 2, 3, 4})) << name;
+    EXPECT_EQ(points.coords(), (std::vector<double>{1, 2, 3, 4})) << name;
     EXPECT_EQ(points.source, file);
   }
   SCOPED_TRACE(test_seed());
@@ -41,7 +41,7 @@ TEST_F(LoadPointsTest, PassesTextOptionsThrough) {
   LoadOptions options;
   options.text.columns = {"z"};
   const PointSet points = load_points(write_file("p.csv", "x,y,z\n1,2,3\n"), options);
-  EXPECT_EQ(points.coords(), (std::vector<float>{3}));
+  EXPECT_EQ(points.coords(), (std::vector<double>{3}));
 }
 
 TEST_F(LoadPointsTest, UnknownExtensionListsTheSupportedOnes) {

@@ -63,13 +63,13 @@ TEST_F(TextReaderTest, SkipsCommentsBlankLinesAndCarriageReturns) {
   const PointSet read = read_text(file);
   ASSERT_EQ(read.size(), 2u);
   EXPECT_EQ(read.column_names, (std::vector<std::string>{"x", "y"}));
-  EXPECT_EQ(read.coords(), (std::vector<float>{1.5f, 2, -300, 4}));
+  EXPECT_EQ(read.coords(), (std::vector<double>{1.5f, 2, -300, 4}));
 }
 
 TEST_F(TextReaderTest, MixedSpacesAndTabsAreOneDelimiter) {
   const PointSet read = read_text(write_file("w.xyz", "1 \t 2\t3\n  4 5    6  \n"));
   EXPECT_EQ(read.dims(), 3u);
-  EXPECT_EQ(read.coords(), (std::vector<float>{1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(read.coords(), (std::vector<double>{1, 2, 3, 4, 5, 6}));
 }
 
 TEST_F(TextReaderTest, SelectsColumnsByNameAndIndex) {
@@ -93,7 +93,7 @@ TEST_F(TextReaderTest, SelectsColumnsByNameAndIndex) {
 
 TEST_F(TextReaderTest, SkipsNonNumericColumnsWithAWarning) {
   const PointSet read = read_text(write_file("l.csv", "name,x,y\nalpha,1,2\nbeta,3,4\n"));
-  EXPECT_EQ(read.coords(), (std::vector<float>{1, 2, 3, 4}));
+  EXPECT_EQ(read.coords(), (std::vector<double>{1, 2, 3, 4}));
   ASSERT_EQ(read.warnings.size(), 1u);
   EXPECT_NE(read.warnings[0].find("column 1 (name)"), std::string::npos) << read.warnings[0];
 }
@@ -109,9 +109,12 @@ TEST_F(TextReaderTest, ReadsWhatWritePointsWrites) {
   EXPECT_EQ(read.column_names, points.column_names);
 }
 
-TEST_F(TextReaderTest, TinyValuesUnderflowToZero) {
-  const PointSet read = read_text(write_file("t.csv", "1e-60,2\n"));
-  EXPECT_EQ(read.coords(), (std::vector<float>{0, 2}));
+TEST_F(TextReaderTest, KeepsFloat64Values) {
+  // Millimetres on UTM northings, and values float32 would lose or flush to zero, are kept; values
+  // below float64's range underflow to zero.
+  const PointSet read = read_text(write_file("t.csv", "4500000.123,1e-60\n1e300,1e-400\n"));
+  EXPECT_EQ(read.coords(), (std::vector<double>{4500000.123, 1e-60, 1e300, 0}));
+  EXPECT_EQ(read.source_type, "text");
 }
 
 TEST_F(TextReaderTest, ReportsProgressAndHonoursCancel) {
@@ -162,10 +165,15 @@ TEST_F(TextReaderErrorTest, NonNumericCellNamesLineAndColumn) {
   EXPECT_TRUE(rejects("1,2\nx,3\n", {"line 2, column 1", "'x' is not a number"}, no_header));
 }
 
+TEST_F(TextReaderErrorTest, AmbiguousDelimiterNamesTheLine) {
+  // Decimal commas with ';' between fields: the first line decides ',' and a cell holds '5;2'.
+  EXPECT_TRUE(rejects("1,5;2,25\n3,5;4,75\n", {"line 1, column 2", "'5;2'", "ambiguous"}));
+}
+
 TEST_F(TextReaderErrorTest, NonFiniteOrOutOfRange) {
   EXPECT_TRUE(rejects("x,y\n1,2\n3,nan\n", {"line 3, column 2 (y)", "'nan' is not a finite number"}));
   EXPECT_TRUE(rejects("1\t2\n-inf\t4\n", {"line 2, column 1", "'-inf' is not a finite number"}));
-  EXPECT_TRUE(rejects("1,2\n1e40,4\n", {"line 2, column 1", "outside the float32 range"}));
+  EXPECT_TRUE(rejects("1,2\n1e400,4\n", {"line 2, column 1", "outside the float64 range"}));
 }
 
 TEST_F(TextReaderErrorTest, NoNumericColumnGivesZeroDimensions) {

@@ -48,13 +48,11 @@ class TestRunHistory : public QObject {
       const RunRecord& record = *runs[std::size_t(row)];
       const RunStats& stats = record.result.stats;
       QCOMPARE(model.data(model.index(row, engine)).toString().toStdString(), stats.engine);
-      // The row shows the run's own count, and the run found the oracle's pairs (float32 engines may
-      // differ only on pairs within rounding of eps).
+      // The row shows the run's own count, and the run found exactly the oracle's pairs.
       QVERIFY(record.pairs.has_value());
       QCOMPARE(model.data(model.index(row, pairs), Qt::UserRole).toULongLong(), std::uint64_t(record.pairs->size()));
       QCOMPARE(stats.pairs, std::uint64_t(record.pairs->size()));
-      const VerifyReport report = compare_pairs(*record.pairs, expected, *points, nullptr, 0.3,
-                                                float32_tolerance(points->dims()));
+      const VerifyReport report = compare_pairs(*record.pairs, expected);
       QVERIFY2(report.ok(), report.summary().c_str());
       QCOMPARE(model.data(model.index(row, ratio), Qt::UserRole).toDouble(), stats.compared_ratio());
       QCOMPARE(model.data(model.index(row, replicated), Qt::UserRole).toULongLong(),

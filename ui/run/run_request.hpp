@@ -20,7 +20,7 @@ struct RunRequest {
   // their count and statistics only.
   std::uint64_t keep_pairs_limit = 2'000'000;
 
-  JoinInputs inputs() const { return {a.get(), b.get()}; }
+  JoinSources inputs() const { return {a.get(), b.get()}; }
 };
 
 struct RunRecord {

@@ -61,9 +61,7 @@ VerifyOutcome verify_run(const EngineRegistry& registry, const RunRecord& run,
   outcome.points_a = reference.a->size();
   outcome.points_b = reference.b ? reference.b->size() : 0;
   std::vector<Pair> expected = all_pairs(registry, reference, control);
-  outcome.report = compare_pairs(std::move(got), std::move(expected), *reference.a,
-                                 reference.b.get(), run.request.params.eps,
-                                 float32_tolerance(a.dims()));
+  outcome.report = compare_pairs(std::move(got), std::move(expected));
   return outcome;
 }
 

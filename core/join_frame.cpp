@@ -1,0 +1,153 @@
+#include "core/join_frame.hpp"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <sstream>
+
+namespace simjoin {
+
+// The proof behind accept, reject and search_eps. Units are the frame's (file units times 2^e).
+// u = 2^-24 and w = 2^-53 are the float32 and float64 unit roundoffs.
+//  1. A frame coordinate y = fl32(fl64(x - o) * 2^e) is off from (x - o) 2^e by at most
+//     c R_k + 2^-149, with c = u + 2w and R_k the largest |x - o| 2^e in dimension k (the 2^-149
+//     covers a result that falls below float32's normal range). Two points' difference vectors
+//     therefore differ by at most E = 2 sqrt(sum_k (c R_k + 2^-149)^2), so their exact float32-
+//     coordinate distance s and the true distance t of the file's values satisfy |s - t| <= E.
+//  2. An engine's float32 squared distance D sums d rounded squares of rounded differences, in any
+//     order, with or without fused multiply-add: |D - s^2| <= g s^2 + a, g = (d+2)u / (1 - (d+2)u),
+//     a = (2d+2) 2^-149 for results below the normal range.
+//  3. The oracle's sum O (in its own scale, converted exactly into the frame's) satisfies
+//     |O - t^2| <= g' t^2 + a', g' = (d+2)w / (1 - (d+2)w), and it accepts when O <= T.
+//  Oracle accepts => t^2 <= (T + a') / (1 - g') = tmax^2 => s <= tmax + E = search_eps
+//                 => D <= search_eps^2 (1 + g) + a = reject.
+//  D <= accept = (tacc - E)^2 (1 - g) - a, tacc^2 = (T - a') / (1 + g')
+//                 => s <= tacc - E => t <= tacc => O <= T: the oracle accepts.
+// The double arithmetic below is then widened by 2^-40 (reject, search_eps) or narrowed by it
+// (accept) before rounding outwards to float32.
+
+namespace {
+constexpr double kUnit32 = 0x1p-24;
+constexpr double kUnit64 = 0x1p-53;
+constexpr double kSlack = 0x1p-40;
+
+double gamma(std::size_t d, double unit) {
+  const double n = double(d + 2) * unit;
+  return n / (1 - n);
+}
+
+// Largest float <= x, smallest float >= x.
+float float_below(double x) {
+  float f = float(x);
+  if (double(f) > x) f = std::nextafter(f, -INFINITY);
+  return f;
+}
+float float_above(double x) {
+  float f = float(x);
+  if (double(f) < x) f = std::nextafter(f, INFINITY);
+  return f;
+}
+}  // namespace
+
+ExactBand oracle_band(double eps) {
+  ExactBand band;
+  band.scale = eps > 0 ? std::ldexp(1.0, -std::ilogb(eps)) : 1.0;
+  band.eps2 = (eps * band.scale) * (eps * band.scale);
+  return band;
+}
+
+JoinFrame::JoinFrame(const PointSet& a, const PointSet* b, double eps) : eps_(eps) {
+  const std::size_t d = a.dims();
+  Bounds64 bounds = compute_bounds(a);
+  if (b && !b->empty()) {
+    const Bounds64 other = compute_bounds(*b);
+    if (bounds.low.empty()) {
+      bounds = other;
+    } else {
+      for (std::size_t k = 0; k < d; ++k) {
+        bounds.low[k] = std::min(bounds.low[k], other.low[k]);
+        bounds.high[k] = std::max(bounds.high[k], other.high[k]);
+      }
+    }
+  }
+  origin_.assign(d, 0.0);
+  half_extent_.assign(d, 0.0);
+  double widest = 0;
+  for (std::size_t k = 0; k < d && !bounds.low.empty(); ++k) {
+    origin_[k] = bounds.low[k] + (bounds.high[k] - bounds.low[k]) / 2;
+    half_extent_[k] = std::max(bounds.high[k] - origin_[k], origin_[k] - bounds.low[k]) * (1 + 4 * kUnit64);
+    widest = std::max(widest, half_extent_[k]);
+  }
+
+  // The oracle's scale brings eps into [1, 2); the frame's does the same unless the coordinates would
+  // then pass 2^62 (eps far below the extent's float32 resolution: the band then covers every pair).
+  const int oracle_exponent = eps > 0 ? -std::ilogb(eps) : 0;
+  band_ = oracle_band(eps);
+  if (eps > 0)
+    scale_exponent_ = oracle_exponent;
+  else
+    scale_exponent_ = widest > 0 ? 20 - std::ilogb(widest) : 0;
+  if (widest > 0) scale_exponent_ = std::min(scale_exponent_, 61 - std::ilogb(widest));
+
+  const double c = kUnit32 + 2 * kUnit64;
+  double spread = 0;
+  for (std::size_t k = 0; k < d; ++k) {
+    const double error = c * std::ldexp(half_extent_[k], scale_exponent_) + 0x1p-149;
+    spread += error * error;
+  }
+  const double E = 2 * std::sqrt(spread) * (1 + kSlack);
+  distance_error_ = E;
+  const double g = gamma(d, kUnit32), g64 = gamma(d, kUnit64);
+  const double a32 = double(2 * d + 2) * 0x1p-149;
+  // The oracle's threshold and underflow slack, moved exactly into the frame's scale.
+  const int shift = 2 * (scale_exponent_ - oracle_exponent);
+  const double T = std::ldexp(band_.eps2, shift);
+  const double a64 = std::ldexp(double(2 * d + 2) * 0x1p-1074, shift);
+
+  const double t_max = std::sqrt((T + a64) / (1 - g64));
+  search_eps_ = (t_max + E) * (1 + kSlack);
+  band_.reject = float_above((search_eps_ * search_eps_ * (1 + g) + a32) * (1 + kSlack));
+  const double t_accept = T > a64 ? std::sqrt((T - a64) / (1 + g64)) : 0;
+  const double r = t_accept - E;
+  const double accept = r > 0 ? (r * r * (1 - g) - a32) * (1 - kSlack) : -1;
+  band_.accept = accept > 0 ? float_below(accept) : -1.0f;
+}
+
+PointSet32 JoinFrame::to_frame(const PointSet& points) const {
+  const std::size_t n = points.size(), d = points.dims();
+  PointSet32 frame(n, d);
+  const double* from = points.data();
+  float* to = frame.data();
+#pragma omp parallel for schedule(static) if (n * d >= (1u << 18))
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t k = 0; k < d; ++k)
+      to[i * d + k] = float(std::ldexp(from[i * d + k] - origin_[k], scale_exponent_));
+  frame.column_names = points.column_names;
+  frame.source = points.source;
+  return frame;
+}
+
+double JoinFrame::to_file_length(double length) const { return std::ldexp(length, -scale_exponent_); }
+
+double JoinFrame::to_file_coordinate(double coordinate, std::size_t k) const {
+  return origin_[k] + std::ldexp(coordinate, -scale_exponent_);
+}
+
+double JoinFrame::band_width() const {
+  const double eps2 = std::ldexp(eps_ * eps_, 2 * scale_exponent_);
+  if (!(eps2 > 0)) return INFINITY;
+  return (double(band_.reject) - std::max(0.0, double(band_.accept))) / eps2;
+}
+
+std::string JoinFrame::precision_warning(const std::string& source) const {
+  if (band_width() < 0.5) return {};
+  const double extent = 2 * *std::max_element(half_extent_.begin(), half_extent_.end());
+  std::ostringstream text;
+  text.precision(6);
+  text << (source.empty() ? std::string("the input") : source) << ": eps = " << eps_
+       << " is below what float32 resolves across the data's extent of " << extent
+       << "; most candidate pairs are decided again in float64 (exact, but slower)";
+  return text.str();
+}
+
+}  // namespace simjoin

@@ -1,0 +1,160 @@
+// Every exact GPU engine equals the float64 oracle pair for pair, where float32 alone cannot decide:
+// coordinates far from the origin, pairs exactly eps apart, pairs within 1e-7 of eps, A and B with
+// different offsets, many dimensions; and a run cancelled mid-way leaves nothing behind for the next.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "tests/core/oracle_check.hpp"
+#include "tests/cuda/gpu_test_common.hpp"
+
+namespace simjoin::testing {
+namespace {
+
+// `points` moved by offset[k] in dimension k.
+PointSet shifted(PointSet points, const std::vector<double>& offset) {
+  for (std::size_t i = 0; i < points.size(); ++i)
+    for (std::size_t k = 0; k < points.dims(); ++k) points.point(i)[k] += offset[k];
+  return points;
+}
+
+// Pairs of points eps (1 + 1e-7) or eps (1 - 1e-7) apart (alternately) in random directions, around
+// random positions in [low, low + 6]^dims.
+PointSet near_ties(std::size_t pairs, std::size_t dims, double eps, double low, std::uint64_t seed) {
+  std::mt19937_64 random(seed);
+  std::uniform_real_distribution<double> position(low, low + 6);
+  std::normal_distribution<double> direction;
+  PointSet points(2 * pairs, dims);
+  for (std::size_t p = 0; p < pairs; ++p) {
+    std::vector<double> u(dims);
+    double norm = 0;
+    for (double& x : u) norm += (x = direction(random)) * x;
+    const double length = eps * (p % 2 ? 1 + 1e-7 : 1 - 1e-7) / std::sqrt(norm);
+    for (std::size_t k = 0; k < dims; ++k) {
+      const double x = position(random);
+      points.point(2 * p)[k] = x;
+      points.point(2 * p + 1)[k] = x + u[k] * length;
+    }
+  }
+  return points;
+}
+
+class GpuExact : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override { SIMJOIN_SKIP_WITHOUT_GPU(); }
+  Engine& engine() { return gpu_engine(GetParam()); }
+  bool supports_ab() { return engine().capabilities().ab_join; }
+  JoinParams params(double eps) {
+    JoinParams p;
+    p.eps = eps;
+    p.seed = test_seed();
+    return p;
+  }
+  // Pairs and count-only both equal the oracle's, pair for pair.
+  void expect_exact(const PointSet& a, const PointSet* b, double eps) {
+    const VerifyReport report = check_engine(engine(), a, b, params(eps));
+    EXPECT_MATCHES_ORACLE(report);
+    EXPECT_EQ(count_pairs(engine(), a, b, params(eps)), oracle_pairs(a, b, eps).size()) << "count-only";
+  }
+};
+
+TEST_P(GpuExact, LargeOffset) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  // float32 spacing at 4.5e6 is 0.5: rounding the file's values directly would lose most pairs.
+  const PointSet points =
+      shifted(random_points(Distribution::Uniform, 20000, 2, seed, 0, 200), {500000, 4500000});
+  expect_exact(points, nullptr, 0.5);
+}
+
+TEST_P(GpuExact, OffsetLatticeExactlyEpsApart) {
+  for (std::size_t d : {2, 3}) {
+    SCOPED_TRACE("d = " + std::to_string(d));
+    const PointSet lattice = shifted(lattice_points(d == 2 ? 60 : 15, d, 1.0), std::vector<double>(d, 1e6));
+    expect_exact(lattice, nullptr, 1.0);
+  }
+}
+
+TEST_P(GpuExact, NearTies) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (std::size_t d : {2, 3, 8}) {
+    SCOPED_TRACE("d = " + std::to_string(d));
+    expect_exact(near_ties(1500, d, 0.5, -3, seed + d), nullptr, 0.5);
+    expect_exact(near_ties(1500, d, 0.5, 1000, seed + 2 * d), nullptr, 0.5);
+  }
+}
+
+TEST_P(GpuExact, AJoinBWithDifferentOffsets) {
+  if (!supports_ab()) GTEST_SKIP() << GetParam() << " has no A-join-B";
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet a = shifted(random_points(Distribution::Uniform, 8000, 2, seed, 0, 100), {1e6, 2e6});
+  const PointSet b =
+      shifted(random_points(Distribution::Clusters, 5000, 2, seed + 1, 0, 100, 6, 3), {1e6 + 50, 2e6 - 30});
+  expect_exact(a, &b, 0.7);
+  expect_exact(b, &a, 0.7);
+}
+
+TEST_P(GpuExact, ManyDimensionsClustered) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (std::size_t d : {8, 32}) {
+    SCOPED_TRACE("d = " + std::to_string(d));
+    const PointSet points = random_points(Distribution::Clusters, 3000, d, seed + d, 0, 10, 5, 0.5);
+    // Cluster members lie about 0.5 sqrt(2 d) apart.
+    expect_exact(points, nullptr, 0.4 * std::sqrt(2.0 * double(d)));
+  }
+}
+
+// A run cancelled at its first progress report, with result batches in flight, then the same engine
+// object on other data: exact, nothing of the cancelled run delivered.
+TEST_P(GpuExact, CancelThenRerun) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet first = random_points(Distribution::Uniform, 60000, 2, seed, 0, 100);
+  JoinParams p = params(0.4);
+  p.batch_bytes = 1 << 14;  // many small result batches
+  RunControl control([&control](double fraction, const std::string&) {
+    if (fraction > 0) control.request_cancel();
+  });
+  PairListSink discarded;
+  bool cancelled = false;
+  try {
+    run_engine(engine(), {&first, nullptr}, p, discarded, control);
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::Cancelled) << error.what();
+    cancelled = true;
+  }
+  EXPECT_TRUE(cancelled) << "the run ended before the cancellation took effect";
+  const PointSet second = shifted(random_points(Distribution::Clusters, 20000, 2, seed + 1, 0, 100, 8, 2), {3e5, 0});
+  const VerifyReport report = check_engine(engine(), second, nullptr, p);
+  EXPECT_MATCHES_ORACLE(report);
+}
+
+// Small cases for compute-sanitizer (memcheck, racecheck): offset self-join, near ties, A join B.
+TEST_P(GpuExact, Sanitizer) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet a = shifted(random_points(Distribution::Uniform, 400, 3, seed, 0, 5), {1e6, -2e6, 0});
+  expect_exact(a, nullptr, 0.6);
+  expect_exact(near_ties(150, 5, 0.5, 100, seed + 1), nullptr, 0.5);
+  if (supports_ab()) {
+    const PointSet b = shifted(random_points(Distribution::Uniform, 300, 3, seed + 2, 0, 5), {1e6 + 1, -2e6, 0});
+    expect_exact(a, &b, 0.6);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Engines, GpuExact, ::testing::ValuesIn(exact_gpu_engine_names()),
+                         [](const auto& info) {
+                           std::string name = info.param;
+                           std::erase(name, '-');
+                           return name;
+                         });
+
+}  // namespace
+}  // namespace simjoin::testing
