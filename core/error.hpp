@@ -10,6 +10,7 @@ enum class ErrorKind {
   Usage,        // bad parameters (exit 2)
   BadInput,     // malformed or unsupported input data (exit 3)
   OutOfMemory,  // host or device memory exhausted (exit 4)
+  OutOfSpace,   // a file system full or over quota (exit 4)
   Unavailable,  // engine cannot run here, e.g. no GPU (exit 4)
   Cancelled,    // user cancelled (exit 130)
   Internal,     // a bug (exit 1)

@@ -1,6 +1,7 @@
 #include "core/pair_sink.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace simjoin {
 
@@ -49,6 +50,27 @@ void PairListSink::consume(std::span<const Pair> pairs) {
   for (std::size_t p = 0; p < pieces.size(); ++p) std::copy_n(pieces[p].from, pieces[p].count, pieces[p].to);
 }
 
+std::vector<Pair> FirstPairsSink::sorted_pairs() const {
+  std::lock_guard lock(mutex_);
+  std::vector<Pair> kept = heap_;
+  std::sort(kept.begin(), kept.end());
+  return kept;
+}
+
+void FirstPairsSink::consume(std::span<const Pair> pairs) {
+  std::lock_guard lock(mutex_);
+  for (const Pair& pair : pairs) {
+    if (heap_.size() < limit_) {
+      heap_.push_back(pair);
+      std::push_heap(heap_.begin(), heap_.end());
+    } else if (limit_ != 0 && pair < heap_.front()) {
+      std::pop_heap(heap_.begin(), heap_.end());
+      heap_.back() = pair;
+      std::push_heap(heap_.begin(), heap_.end());
+    }
+  }
+}
+
 void TeeSink::consume(std::span<const Pair> pairs) {
   for (PairSink* target : targets_) target->add(pairs);
 }
@@ -64,11 +86,13 @@ PairBuffer::PairBuffer(PairSink& sink, std::size_t capacity)
 
 void PairBuffer::flush() {
   if (wants_pairs_) {
+    struct ClearOnExit {
+      std::vector<Pair>& buffer;
+      ~ClearOnExit() { buffer.clear(); }
+    } clear{buffer_};
     sink_.add(buffer_);
-    buffer_.clear();
   } else if (pending_count_ != 0) {
-    sink_.add_count(pending_count_);
-    pending_count_ = 0;
+    sink_.add_count(std::exchange(pending_count_, 0));
   }
 }
 

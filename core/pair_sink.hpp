@@ -70,6 +70,23 @@ class PairListSink final : public PairSink {
   std::vector<Pair> joined_;
 };
 
+// Counts every pair and keeps only the `limit` smallest (i, j), so that a command can show the first
+// pairs of a result of any size in bounded memory.
+class FirstPairsSink final : public PairSink {
+ public:
+  explicit FirstPairsSink(std::size_t limit) : limit_(limit) {}
+  // The kept pairs in (i, j) order; call after the run.
+  std::vector<Pair> sorted_pairs() const;
+
+ protected:
+  void consume(std::span<const Pair> pairs) override;
+
+ private:
+  std::size_t limit_;
+  mutable std::mutex mutex_;
+  std::vector<Pair> heap_;  // a max-heap: the largest kept pair on top
+};
+
 // Forwards every pair to several sinks (e.g. a file and an in-memory list).
 class TeeSink final : public PairSink {
  public:
@@ -84,10 +101,11 @@ class TeeSink final : public PairSink {
 };
 
 // Per-thread buffer that flushes to a sink in chunks, so workers rarely contend on the sink lock.
+// The owner calls flush() when done: the destructor drops what is left, so that a sink failing while
+// an error unwinds cannot throw a second time.
 class PairBuffer {
  public:
   explicit PairBuffer(PairSink& sink, std::size_t capacity = 1 << 14);
-  ~PairBuffer() { flush(); }
   PairBuffer(const PairBuffer&) = delete;
   PairBuffer& operator=(const PairBuffer&) = delete;
 
@@ -99,6 +117,7 @@ class PairBuffer {
     buffer_.push_back({i, j});
     if (buffer_.size() == capacity_) flush();
   }
+  // Hands the buffered pairs to the sink; they leave the buffer even when the sink throws.
   void flush();
 
  private:

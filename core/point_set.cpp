@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
+#include <unordered_set>
 
 #include "core/error.hpp"
 
@@ -50,6 +52,23 @@ BasicBounds<T> bounds_of(const BasicPointSet<T>& points) {
 
 Bounds compute_bounds(const PointSet32& points) { return bounds_of(points); }
 Bounds64 compute_bounds(const PointSet& points) { return bounds_of(points); }
+
+PointSet sample_points(const PointSet& points, std::size_t count, std::uint64_t seed) {
+  count = std::min(count, points.size());
+  // Floyd's algorithm: `count` distinct rows in O(count), however many points there are.
+  std::unordered_set<std::size_t> chosen;
+  std::mt19937_64 random(seed);
+  for (std::size_t last = points.size() - count; last < points.size(); ++last) {
+    const std::size_t row = std::uniform_int_distribution<std::size_t>(0, last)(random);
+    chosen.insert(chosen.count(row) ? last : row);
+  }
+  std::vector<std::size_t> rows(chosen.begin(), chosen.end());
+  std::sort(rows.begin(), rows.end());
+  PointSet sample(count, points.dims());
+  for (std::size_t r = 0; r < count; ++r) std::copy_n(points.point(rows[r]), points.dims(), sample.point(r));
+  sample.source = points.source + " (sample of " + std::to_string(count) + ")";
+  return sample;
+}
 
 void require_finite(const PointSet& points, const std::string& where) {
   const std::size_t d = points.dims();

@@ -71,6 +71,9 @@ using Bounds64 = BasicBounds<double>;
 Bounds compute_bounds(const PointSet32& points);
 Bounds64 compute_bounds(const PointSet& points);
 
+// `count` distinct rows of `points` chosen at random (in their original order).
+PointSet sample_points(const PointSet& points, std::size_t count, std::uint64_t seed);
+
 // Checks every coordinate is finite; throws Error(BadInput) naming the first offending point and
 // dimension, prefixed by `where` (e.g. the file name).
 void require_finite(const PointSet& points, const std::string& where);

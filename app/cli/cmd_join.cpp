@@ -1,5 +1,6 @@
 // simjoin join: one join, its pairs to files and its statistics.
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 
 #include <nlohmann/json.hpp>
@@ -24,11 +25,20 @@ struct JoinOptions {
   EngineOptions engine_options;
 };
 
-void print_first_pairs(std::vector<Pair>& pairs, std::size_t show) {
+// Removes a temporary file however the command ends.
+struct RemoveOnExit {
+  std::string path;
+  ~RemoveOnExit() {
+    std::error_code ignored;
+    if (!path.empty()) std::filesystem::remove(path, ignored);
+  }
+};
+
+void print_first_pairs(const std::vector<Pair>& pairs, std::uint64_t total, std::size_t show) {
   if (pairs.empty() || show == 0) return;
   std::printf("first pairs:");
   for (std::size_t i = 0; i < std::min(show, pairs.size()); ++i) std::printf(" (%u, %u)", pairs[i].i, pairs[i].j);
-  std::printf(pairs.size() > show ? " ...\n" : "\n");
+  std::printf(total > show ? " ...\n" : "\n");
 }
 }  // namespace
 
@@ -57,37 +67,39 @@ Command add_join_command(CLI::App& app, const EngineRegistry& registry) {
     Engine& engine = registry.get(options->engine);
     const JoinSources inputs{&a, b ? &*b : nullptr};
 
+    // No sink holds the pair list: pairs stream to the output file, to a temporary binary file for the
+    // neighbour lists, and past a bounded sink that keeps the first ones to show.
     std::vector<PairSink*> sinks;
-    std::optional<PairFileSink> file_sink;
-    std::optional<PairListSink> list_sink;
+    std::optional<PairFileSink> file_sink, neighbor_pairs;
     CountSink count_sink;
+    FirstPairsSink first_pairs(options->show);
     std::optional<NeighborCountSink> neighbor_counts;
+    const std::uint64_t max_id = std::max(a.size(), b ? b->size() : 0);
     if (!options->labels_vtp.empty()) {
       neighbor_counts.emplace(a.size(), inputs.self_join());
       sinks.push_back(&*neighbor_counts);
     }
     if (!options->output.empty()) {
-      const std::uint64_t max_id = std::max(a.size(), b ? b->size() : 0);
       file_sink.emplace(options->output, pair_format_for_path(options->output), max_id);
       sinks.push_back(&*file_sink);
     }
-    if (!options->count_only && (options->output.empty() || !options->neighbors.empty())) {
-      list_sink.emplace();
-      sinks.push_back(&*list_sink);
+    const std::string neighbor_file = options->neighbors + ".pairs.tmp";
+    const RemoveOnExit remove_neighbor_file{options->neighbors.empty() ? "" : neighbor_file};
+    if (!options->neighbors.empty()) {
+      neighbor_pairs.emplace(neighbor_file, PairFormat::Binary, max_id);
+      sinks.push_back(&*neighbor_pairs);
     }
+    if (options->show > 0) sinks.push_back(&first_pairs);
     TeeSink tee(sinks);
     PairSink& sink = options->count_only ? static_cast<PairSink&>(count_sink)
                      : sinks.size() == 1 ? *sinks.front() : tee;
 
     RunResult result = run_engine(engine, inputs, to_join_params(options->engine_options), sink, run.control());
     print_run_summary(result.stats);
-    if (list_sink) {
-      std::vector<Pair>& pairs = list_sink->sorted_pairs();
-      print_first_pairs(pairs, options->show);
-      if (!options->neighbors.empty()) {
-        write_neighbors_csr(options->neighbors, pairs, a.size(), inputs.self_join());
-        std::printf("wrote %s.offsets.npy and %s.ids.npy\n", options->neighbors.c_str(), options->neighbors.c_str());
-      }
+    if (!options->count_only) print_first_pairs(first_pairs.sorted_pairs(), result.stats.pairs, options->show);
+    if (!options->neighbors.empty()) {
+      write_neighbors_csr(options->neighbors, binary_pair_file_blocks(neighbor_file), a.size(), inputs.self_join());
+      std::printf("wrote %s.offsets.npy and %s.ids.npy\n", options->neighbors.c_str(), options->neighbors.c_str());
     }
     if (neighbor_counts) {
       write_labeled_vtp(options->labels_vtp, a, point_labels(a.size(), result, *neighbor_counts));

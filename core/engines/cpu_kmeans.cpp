@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <new>
 #include <optional>
 
 #include "core/engines/grid_join.hpp"
+#include "core/error.hpp"
 #include "core/kmeans.hpp"
 #include "core/parallel.hpp"
 
@@ -52,13 +54,14 @@ struct Placement {
   std::vector<std::uint32_t> copy_point, copy_partition;
 };
 
-Placement place(const PointSet32& points, const std::vector<std::uint32_t>* own,
-                const std::vector<float>& centroids, double eps, bool replicate, int threads,
-                RunControl& control) {
+Placement place_points(const PointSet32& points, const std::vector<std::uint32_t>* own,
+                       const std::vector<float>& centroids, double eps, bool replicate, int threads,
+                       RunControl& control) {
   const std::size_t n = points.size(), d = points.dims(), k = centroids.size() / d;
   Placement placement;
   placement.own.resize(n);
   std::vector<Placement> per_thread(static_cast<std::size_t>(threads));
+  FirstError error;  // no exception may leave the parallel region
   // Static schedule: thread t takes the t-th contiguous chunk, so concatenating the per-thread
   // copies in thread order keeps them in point order.
 #pragma omp parallel num_threads(threads)
@@ -66,25 +69,41 @@ Placement place(const PointSet32& points, const std::vector<std::uint32_t>* own,
     Placement& local = per_thread[std::size_t(omp_get_thread_num())];
 #pragma omp for schedule(static)
     for (std::size_t p = 0; p < n; ++p) {
-      if (control.cancelled()) continue;
+      if (error.failed() || control.cancelled()) continue;
       const float* s = points.point(p);
       const std::uint32_t i = own ? (*own)[p] : nearest_centroid(s, centroids, d);
       placement.own[p] = i;
       if (!replicate) continue;
-      for (std::uint32_t j = 0; j < k; ++j)
-        if (j != i && in_bisector_band(s, &centroids[i * d], &centroids[j * d], d, eps)) {
-          local.copy_point.push_back(std::uint32_t(p));
-          local.copy_partition.push_back(j);
-        }
+      try {
+        for (std::uint32_t j = 0; j < k; ++j)
+          if (j != i && in_bisector_band(s, &centroids[i * d], &centroids[j * d], d, eps)) {
+            local.copy_point.push_back(std::uint32_t(p));
+            local.copy_partition.push_back(j);
+          }
+      } catch (...) {
+        error.capture();
+      }
     }
   }
   control.throw_if_cancelled();
+  error.rethrow();
   for (const Placement& local : per_thread) {
     placement.copy_point.insert(placement.copy_point.end(), local.copy_point.begin(), local.copy_point.end());
     placement.copy_partition.insert(placement.copy_partition.end(), local.copy_partition.begin(),
                                     local.copy_partition.end());
   }
   return placement;
+}
+
+// With eps near the data's diameter every point may be copied into every partition (n x k copies).
+Placement place(const PointSet32& points, const std::vector<std::uint32_t>* own, const std::vector<float>& centroids,
+                double eps, bool replicate, int threads, RunControl& control) {
+  try {
+    return place_points(points, own, centroids, eps, replicate, threads, control);
+  } catch (const std::bad_alloc&) {
+    fail(ErrorKind::OutOfMemory, "cpu-kmeans: the copies of points near partition borders do not fit in memory "
+                                 "(eps is large compared with the partitions); a smaller k, or cpu-grid, needs fewer");
+  }
 }
 
 Memberships memberships(const Placement& placement) {

@@ -81,7 +81,10 @@ void OutputFile::close() {
 }
 
 void OutputFile::fail_io(const std::string& what) const {
-  fail(ErrorKind::Usage, path_ + ": " + what + ": " + std::strerror(errno));
+  // A full disk is a resource running out (exit 4); a path that cannot be written is bad input (3).
+  const int error = errno;
+  const bool no_space = error == ENOSPC || error == EDQUOT || error == EFBIG;
+  fail(no_space ? ErrorKind::OutOfSpace : ErrorKind::BadInput, path_ + ": " + what + ": " + std::strerror(error));
 }
 
 }  // namespace simjoin

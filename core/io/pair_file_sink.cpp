@@ -4,6 +4,7 @@
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <memory>
 
 #include "core/io/npy.hpp"
 
@@ -31,6 +32,20 @@ PairFormat pair_format_for_path(const std::string& path) {
   if (ext == ".npy") return PairFormat::Npy;
   if (ext == ".bin") return PairFormat::Binary;
   fail(ErrorKind::Usage, path + ": unknown pair file type '" + ext + "'; use .csv, .npy or .bin");
+}
+
+PairBlocks binary_pair_file_blocks(const std::string& path) {
+  return [path](const std::function<void(std::span<const Pair>)>& visit) {
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+    char header[16];
+    if (!file || std::fread(header, 1, sizeof header, file.get()) != sizeof header ||
+        std::memcmp(header, kBinaryMagic, sizeof kBinaryMagic) != 0)
+      fail(ErrorKind::BadInput, path + ": not a binary pair file");
+    std::vector<Pair> block(std::size_t(1) << 20);
+    while (const std::size_t got = std::fread(block.data(), sizeof(Pair), block.size(), file.get()))
+      visit(std::span<const Pair>(block.data(), got));
+    if (std::ferror(file.get())) fail(ErrorKind::BadInput, path + ": read error");
+  };
 }
 
 PairFileSink::PairFileSink(const std::string& path, PairFormat format, std::uint64_t max_id)

@@ -1,9 +1,12 @@
 #pragma once
 // Result files: pair lists streamed to disk, per-point neighbour lists, run statistics.
-// Formats are described in docs/file-formats.md. Write failures throw Error(Usage) naming the path.
+// Formats are described in docs/file-formats.md. Write failures throw Error naming the path:
+// OutOfSpace for a full disk, BadInput for a path that cannot be written.
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -51,10 +54,21 @@ class PairFileSink final : public PairSink {
   bool finished_ = false;
 };
 
+// A result's pairs, handed to `visit` block by block; callable as often as needed (a list in memory,
+// or a pair file read again).
+using PairBlocks = std::function<void(const std::function<void(std::span<const Pair>)>& visit)>;
+
+// The pairs of a binary pair file (PairFormat::Binary), read in blocks.
+PairBlocks binary_pair_file_blocks(const std::string& path);
+
 // Writes PREFIX.offsets.npy (int64, n + 1 entries) and PREFIX.ids.npy (uint32): the neighbours of
 // point p are ids[offsets[p] : offsets[p + 1]], sorted. For a self-join every pair (i, j) appears in
 // the lists of both i and j; for A join B, the lists belong to the n points of A and hold ids in B.
-void write_neighbors_csr(const std::string& prefix, std::vector<Pair> pairs, std::size_t n, bool self_join);
+// The lists are built a group of rows at a time within `memory_bytes` (0: a quarter of the available
+// memory), going over the pairs once more for each group, so lists larger than memory complete.
+void write_neighbors_csr(const std::string& prefix, const PairBlocks& pairs, std::size_t n, bool self_join,
+                         std::uint64_t memory_bytes = 0);
+void write_neighbors_csr(const std::string& prefix, const std::vector<Pair>& pairs, std::size_t n, bool self_join);
 
 // Writes the JSON document, indented, with a final newline.
 void write_stats_json(const std::string& path, const nlohmann::json& json);

@@ -174,7 +174,7 @@ void write_labeled_vtp(const std::string& path, const PointSet& points,
   writer->SetFileName(path.c_str());
   writer->SetInputData(poly);
   if (writer->Write() == 0 || !capture.errors().empty())
-    fail(ErrorKind::Usage, path + ": cannot write: " +
+    fail(ErrorKind::BadInput, path + ": cannot write: " +
                                (capture.errors().empty() ? std::string("VTK writer failed") : capture.first_error()));
 }
 

@@ -5,4 +5,5 @@ target_sources(core_tests PRIVATE
   test_engine_kmeans.cpp
   test_engine_auto.cpp
   test_engine_rtree.cpp
+  test_result_estimate.cpp
 )

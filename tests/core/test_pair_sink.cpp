@@ -4,6 +4,7 @@
 #include <random>
 #include <thread>
 
+#include "core/error.hpp"
 #include "core/pair_sink.hpp"
 #include "tests/core/oracle_check.hpp"
 
@@ -59,4 +60,42 @@ TEST(PairListSink, LargeBatchesArriveWholeAndInOrder) {
   const std::vector<Pair>& all = sink.pairs();
   ASSERT_EQ(all.size(), offset + batch.size());
   EXPECT_TRUE(std::equal(batch.begin(), batch.end(), all.begin() + std::ptrdiff_t(offset)));
+}
+
+TEST(FirstPairsSink, CountsAllAndKeepsTheSmallest) {
+  FirstPairsSink sink(3);
+  std::vector<std::thread> threads;
+  for (std::uint32_t t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      std::vector<Pair> chunk;
+      for (std::uint32_t k = 100'000; k-- > 0;) chunk.push_back({k % 1000 + t, k});
+      sink.add(chunk);
+    });
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(sink.count(), 400'000u);
+  EXPECT_EQ(sink.sorted_pairs(), (std::vector<Pair>{{0, 0}, {0, 1000}, {0, 2000}}));
+}
+
+// A sink that fails (a full disk, say): every engine reports the error, none ends the process.
+class FailingSink final : public PairSink {
+ protected:
+  void consume(std::span<const Pair>) override { simjoin::fail(ErrorKind::OutOfSpace, "disk full"); }
+};
+
+TEST(PairSinkFailure, EveryCpuEngineReportsIt) {
+  EngineRegistry registry;
+  register_cpu_engines(registry);
+  const PointSet points = simjoin::testing::random_points(Distribution::Uniform, 3000, 2, 5);
+  for (const auto& engine : registry.engines()) {
+    FailingSink sink;
+    RunControl control;
+    JoinParams params;
+    params.eps = 0.2;
+    try {
+      run_engine(*engine, {&points, nullptr}, params, sink, control);
+      ADD_FAILURE() << engine->name() << " finished into a failing sink";
+    } catch (const Error& error) {
+      EXPECT_EQ(error.kind(), ErrorKind::OutOfSpace) << engine->name();
+    }
+  }
 }

@@ -103,6 +103,7 @@ TEST_F(PairWritersTest, FileSinkFedFromSeveralThreadsKeepsEveryPair) {
         threads.emplace_back([&, t] {
           PairBuffer buffer(sink, 1000);
           for (std::size_t k = t; k < pairs.size(); k += thread_count) buffer.push(pairs[k].i, pairs[k].j);
+          buffer.flush();
         });
       }
       for (std::thread& thread : threads) thread.join();
@@ -153,9 +154,27 @@ TEST_F(PairWritersTest, UnfinishedFileIsRemoved) {
   EXPECT_FALSE(std::filesystem::exists(file));
 }
 
+TEST_F(PairWritersTest, BinaryPairFileBlocksReplayTheFile) {
+  const std::string file = path("p.bin");
+  std::vector<Pair> pairs;
+  for (std::uint32_t i = 0; i < 3'000'000; i += 3) pairs.push_back({i, i + 7});
+  {
+    PairFileSink sink(file, PairFormat::Binary, 1u << 31);
+    sink.add(pairs);
+    sink.finish();
+  }
+  for (int pass = 0; pass < 2; ++pass) {
+    std::vector<Pair> read;
+    binary_pair_file_blocks(file)([&](std::span<const Pair> block) { read.insert(read.end(), block.begin(), block.end()); });
+    EXPECT_EQ(read, pairs);
+  }
+  EXPECT_TRUE(throws_error([&] { binary_pair_file_blocks(path("missing.bin"))([](std::span<const Pair>) {}); },
+                           ErrorKind::BadInput, {"missing.bin"}));
+}
+
 TEST_F(PairWritersTest, WriteFailuresNameThePath) {
   const std::string unwritable = path("no-such-dir/pairs.csv");
-  EXPECT_TRUE(throws_error([&] { PairFileSink sink(unwritable, PairFormat::Csv, 10); }, ErrorKind::Usage,
+  EXPECT_TRUE(throws_error([&] { PairFileSink sink(unwritable, PairFormat::Csv, 10); }, ErrorKind::BadInput,
                            {unwritable, "cannot create"}));
   if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full to simulate a full disk";
   EXPECT_TRUE(throws_error(
@@ -165,7 +184,7 @@ TEST_F(PairWritersTest, WriteFailuresNameThePath) {
         sink.add(pairs);
         sink.finish();
       },
-      ErrorKind::Usage, {"/dev/full", "No space left"}));
+      ErrorKind::OutOfSpace, {"/dev/full", "No space left"}));
 }
 
 TEST_F(PairWritersTest, NeighborsCsrOfASelfJoin) {
@@ -196,8 +215,17 @@ TEST_F(PairWritersTest, NeighborsCsrMatchesPairsOnRandomInput) {
   for (std::uint32_t i = 0; i < n; ++i)
     for (std::uint32_t j = i + 1; j < n; ++j)
       if (random() % 50 == 0) pairs.push_back({i, j});
+  // A budget of 64 ids builds the lists a few rows at a time, going over the pairs (in blocks of 97,
+  // as from a file) again for each group: the result must be the same.
   const std::string prefix = path("r");
-  write_neighbors_csr(prefix, pairs, n, true);
+  const PairBlocks blocks = [&](const std::function<void(std::span<const Pair>)>& visit) {
+    for (std::size_t first = 0; first < pairs.size(); first += 97)
+      visit(std::span<const Pair>(pairs).subspan(first, std::min<std::size_t>(97, pairs.size() - first)));
+  };
+  write_neighbors_csr(path("whole"), pairs, n, true);
+  write_neighbors_csr(prefix, blocks, n, true, 64 * sizeof(std::uint32_t));
+  EXPECT_EQ(read_whole_file(prefix + ".ids.npy"), read_whole_file(path("whole.ids.npy")));
+  EXPECT_EQ(read_whole_file(prefix + ".offsets.npy"), read_whole_file(path("whole.offsets.npy")));
   const auto offsets = npy_values<std::int64_t>(split_npy(read_whole_file(prefix + ".offsets.npy")));
   const auto ids = npy_values<std::uint32_t>(split_npy(read_whole_file(prefix + ".ids.npy")));
   ASSERT_EQ(offsets.size(), n + 1);
@@ -218,7 +246,7 @@ TEST_F(PairWritersTest, StatsJsonRoundTrip) {
   write_stats_json(file, stats);
   EXPECT_EQ(nlohmann::json::parse(read_whole_file(file)), stats);
   const std::string unwritable = path("missing/stats.json");
-  EXPECT_TRUE(throws_error([&] { write_stats_json(unwritable, stats); }, ErrorKind::Usage, {unwritable}));
+  EXPECT_TRUE(throws_error([&] { write_stats_json(unwritable, stats); }, ErrorKind::BadInput, {unwritable}));
 }
 
 }  // namespace

@@ -169,7 +169,7 @@ TEST_F(VtkPointsTest, LabeledVtpKeepsThreeDimensionsAndArrays) {
 TEST_F(VtkPointsTest, LabeledVtpErrors) {
   const PointSet points(3, 2);
   const std::string unwritable = path("missing/out.vtp");
-  EXPECT_TRUE(throws_error([&] { write_labeled_vtp(unwritable, points, {}); }, ErrorKind::Usage, {unwritable}));
+  EXPECT_TRUE(throws_error([&] { write_labeled_vtp(unwritable, points, {}); }, ErrorKind::BadInput, {unwritable}));
   const std::string file = path("out.vtp");
   EXPECT_TRUE(throws_error([&] { write_labeled_vtp(file, points, {{"short", {1, 2}}}); }, ErrorKind::Internal,
                            {"'short' has 2 values for 3 points"}));

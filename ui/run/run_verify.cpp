@@ -2,28 +2,11 @@
 
 #include <algorithm>
 #include <limits>
-#include <numeric>
-#include <random>
 
 #include "core/error.hpp"
 #include "ui/run/run_execution.hpp"
 
 namespace simjoin::ui {
-
-PointSet sample_points(const PointSet& points, std::size_t count, std::uint64_t seed) {
-  count = std::min(count, points.size());
-  std::vector<std::size_t> all(points.size());
-  std::iota(all.begin(), all.end(), std::size_t{0});
-  std::vector<std::size_t> rows;
-  rows.reserve(count);
-  std::mt19937_64 random(seed);
-  std::sample(all.begin(), all.end(), std::back_inserter(rows), count, random);
-  PointSet sample(count, points.dims());
-  for (std::size_t r = 0; r < count; ++r)
-    std::copy_n(points.point(rows[r]), points.dims(), sample.point(r));
-  sample.source = points.source + " (sample of " + std::to_string(count) + ")";
-  return sample;
-}
 
 namespace {
 std::vector<Pair> all_pairs(const EngineRegistry& registry, RunRequest request, RunControl& control) {

@@ -33,7 +33,4 @@ struct VerifyOutcome {
 VerifyOutcome verify_run(const EngineRegistry& registry, const RunRecord& run,
                          const VerifyOptions& options, RunControl& control);
 
-// `count` distinct rows of `points` chosen at random (in their original order).
-PointSet sample_points(const PointSet& points, std::size_t count, std::uint64_t seed);
-
 }  // namespace simjoin::ui

@@ -1,0 +1,16 @@
+#pragma once
+// How much host memory a run may still take, so that commands refuse work that cannot fit instead
+// of being ended by the kernel's out-of-memory killer.
+#include <cstdint>
+#include <string>
+
+namespace simjoin {
+
+// The smaller of the memory the system has available (MemAvailable) and what the address-space
+// limit (ulimit -v) leaves this process.
+std::uint64_t available_memory_bytes();
+
+// "3.2 GiB", for messages.
+std::string format_bytes(double bytes);
+
+}  // namespace simjoin
