@@ -65,9 +65,9 @@ RunResult run_engine(Engine& engine, const JoinSources& sources, const JoinParam
   } else {
     control.set_phase("frame");
     const JoinFrame frame(*sources.a, sources.b, params.eps);
-    const PointSet32 a = frame.to_frame(*sources.a);
+    const PointSet32 a = frame.to_frame(*sources.a, &control);
     std::optional<PointSet32> b;
-    if (sources.b) b = frame.to_frame(*sources.b);
+    if (sources.b) b = frame.to_frame(*sources.b, &control);
     inputs.a = &a;
     inputs.b = b ? &*b : nullptr;
     inputs.band = frame.band();

@@ -79,14 +79,17 @@ JoinFrame::JoinFrame(const PointSet& a, const PointSet* b, double eps) : eps_(ep
     widest = std::max(widest, half_extent_[k]);
   }
 
-  // The oracle's scale brings eps into [1, 2); the frame's does the same unless the coordinates would
-  // then pass 2^62 (eps far below the extent's float32 resolution: the band then covers every pair).
+  // The frame keeps the file's scale (so that the engines' notes speak in its units) while eps, or the
+  // extent when eps = 0, lies well inside float32's range; otherwise it scales like the oracle, which
+  // brings eps into [1, 2), but never so far that coordinates pass 2^62 (eps far below the extent's
+  // float32 resolution: the band then covers every pair).
   const int oracle_exponent = eps > 0 ? -std::ilogb(eps) : 0;
   band_ = oracle_band(eps);
-  if (eps > 0)
-    scale_exponent_ = oracle_exponent;
+  const double size = eps > 0 ? eps : widest;
+  if (size == 0 || (size >= 0x1p-40 && size <= 0x1p40))
+    scale_exponent_ = 0;
   else
-    scale_exponent_ = widest > 0 ? 20 - std::ilogb(widest) : 0;
+    scale_exponent_ = eps > 0 ? oracle_exponent : 20 - std::ilogb(widest);
   if (widest > 0) scale_exponent_ = std::min(scale_exponent_, 61 - std::ilogb(widest));
 
   const double c = kUnit32 + 2 * kUnit64;
@@ -113,15 +116,20 @@ JoinFrame::JoinFrame(const PointSet& a, const PointSet* b, double eps) : eps_(ep
   band_.accept = accept > 0 ? float_below(accept) : -1.0f;
 }
 
-PointSet32 JoinFrame::to_frame(const PointSet& points) const {
+PointSet32 JoinFrame::to_frame(const PointSet& points, const RunControl* control) const {
   const std::size_t n = points.size(), d = points.dims();
   PointSet32 frame(n, d);
   const double* from = points.data();
   float* to = frame.data();
-#pragma omp parallel for schedule(static) if (n * d >= (1u << 18))
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t k = 0; k < d; ++k)
-      to[i * d + k] = float(std::ldexp(from[i * d + k] - origin_[k], scale_exponent_));
+  constexpr std::size_t kRows = std::size_t(1) << 20;
+  for (std::size_t first = 0; first < n; first += kRows) {
+    if (control) control->throw_if_cancelled();
+    const std::size_t last = std::min(n, first + kRows);
+#pragma omp parallel for schedule(static) if ((last - first) * d >= (1u << 18))
+    for (std::size_t i = first; i < last; ++i)
+      for (std::size_t k = 0; k < d; ++k)
+        to[i * d + k] = float(std::ldexp(from[i * d + k] - origin_[k], scale_exponent_));
+  }
   frame.column_names = points.column_names;
   frame.source = points.source;
   return frame;

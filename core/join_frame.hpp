@@ -1,8 +1,8 @@
 #pragma once
 // The float32 frame a join computes in. Coordinates are translated by a float64 origin (the middle
-// of the joint bounding box of A and B) and scaled by a power of two that brings eps near 1, then
-// rounded to float32: large offsets (UTM or Earth-centred metres) cost no precision, and neither
-// eps^2 nor the squared distances can overflow or underflow. The frame also proves the band of
+// of the joint bounding box of A and B), scaled by a power of two where eps lies outside
+// [2^-40, 2^40] (bringing it near 1), then rounded to float32: large offsets (UTM or Earth-centred
+// metres) cost no precision, and neither eps^2 nor the squared distances can overflow or underflow. The frame also proves the band of
 // core/exact_test.hpp and the search radius the engines' indexes must cover.
 #include <cstddef>
 #include <string>
@@ -10,6 +10,7 @@
 
 #include "core/exact_test.hpp"
 #include "core/point_set.hpp"
+#include "core/run_control.hpp"
 
 namespace simjoin {
 
@@ -21,8 +22,8 @@ class JoinFrame {
   // b is null for a self-join. eps in the file's units, finite and >= 0.
   JoinFrame(const PointSet& a, const PointSet* b, double eps);
 
-  // The points' float32 coordinates in this frame.
-  PointSet32 to_frame(const PointSet& points) const;
+  // The points' float32 coordinates in this frame; checks `control` for cancel every million rows.
+  PointSet32 to_frame(const PointSet& points, const RunControl* control = nullptr) const;
 
   // Every pair within eps for the oracle is at most this far apart in frame coordinates (float32
   // values, exact arithmetic): the radius an engine's index must search, in frame units.

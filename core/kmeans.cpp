@@ -158,6 +158,7 @@ KMeansResult kmeans(const PointSet32& points, const KMeansParams& params, const 
     extent = std::max(extent, double(bounds.high[t]) - double(bounds.low[t]));
   assign(points, result.centroids, result.membership, threads, control);
   while (result.iterations < params.max_iterations) {
+    check_cancel(control);  // update() below is serial: a round of a large input takes a while
     ++result.iterations;
     const double moved = update(points, result.membership, result.centroids);
     assign(points, result.centroids, result.membership, threads, control);

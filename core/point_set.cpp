@@ -1,5 +1,7 @@
 #include "core/point_set.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
 #include <random>
@@ -28,24 +30,27 @@ BasicBounds<T> bounds_of(const BasicPointSet<T>& points) {
   const std::size_t d = points.dims(), n = points.size();
   b.low.assign(points.point(0), points.point(0) + d);
   b.high = b.low;
-  // One pass per thread over its rows (engines call this on every run, for millions of points).
-#pragma omp parallel if (n * d >= (1u << 20))
+  // One pass per thread over its rows (engines call this on every run, for millions of points). The
+  // threads' bounds are allocated before the parallel region, which no exception may leave.
+  const int threads = n * d >= (1u << 20) ? omp_get_max_threads() : 1;
+  std::vector<BasicBounds<T>> partial(std::size_t(threads), b);
+#pragma omp parallel num_threads(threads)
   {
-    std::vector<T> low = b.low, high = b.high;
-#pragma omp for schedule(static) nowait
+    BasicBounds<T>& own = partial[std::size_t(omp_get_thread_num())];
+#pragma omp for schedule(static)
     for (std::size_t i = 1; i < n; ++i) {
       const T* p = points.point(i);
       for (std::size_t k = 0; k < d; ++k) {
-        low[k] = std::min(low[k], p[k]);
-        high[k] = std::max(high[k], p[k]);
+        own.low[k] = std::min(own.low[k], p[k]);
+        own.high[k] = std::max(own.high[k], p[k]);
       }
     }
-#pragma omp critical(simjoin_bounds)
-    for (std::size_t k = 0; k < d; ++k) {
-      b.low[k] = std::min(b.low[k], low[k]);
-      b.high[k] = std::max(b.high[k], high[k]);
-    }
   }
+  for (const BasicBounds<T>& own : partial)
+    for (std::size_t k = 0; k < d; ++k) {
+      b.low[k] = std::min(b.low[k], own.low[k]);
+      b.high[k] = std::max(b.high[k], own.high[k]);
+    }
   return b;
 }
 }  // namespace

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/point_set.hpp"
+#include "core/run_control.hpp"
 
 namespace simjoin::gpu {
 
@@ -20,8 +21,9 @@ struct BoehmDirectory {
   float rounding = 0;                    // bound on the float32 rounding of a rotated coordinate
 };
 
-// Rotates `points` with the PCA of `points` itself and builds the directory.
-BoehmDirectory build_boehm_directory(const PointSet32& points, int levels, int fanout);
+// Rotates `points` with the PCA of `points` itself and builds the directory; checks `control` for a
+// cancel between its steps.
+BoehmDirectory build_boehm_directory(const PointSet32& points, int levels, int fanout, const RunControl& control);
 
 // Rotated coordinates of other points (queries) with the same rotation, n x d.
 std::vector<float> rotate_points(const BoehmDirectory& directory, const PointSet32& points);

@@ -124,7 +124,7 @@ RunResult GpuBoehmEngine::run(const JoinInputs& inputs, const JoinParams& params
 
   control.set_phase("build");
   const auto build_start = std::chrono::steady_clock::now();
-  const BoehmDirectory dir = build_boehm_directory(a, kLevels, kFanout);
+  const BoehmDirectory dir = build_boehm_directory(a, kLevels, kFanout, control);
   const std::vector<float> points_sorted = gather_rows(a.data(), dir.order, d);
   // Queries of A join B go in the order of their first rotated coordinate, so a block's are close.
   std::vector<float> query_rotated, query_points;
@@ -132,6 +132,7 @@ RunResult GpuBoehmEngine::run(const JoinInputs& inputs, const JoinParams& params
   float slack = 2 * dir.rounding;
   if (!self) {
     const std::vector<float> rotated = rotate_points(dir, queries);
+    control.throw_if_cancelled();
     query_order.resize(queries.size());
     std::iota(query_order.begin(), query_order.end(), 0u);
     std::sort(query_order.begin(), query_order.end(),
@@ -142,6 +143,7 @@ RunResult GpuBoehmEngine::run(const JoinInputs& inputs, const JoinParams& params
     for (float v : rotated) largest = std::max(largest, std::fabs(v));
     slack = dir.rounding + largest * 1e-6f * float(1 + d / 64);
   }
+  control.throw_if_cancelled();
   stats.add_phase("build", std::chrono::duration<double>(std::chrono::steady_clock::now() - build_start).count());
   stats.notes.push_back(std::to_string(dir.page_begin.size() - 1) + " pages (L = " + std::to_string(kLevels) +
                         ", F = " + std::to_string(kFanout) + ") on PCA-rotated data");

@@ -242,7 +242,7 @@ class BruteForceEngine final : public GpuEngine {
     const std::uint64_t tiles_a = (na + kTile - 1) / kTile, tiles_b = (nb + kTile - 1) / kTile;
     const std::uint64_t items = self ? tiles_a * (tiles_a + 1) / 2 : tiles_a * tiles_b;
     control.set_phase("join");
-    BatchedPairOutput output(sink, params, std::uint64_t(kTile) * kTile);
+    BatchedPairOutput output(sink, params);
     output.run(items, [&](std::uint64_t first, std::uint64_t last, const PairOutput& out) {
       if (tensor) {
         const unsigned blocks = persistent_blocks(last - first, tensor->blocks_per_multiprocessor);

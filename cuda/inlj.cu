@@ -100,8 +100,8 @@ class InljEngine final : public GpuEngine {
     SIMJOIN_CUDA_CHECK(cudaFuncSetAttribute(inlj_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                             int(shared_bytes)));
     control.set_phase("join");
-    const std::uint64_t max_per_block = std::uint64_t(kThreads) * kThreads * ((chunks - 1) / 2 + 1);
-    BatchedPairOutput output(sink, params, max_per_block);
+    BatchedPairOutput output(sink, params,
+                             resident_blocks(reinterpret_cast<const void*>(inlj_kernel), kThreads, shared_bytes));
     output.run(chunks, [&](std::uint64_t first, std::uint64_t last, const PairOutput& out) {
       inlj_kernel<<<unsigned(last - first), kThreads, shared_bytes>>>(
           points.coords.data(), std::uint32_t(a.size()), stride, exact.test, chunks, std::uint32_t(first), out);

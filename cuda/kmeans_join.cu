@@ -116,7 +116,7 @@ void join_partition_items(const PartitionedPoints& a, const PartitionedPoints& b
   const std::size_t k = work.item_begin.size() - 1;
   DeviceBuffer<unsigned long long> item_begin_device(k + 1, "work item offsets");
   item_begin_device.upload(work.item_begin.data(), k + 1);
-  BatchedPairOutput output(sink, params, std::uint64_t(tile::kTile) * tile::kTile);
+  BatchedPairOutput output(sink, params);
   output.run(first, last, [&](std::uint64_t from, std::uint64_t to, const PairOutput& out) {
     kmeans_join_kernel<<<persistent_blocks(to - from, kBlocksPerMultiprocessor), tile::kThreads>>>(
         view(a), view(b), item_begin_device.data(), std::uint32_t(k), unsigned(stride), test, shape, a_first_id,

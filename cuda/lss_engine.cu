@@ -195,11 +195,14 @@ RunResult GpuLssEngine::run(const JoinInputs& inputs, const JoinParams& params, 
   SIMJOIN_CUDA_CHECK(cub::DeviceMergeSort::SortKeys(nullptr, temp_bytes, order.data(), n, less));
   DeviceBuffer<char> temp(temp_bytes, "sort scratch");
   for (int j = 0; j < lists.lists; ++j) {
+    control.throw_if_cancelled();
     std::uint32_t* list = order.data() + std::size_t(j) * n;
     iota_kernel<<<blocks_for(n, kThreads), kThreads>>>(list, n);
     SIMJOIN_CUDA_CHECK_LAUNCH();
     less.shift = shifts[j];
     SIMJOIN_CUDA_CHECK(cub::DeviceMergeSort::SortKeys(temp.data(), temp_bytes, list, n, less));
+    // One sort at a time, so that a cancel is seen between them rather than after all d + 1.
+    SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(0));
   }
   stats.add_phase("build", build_timer.seconds());
   SIMJOIN_CUDA_CHECK(cudaDeviceSynchronize());  // the batches run on their own non-blocking streams

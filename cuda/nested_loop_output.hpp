@@ -1,8 +1,11 @@
 #pragma once
-// Host side of the pair output: runs a kernel over work items [0, total) in launches, each into a
-// bounded device buffer, and hands every launch's pairs to the sink. A launch whose pairs overflow the
-// buffer is discarded and run again over fewer items, so results of any size complete and no pair is
-// lost or delivered twice. Count-only sinks get counts and no pairs are ever written.
+// Host side of the pair output: runs a kernel over work items [0, total) in launches of about 20 ms
+// each (sized by the measured speed, so a cancel is seen promptly), each into a device buffer of
+// params.batch_bytes, and hands every launch's pairs to the sink. A launch whose pairs overflow the
+// buffer is discarded and run again over fewer items; a single item that overflows it grows the buffer
+// to what that item produced. So the buffer follows the result, not the worst case, results of any size
+// complete, and no pair is lost or delivered twice. Count-only sinks get counts and no pairs are ever
+// written.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -17,9 +20,9 @@ namespace simjoin::gpu {
 
 class BatchedPairOutput {
  public:
-  // max_pairs_per_item bounds what one work item can produce; the buffer always holds at least that.
-  BatchedPairOutput(PairSink& sink, const JoinParams& params, std::uint64_t max_pairs_per_item,
-                    cudaStream_t stream = 0);
+  // `wave`: work items that run at once (resident blocks, for a kernel of one block per item). No
+  // launch is smaller, since a smaller one takes as long.
+  BatchedPairOutput(PairSink& sink, const JoinParams& params, std::uint64_t wave = 1, cudaStream_t stream = 0);
 
   using Launch = std::function<void(std::uint64_t first, std::uint64_t last, const PairOutput& out)>;
   // Calls launch(first, last, out) on ranges covering [0, total); adds the phases "join" and
@@ -33,6 +36,7 @@ class BatchedPairOutput {
  private:
   PairSink& sink_;
   cudaStream_t stream_;
+  std::uint64_t wave_;
   std::uint64_t capacity_ = 0;
   DeviceBuffer<Pair> pairs_;
   DeviceBuffer<unsigned long long> count_;
@@ -41,5 +45,9 @@ class BatchedPairOutput {
 
 // Blocks for a persistent grid over `items` work items: enough to fill every multiprocessor.
 unsigned persistent_blocks(std::uint64_t items, int blocks_per_multiprocessor);
+
+// Blocks of `kernel` that the GPU runs at once, with `threads` threads and `shared_bytes` of dynamic
+// shared memory each.
+std::uint64_t resident_blocks(const void* kernel, int threads, std::size_t shared_bytes);
 
 }  // namespace simjoin::gpu

@@ -70,10 +70,12 @@ class NljEngine final : public GpuEngine {
         unsigned(std::min<std::size_t>(kThreads, kSharedBytes / (sizeof(float) * stride)));
     const std::uint64_t blocks = (a.size() + kThreads - 1) / kThreads;
     control.set_phase("join");
-    BatchedPairOutput output(sink, params, std::uint64_t(kThreads) * b.size());
+    const std::size_t shared_bytes = tile_points * stride * sizeof(float);
+    BatchedPairOutput output(sink, params,
+                             resident_blocks(reinterpret_cast<const void*>(nlj_kernel), kThreads, shared_bytes));
     const bool self = inputs.self_join();
     output.run(blocks, [&](std::uint64_t first, std::uint64_t last, const PairOutput& out) {
-      nlj_kernel<<<unsigned(last - first), kThreads, tile_points * stride * sizeof(float)>>>(
+      nlj_kernel<<<unsigned(last - first), kThreads, shared_bytes>>>(
           da.coords.data(), std::uint32_t(a.size()), db.coords.data(), std::uint32_t(b.size()), stride,
           exact.test, self, std::uint32_t(first), tile_points, out);
     }, control, result.stats);

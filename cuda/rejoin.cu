@@ -43,11 +43,18 @@ void finish_batch(RejoinBatch& batch, std::uint64_t added, std::uint64_t total, 
   batch.stats.seconds_total = std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+// A device copy of `held` with room for `extra` values after it.
+template <typename T>
+gpu::DeviceBuffer<T> extended(const gpu::DeviceBuffer<T>& held, std::size_t extra, const char* what) {
+  gpu::DeviceBuffer<T> all(held.size() + extra, what);
+  SIMJOIN_CUDA_CHECK(cudaMemcpyAsync(all.data(), held.data(), held.bytes(), cudaMemcpyDeviceToDevice));
+  return all;
+}
+
 // The held values, then the new ones, in one device array.
 template <typename T>
 gpu::DeviceBuffer<T> concatenate(const gpu::DeviceBuffer<T>& held, const gpu::DeviceBuffer<T>& fresh, const char* what) {
-  gpu::DeviceBuffer<T> all(held.size() + fresh.size(), what);
-  SIMJOIN_CUDA_CHECK(cudaMemcpyAsync(all.data(), held.data(), held.bytes(), cudaMemcpyDeviceToDevice));
+  gpu::DeviceBuffer<T> all = extended(held, fresh.size(), what);
   SIMJOIN_CUDA_CHECK(cudaMemcpyAsync(all.data() + held.size(), fresh.data(), fresh.bytes(), cudaMemcpyDeviceToDevice));
   return all;
 }
@@ -84,8 +91,7 @@ const std::vector<Pair>& RejoinSession::pairs() const { return state_->pairs.pai
 std::size_t RejoinSession::size() const { return state_->points.n; }
 
 RejoinBatch RejoinSession::initial(const PointSet& points, double eps, int k, RunControl* control) {
-  State& s = *state_;
-  if (s.started) fail(ErrorKind::Usage, "RE-JOIN: the initial points were given already");
+  if (state_->started) fail(ErrorKind::Usage, "RE-JOIN: the initial points were given already");
   if (points.empty()) fail(ErrorKind::Usage, "RE-JOIN needs at least one initial point");
   if (!std::isfinite(eps) || eps < 0) fail(ErrorKind::Usage, "eps must be a finite number >= 0");
   if (points.size() > std::numeric_limits<std::uint32_t>::max())
@@ -93,6 +99,11 @@ RejoinBatch RejoinSession::initial(const PointSet& points, double eps, int k, Ru
   RunControl own_control;
   RunControl& run_control = control ? *control : own_control;
   const auto start = Clock::now();
+  // Built aside and taken over only once complete: a failed or cancelled start leaves the session unstarted.
+  auto next = std::make_unique<State>();
+  State& s = *next;
+  s.threshold = state_->threshold;
+  s.params = state_->params;
   s.eps = eps;
   s.dims = points.dims();
   RejoinBatch batch;
@@ -115,8 +126,7 @@ RejoinBatch RejoinSession::initial(const PointSet& points, double eps, int k, Ru
     PhaseTimer timer(stats, "k-means");
     gpu::refine_clustering(s.points, s.clustering, run_control);
   }
-  s.started = true;
-  const std::uint64_t before = s.pairs.count();
+  run_control.throw_if_cancelled();
   const gpu::DeviceBuffer<double> gaps = gpu::centroid_gaps(s.clustering, s.points.stride);
   const gpu::PartitionedPoints parts = gpu::partition_points(s.points, s.clustering.membership.data(),
                                                              s.clustering, gaps.data(), s.params.eps, true);
@@ -125,8 +135,10 @@ RejoinBatch RejoinSession::initial(const PointSet& points, double eps, int k, Ru
   stats.replicated_points = parts.entries - points.size();
   gpu::join_partitions(parts, parts, gpu::JoinShape::Self, 0, s.k, s.points.stride, s.test(), s.params, s.pairs,
                        run_control, stats);
+  s.started = true;
+  state_ = std::move(next);
   batch.new_points = points.size();
-  finish_batch(batch, s.pairs.count() - before, s.pairs.count(), s.k, s.points.n, start);
+  finish_batch(batch, s.pairs.count(), s.pairs.count(), s.k, s.points.n, start);
   return batch;
 }
 
@@ -150,44 +162,57 @@ RejoinBatch RejoinSession::update(const PointSet& new_points, RunControl* contro
   if (outside_extent(*s.frame, new_points))
     stats.notes.push_back("points beyond the initial points' extent: float32 rounding there is past what the "
                           "exact test's band was proven for");
+  // The step works on copies and changes the session only once it is complete: a failed or cancelled
+  // step leaves it as it was.
   const std::size_t held = s.points.n;
-  gpu::DevicePoints fresh;
+  gpu::DevicePoints fresh, all_points;
+  gpu::DeviceBuffer<double> values;
   {
     PhaseTimer timer(stats, "upload");
     fresh = gpu::upload_points(s.frame->to_frame(new_points));
-    s.points.coords = concatenate(s.points.coords, fresh.coords, "point coordinates");
-    s.points.n += fresh.n;
-    s.values = concatenate(s.values, gpu::upload_values(new_points), "float64 point values");
+    all_points.coords = concatenate(s.points.coords, fresh.coords, "point coordinates");
+    all_points.n = held + fresh.n;
+    all_points.stride = s.points.stride;
+    values = concatenate(s.values, gpu::upload_values(new_points), "float64 point values");
   }
+  gpu::DeviceClustering clustering;
   {
     // The new points join the partition of their nearest centroid; then the quality metric decides.
     PhaseTimer timer(stats, "assignment");
-    gpu::DeviceBuffer<std::uint32_t> membership(s.points.n, "k-means membership");
-    SIMJOIN_CUDA_CHECK(cudaMemcpyAsync(membership.data(), s.clustering.membership.data(),
-                                       held * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice));
-    gpu::assign_nearest(fresh, s.clustering, membership.data() + held);
-    s.clustering.membership = std::move(membership);
-    batch.displacement = s.frame->to_file_length(gpu::centroid_displacement(s.points, s.clustering));
+    clustering.k = s.clustering.k;
+    clustering.sample = s.clustering.sample;
+    clustering.iterations = s.clustering.iterations;
+    clustering.tolerance = s.clustering.tolerance;
+    clustering.centroids = extended(s.clustering.centroids, 0, "k-means centroids");
+    clustering.membership = extended(s.clustering.membership, fresh.n, "k-means membership");
+    gpu::assign_nearest(fresh, clustering, clustering.membership.data() + held);
+    batch.displacement = s.frame->to_file_length(gpu::centroid_displacement(all_points, clustering));
   }
   if (batch.displacement > s.threshold) {
     PhaseTimer timer(stats, "k-means");
-    const int before = s.clustering.iterations;
-    gpu::refine_clustering(s.points, s.clustering, run_control);
+    gpu::refine_clustering(all_points, clustering, run_control);
     batch.reclustered = true;
-    stats.notes.push_back("reclustered: " + std::to_string(s.clustering.iterations - before) + " Lloyd rounds");
+    stats.notes.push_back("reclustered: " + std::to_string(clustering.iterations - s.clustering.iterations) +
+                          " Lloyd rounds");
   }
-  const std::uint64_t before = s.pairs.count();
-  const gpu::DeviceBuffer<double> gaps = gpu::centroid_gaps(s.clustering, s.points.stride);
-  const gpu::PartitionedPoints all = gpu::partition_points(s.points, s.clustering.membership.data(), s.clustering,
+  run_control.throw_if_cancelled();
+  const gpu::DeviceBuffer<double> gaps = gpu::centroid_gaps(clustering, all_points.stride);
+  const gpu::PartitionedPoints all = gpu::partition_points(all_points, clustering.membership.data(), clustering,
                                                            gaps.data(), s.params.eps, true);
   const gpu::PartitionedPoints added = gpu::partition_points(
-      fresh, s.clustering.membership.data() + held, s.clustering, gaps.data(), s.params.eps, true);
+      fresh, clustering.membership.data() + held, clustering, gaps.data(), s.params.eps, true);
   stats.add_phase("replication", all.replication_seconds + added.replication_seconds);
   stats.add_phase("sort", all.sort_seconds + added.sort_seconds);
-  stats.replicated_points = all.entries - s.points.n;
-  gpu::join_partitions(added, all, gpu::JoinShape::NewAgainstAll, std::uint32_t(held), s.k, s.points.stride,
-                       s.test(), s.params, s.pairs, run_control, stats);
-  finish_batch(batch, s.pairs.count() - before, s.pairs.count(), s.k, s.points.n, start);
+  stats.replicated_points = all.entries - all_points.n;
+  const ExactPairTest test{s.frame->band(), values.data(), values.data(), s.dims};
+  PairListSink found;
+  gpu::join_partitions(added, all, gpu::JoinShape::NewAgainstAll, std::uint32_t(held), s.k, all_points.stride,
+                       test, s.params, found, run_control, stats);
+  s.points = std::move(all_points);
+  s.values = std::move(values);
+  s.clustering = std::move(clustering);
+  s.pairs.add(found.pairs());
+  finish_batch(batch, found.count(), s.pairs.count(), s.k, s.points.n, start);
   return batch;
 }
 

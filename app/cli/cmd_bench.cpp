@@ -1,5 +1,7 @@
 // simjoin bench: engines side by side on one input, in one process, with the same data in memory.
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -20,6 +22,7 @@
 #include "core/error.hpp"
 #include "core/generators.hpp"
 #include "core/io/pair_writers.hpp"
+#include "core/result_estimate.hpp"
 
 namespace simjoin::cli {
 
@@ -28,6 +31,7 @@ struct BenchOptions {
   std::string workload, input, json;
   std::vector<std::string> engines;
   int repeat = 3, warmup = 1;
+  double cancel_after_ms = -1;  // >= 0: measure cancel latency instead of run time
   bool count_only = false, compare_scipy = false;
   EngineOptions engine_options;
 };
@@ -35,6 +39,7 @@ struct BenchOptions {
 struct EngineTiming {
   std::string engine;
   std::vector<double> seconds;
+  int finished = 0;  // --cancel-after runs that ended before the cancel was requested
   std::uint64_t pairs = 0;
   bool exact = true;
   RunStats last;
@@ -47,6 +52,56 @@ struct EngineTiming {
   double min() const { return *std::min_element(seconds.begin(), seconds.end()); }
   double max() const { return *std::max_element(seconds.begin(), seconds.end()); }
 };
+
+// Starts the engine, requests a cancel after options.cancel_after_ms from another thread and records
+// the seconds from the request until run_engine returns. Runs that end first count as finished.
+EngineTiming time_cancel(Engine& engine, const PointSet& points, const JoinParams& params,
+                         const BenchOptions& options) {
+  using Clock = std::chrono::steady_clock;
+  EngineTiming timing{engine.name()};
+  timing.exact = engine.capabilities().exact;
+  for (int run = 0; run < options.warmup + options.repeat; ++run) {
+    CountSink count_sink;
+    PairListSink list_sink;
+    PairSink& sink = options.count_only ? static_cast<PairSink&>(count_sink) : list_sink;
+    TerminalRun terminal;
+    std::atomic<bool> requested{false};
+    Clock::time_point requested_at;
+    std::thread canceller([&] {
+      std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(options.cancel_after_ms));
+      requested_at = Clock::now();
+      requested = true;
+      terminal.control().request_cancel();
+    });
+    bool cancelled = false;
+    try {
+      run_engine(engine, {&points, nullptr}, params, sink, terminal.control());
+    } catch (const Error& error) {
+      if (error.kind() != ErrorKind::Cancelled) {
+        canceller.join();
+        throw;
+      }
+      cancelled = true;
+    }
+    const Clock::time_point returned_at = Clock::now();
+    const bool before_request = !requested;
+    canceller.join();
+    if (run < options.warmup) continue;
+    if (cancelled && !before_request)
+      timing.seconds.push_back(std::chrono::duration<double>(returned_at - requested_at).count());
+    else
+      ++timing.finished;
+  }
+  return timing;
+}
+
+nlohmann::json to_cancel_json(const EngineTiming& timing) {
+  nlohmann::json json = {{"engine", timing.engine}, {"latency_seconds", timing.seconds},
+                         {"finished_before_cancel", timing.finished}};
+  json["median"] = timing.seconds.empty() ? nlohmann::json() : nlohmann::json(timing.median());
+  json["max"] = timing.seconds.empty() ? nlohmann::json() : nlohmann::json(timing.max());
+  return json;
+}
 
 EngineTiming time_engine(Engine& engine, const PointSet& points, const JoinParams& params,
                          const BenchOptions& options) {
@@ -112,6 +167,9 @@ Command add_bench_command(CLI::App& app, const EngineRegistry& registry) {
   command->add_flag("--compare-scipy", options->compare_scipy,
                     "Also time SciPy cKDTree.query_ball_point(workers=-1, return_length=True) on the same points");
   command->add_option("--json", options->json, "Write the results as JSON");
+  command->add_option("--cancel-after", options->cancel_after_ms,
+                      "Measure cancel latency instead: cancel each run after MS milliseconds and time until "
+                      "it returns")->check(CLI::Range(0.0, 3.6e6));
   add_engine_options(*command, options->engine_options, false);
   return {command, [options, command, &registry] {
     if (options->workload.empty() == options->input.empty())
@@ -132,19 +190,52 @@ Command add_bench_command(CLI::App& app, const EngineRegistry& registry) {
       input_name = options->input;
     }
     const JoinParams params = to_join_params(engine_options);
+    if (!options->count_only) {
+      RunControl control;
+      require_pairs_fit_in_memory(estimate_result_pairs({&points, nullptr}, params.eps, control),
+                                  "Use --count-only, or write the pairs with simjoin join --output FILE.");
+    }
     std::vector<BenchEntry> entries;
     for (const std::string& entry : options->engines) {
       entries.push_back(parse_entry(entry));
       registry.get(entries.back().engine);  // unknown names fail before timing
     }
 
+    const bool measure_cancel = options->cancel_after_ms >= 0;
     std::vector<EngineTiming> timings;
     for (const BenchEntry& entry : entries) {
       std::fprintf(stderr, "timing %s ...\n", entry.label.c_str());
       JoinParams entry_params = params;
       if (entry.devices) entry_params.devices = *entry.devices;
-      timings.push_back(time_engine(registry.get(entry.engine), points, entry_params, *options));
+      Engine& engine = registry.get(entry.engine);
+      timings.push_back(measure_cancel ? time_cancel(engine, points, entry_params, *options)
+                                       : time_engine(engine, points, entry_params, *options));
       timings.back().engine = entry.label;
+    }
+    const MachineInfo machine = machine_info();
+    nlohmann::json json = {{"input", input_name}, {"n", points.size()}, {"d", points.dims()},
+                           {"eps", params.eps}, {"k", params.k}, {"count_only", options->count_only},
+                           {"repeat", options->repeat}, {"warmup", options->warmup},
+                           {"cpu", machine.cpu}, {"cpu_threads", machine.cpu_threads}, {"gpu", machine.gpu}};
+    if (measure_cancel) {
+      std::printf("input: %s (n = %zu, d = %zu), eps = %g, k = %d; cancel requested %g ms after each start\n",
+                  input_name.c_str(), points.size(), points.dims(), params.eps, params.k, options->cancel_after_ms);
+      std::printf("host: %s, %u threads; gpu: %s\n", machine.cpu.c_str(), machine.cpu_threads, machine.gpu.c_str());
+      std::printf("%-22s %10s %10s %10s\n", "engine", "median", "max", "cancelled");
+      for (const EngineTiming& timing : timings) {
+        const bool any = !timing.seconds.empty();
+        std::printf("%-22s %10s %10s %6zu/%-3d\n", timing.engine.c_str(),
+                    any ? format_seconds(timing.median()).c_str() : "-",
+                    any ? format_seconds(timing.max()).c_str() : "-", timing.seconds.size(), options->repeat);
+      }
+      std::printf("latency = time from the cancel request until the run returned; runs that finished before "
+                  "the request are not counted\n");
+      if (!options->json.empty()) {
+        json["cancel_after_ms"] = options->cancel_after_ms;
+        for (const EngineTiming& timing : timings) json["cancel_latency"].push_back(to_cancel_json(timing));
+        write_stats_json(options->json, json);
+      }
+      return 0;
     }
     std::optional<ScipyTiming> scipy;
     if (options->compare_scipy) {
@@ -152,7 +243,6 @@ Command add_bench_command(CLI::App& app, const EngineRegistry& registry) {
       scipy = time_scipy_ckdtree(points, params.eps);
     }
 
-    const MachineInfo machine = machine_info();
     std::printf("input: %s (n = %zu, d = %zu), eps = %g, k = %d, %s\n", input_name.c_str(), points.size(),
                 points.dims(), params.eps, params.k, options->count_only ? "count only" : "pairs returned to host");
     std::printf("host: %s, %u threads; gpu: %s\n", machine.cpu.c_str(), machine.cpu_threads, machine.gpu.c_str());
@@ -180,11 +270,7 @@ Command add_bench_command(CLI::App& app, const EngineRegistry& registry) {
                   "oracle only on pairs within rounding of eps)\n");
 
     if (!options->json.empty()) {
-      nlohmann::json json = {{"input", input_name}, {"n", points.size()}, {"d", points.dims()},
-                             {"eps", params.eps}, {"k", params.k}, {"count_only", options->count_only},
-                             {"repeat", options->repeat}, {"warmup", options->warmup},
-                             {"cpu", machine.cpu}, {"cpu_threads", machine.cpu_threads}, {"gpu", machine.gpu},
-                             {"counts_agree", agree}};
+      json["counts_agree"] = agree;
       for (const EngineTiming& timing : timings) json["results"].push_back(to_json(timing));
       if (scipy) json["scipy_ckdtree"] = {{"seconds", scipy->seconds}, {"pairs", scipy->pairs}};
       write_stats_json(options->json, json);

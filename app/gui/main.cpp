@@ -5,6 +5,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QEventLoop>
 #include <QTabWidget>
 #include <QTimer>
@@ -39,6 +40,50 @@ ui::DeviceSummary describe(const GpuStatus& gpus) {
   }
   summary.status = parts.join(", ");
   return summary;
+}
+
+// The command line, for the application and for --help/--version without a display.
+struct Options {
+  QCommandLineParser parser;
+  const QCommandLineOption eps{"eps", "join radius", "E"};
+  const QCommandLineOption k{"k", "k-means partitions (0 = automatic)", "K"};
+  const QCommandLineOption engine{"engine", "engine name", "NAME"};
+  const QCommandLineOption view{"view", "scatter, partitions, replication or grid", "MODE"};
+  const QCommandLineOption run{"run", "run the join and wait for it"};
+  const QCommandLineOption screenshot{"screenshot", "save a PNG of the window", "PNG"};
+  const QCommandLineOption quit{"quit", "quit when done"};
+  const QCommandLineOption sweep_eps{"sweep-eps", "sweep eps on the Charts tab (log spacing)", "FROM,TO,STEPS"};
+  const QCommandLineOption sweep_engines{"sweep-engines", "engines of the sweep", "A,B"};
+  const QCommandLineOption tab{"tab", "tab to show: views or charts", "TAB"};
+
+  Options() {
+    parser.setApplicationDescription("Explore the epsilon-similarity join");
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument("FILE", "point file to open (or sample:NAME)");
+    parser.addOptions({eps, k, engine, view, run, sweep_eps, sweep_engines, tab, screenshot, quit});
+  }
+};
+
+void set_application_names() {
+  QCoreApplication::setOrganizationName("Simjoin");
+  QCoreApplication::setApplicationName("Simjoin Studio");
+  QCoreApplication::setApplicationVersion("0.1.0");
+}
+
+// --help and --version print and exit without a window, so without a display too: a QApplication
+// would abort there before the parser runs.
+void answer_help_or_version(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const QString arg = QString::fromLocal8Bit(argv[i]);
+    if (arg == "--") return;
+    if (arg == "-h" || arg == "-?" || arg == "--help" || arg == "--help-all" || arg == "-v" || arg == "--version") {
+      QCoreApplication app(argc, argv);
+      set_application_names();
+      Options options;
+      options.parser.process(app);  // prints the answer and exits
+    }
+  }
 }
 
 bool parse_mode(const QString& name, ui::ViewMode& mode) {
@@ -77,27 +122,13 @@ bool run_sweep(ui::SweepPanel& sweep, const QString& range, const QString& engin
 }  // namespace
 
 int main(int argc, char** argv) {
+  answer_help_or_version(argc, argv);
   // Must precede the QApplication: every OpenGL context then gets a core profile VTK can use.
   ui::VtkViewWidget::setDefaultSurfaceFormat();
   QApplication app(argc, argv);
-  QApplication::setOrganizationName("Simjoin");
-  QApplication::setApplicationName("Simjoin Studio");
-
-  QCommandLineParser parser;
-  parser.setApplicationDescription("Explore the epsilon-similarity join");
-  parser.addHelpOption();
-  parser.addPositionalArgument("FILE", "point file to open (or sample:NAME)");
-  const QCommandLineOption eps("eps", "join radius", "E");
-  const QCommandLineOption k("k", "k-means partitions (0 = automatic)", "K");
-  const QCommandLineOption engine("engine", "engine name", "NAME");
-  const QCommandLineOption view("view", "scatter, partitions, replication or grid", "MODE");
-  const QCommandLineOption run("run", "run the join and wait for it");
-  const QCommandLineOption screenshot("screenshot", "save a PNG of the window", "PNG");
-  const QCommandLineOption quit("quit", "quit when done");
-  const QCommandLineOption sweep_eps("sweep-eps", "sweep eps on the Charts tab (log spacing)", "FROM,TO,STEPS");
-  const QCommandLineOption sweep_engines("sweep-engines", "engines of the sweep", "A,B");
-  const QCommandLineOption tab("tab", "tab to show: views or charts", "TAB");
-  parser.addOptions({eps, k, engine, view, run, sweep_eps, sweep_engines, tab, screenshot, quit});
+  set_application_names();
+  Options options;
+  QCommandLineParser& parser = options.parser;
   parser.process(app);
 
   EngineRegistry registry;
@@ -106,23 +137,23 @@ int main(int argc, char** argv) {
   ui::MainWindow window(registry, describe(query_gpus()));
 
   bool ok = true;
-  if (parser.isSet(eps)) {
-    const double value = parser.value(eps).toDouble(&ok);
+  if (parser.isSet(options.eps)) {
+    const double value = parser.value(options.eps).toDouble(&ok);
     if (!ok || value < 0) return fail_usage("--eps must be a number >= 0");
     window.parameters()->setEps(value);
   }
-  if (parser.isSet(k)) {
-    const int value = parser.value(k).toInt(&ok);
+  if (parser.isSet(options.k)) {
+    const int value = parser.value(options.k).toInt(&ok);
     if (!ok || value < 0) return fail_usage("--k must be an integer >= 0");
     window.parameters()->setK(value);
   }
-  if (parser.isSet(engine) && !window.parameters()->setEngine(parser.value(engine)))
-    return fail_usage("unknown or unavailable engine: " + parser.value(engine));
+  if (parser.isSet(options.engine) && !window.parameters()->setEngine(parser.value(options.engine)))
+    return fail_usage("unknown or unavailable engine: " + parser.value(options.engine));
   ui::ViewMode mode = ui::ViewMode::Scatter;
-  if (parser.isSet(view) && !parse_mode(parser.value(view), mode))
+  if (parser.isSet(options.view) && !parse_mode(parser.value(options.view), mode))
     return fail_usage("--view must be scatter, partitions, replication or grid");
 
-  const bool scripted = parser.isSet(quit) || parser.isSet(screenshot);
+  const bool scripted = parser.isSet(options.quit) || parser.isSet(options.screenshot);
   app.setProperty("unattended", scripted);
   window.show();
   window.setViewMode(mode);
@@ -135,34 +166,34 @@ int main(int argc, char** argv) {
     window.waitForTask();
     if (!window.points()) return fail_usage("could not load " + file);
   }
-  if (parser.isSet(run)) {
+  if (parser.isSet(options.run)) {
     bool run_ok = false;
     QObject::connect(&window, &ui::MainWindow::runFinished, [&run_ok](bool ok) { run_ok = ok; });
     window.runJoin();
     window.waitForTask();
     if (!run_ok) std::fprintf(stderr, "simjoin-studio: the run did not complete\n");
   }
-  if (parser.isSet(sweep_eps)) {
+  if (parser.isSet(options.sweep_eps)) {
     if (!window.points()) return fail_usage("--sweep-eps needs a point file");
-    if (!run_sweep(*window.charts()->sweep(), parser.value(sweep_eps), parser.value(sweep_engines)))
+    if (!run_sweep(*window.charts()->sweep(), parser.value(options.sweep_eps), parser.value(options.sweep_engines)))
       std::fprintf(stderr, "simjoin-studio: the sweep did not complete (--sweep-eps FROM,TO,STEPS)\n");
   }
-  if (parser.isSet(tab) || parser.isSet(sweep_eps)) {
-    const QString name = parser.value(tab);
+  if (parser.isSet(options.tab) || parser.isSet(options.sweep_eps)) {
+    const QString name = parser.value(options.tab);
     if (!name.isEmpty() && name != "views" && name != "charts") return fail_usage("--tab must be views or charts");
     window.tabs()->setCurrentIndex(name == "views" ? 0 : 1);
   }
-  if (parser.isSet(screenshot)) {
+  if (parser.isSet(options.screenshot)) {
     // Let the window lay out and paint once before grabbing it.
     QTimer::singleShot(300, &window, [&] {
-      if (!window.screenshot().save(parser.value(screenshot))) {
-        std::fprintf(stderr, "simjoin-studio: cannot write %s\n", qPrintable(parser.value(screenshot)));
+      if (!window.screenshot().save(parser.value(options.screenshot))) {
+        std::fprintf(stderr, "simjoin-studio: cannot write %s\n", qPrintable(parser.value(options.screenshot)));
         app.exit(1);
-      } else if (parser.isSet(quit)) {
+      } else if (parser.isSet(options.quit)) {
         app.quit();
       }
     });
-  } else if (parser.isSet(quit)) {
+  } else if (parser.isSet(options.quit)) {
     QTimer::singleShot(0, &app, &QApplication::quit);
   }
   return app.exec();

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/engine.hpp"
+#include "core/error.hpp"
 #include "core/generators.hpp"
 #include "core/verify.hpp"
 
@@ -41,6 +42,28 @@ VerifyReport check_engine(Engine& engine, const PointSet& a, const PointSet* b,
 // Runs `engine` count-only and returns the count.
 std::uint64_t count_pairs(Engine& engine, const PointSet& a, const PointSet* b,
                           const JoinParams& params);
+
+// Runs step(control) with a control that requests cancel at the first progress report past `after`
+// (-1: the first report of all). Expects a Cancelled error, or a finished step when the cancel came at
+// the final report (progress 1), where it can no longer take effect. True when the step was cancelled.
+template <typename Step>
+bool cancel_past(double after, Step step) {
+  double requested_at = -1;  // the progress when the cancel was requested
+  RunControl control([&control, &requested_at, after](double fraction, const std::string&) {
+    if (fraction > after && requested_at < 0) {
+      requested_at = fraction;
+      control.request_cancel();
+    }
+  });
+  try {
+    step(control);
+    EXPECT_EQ(requested_at, 1.0) << "the run finished although cancelled before its end";
+    return false;
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::Cancelled) << error.what();
+    return true;
+  }
+}
 
 }  // namespace simjoin::testing
 

@@ -1,6 +1,6 @@
 // Every CPU engine against the float64 oracle on fresh random inputs and on the awkward cases:
 // empty and tiny inputs, duplicates, eps = 0 and eps beyond the diameter, lattices exactly eps
-// apart, huge offsets; self-join and A join B; cancellation and progress.
+// apart, huge offsets; self-join and A join B; cancellation at any point, then a correct re-run; progress.
 #include <chrono>
 #include <cmath>
 #include <random>
@@ -290,6 +290,25 @@ TEST_P(EngineTest, CancelStopsWithin100Milliseconds) {
   canceller.join();
   ASSERT_TRUE(threw) << "the run finished before it was cancelled, or failed otherwise";
   EXPECT_LT(std::chrono::duration<double>(stopped_at - cancelled_at).count(), kCancelBoundSeconds);
+}
+
+// Cancelled from the progress callback at its first call (before any work), half-way and late, then
+// the same engine object on other data, self-join and A join B: exactly the oracle's pairs.
+TEST_P(EngineTest, CancelAtAnyPointThenRerun) {
+  const std::uint64_t seed = test_seed() + 47;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet first = random_points(Distribution::Uniform, 20000, 3, seed);
+  for (double after : {-1.0, 0.5, 0.8}) {
+    SCOPED_TRACE("cancelled at the first progress call past " + std::to_string(after));
+    PairListSink discarded;
+    cancel_past(after, [&](RunControl& control) { run_engine(engine(), {&first, nullptr}, params(0.05), discarded, control); });
+    const PointSet second = random_points(Distribution::Clusters, 3000, 3, seed + 1, 0, 1, 5, 0.05);
+    expect_correct(second, nullptr, params(0.05));
+    if (engine().capabilities().ab_join) {
+      const PointSet b = random_points(Distribution::Uniform, 1500, 3, seed + 2, -0.5, 1.5);
+      expect_correct(second, &b, params(0.05));
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(CpuEngines, EngineTest, ::testing::ValuesIn(engine_names()),

@@ -1,8 +1,10 @@
 // Every exact GPU engine equals the float64 oracle pair for pair, where float32 alone cannot decide:
 // coordinates far from the origin, pairs exactly eps apart, pairs within 1e-7 of eps, A and B with
-// different offsets, many dimensions; and a run cancelled mid-way leaves nothing behind for the next.
+// different offsets, many dimensions. Every GPU engine cancelled at any point leaves nothing behind for
+// the next run; the nested-loop result buffers follow the result, not n.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
@@ -111,31 +113,6 @@ TEST_P(GpuExact, ManyDimensionsClustered) {
   }
 }
 
-// A run cancelled at its first progress report, with result batches in flight, then the same engine
-// object on other data: exact, nothing of the cancelled run delivered.
-TEST_P(GpuExact, CancelThenRerun) {
-  const std::uint64_t seed = test_seed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  const PointSet first = random_points(Distribution::Uniform, 60000, 2, seed, 0, 100);
-  JoinParams p = params(0.4);
-  p.batch_bytes = 1 << 14;  // many small result batches
-  RunControl control([&control](double fraction, const std::string&) {
-    if (fraction > 0) control.request_cancel();
-  });
-  PairListSink discarded;
-  bool cancelled = false;
-  try {
-    run_engine(engine(), {&first, nullptr}, p, discarded, control);
-  } catch (const Error& error) {
-    EXPECT_EQ(error.kind(), ErrorKind::Cancelled) << error.what();
-    cancelled = true;
-  }
-  EXPECT_TRUE(cancelled) << "the run ended before the cancellation took effect";
-  const PointSet second = shifted(random_points(Distribution::Clusters, 20000, 2, seed + 1, 0, 100, 8, 2), {3e5, 0});
-  const VerifyReport report = check_engine(engine(), second, nullptr, p);
-  EXPECT_MATCHES_ORACLE(report);
-}
-
 // Small cases for compute-sanitizer (memcheck, racecheck): offset self-join, near ties, A join B.
 TEST_P(GpuExact, Sanitizer) {
   const std::uint64_t seed = test_seed();
@@ -149,12 +126,83 @@ TEST_P(GpuExact, Sanitizer) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Engines, GpuExact, ::testing::ValuesIn(exact_gpu_engine_names()),
-                         [](const auto& info) {
-                           std::string name = info.param;
-                           std::erase(name, '-');
-                           return name;
-                         });
+std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
+  std::string name = info.param;
+  std::erase(name, '-');
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Engines, GpuExact, ::testing::ValuesIn(exact_gpu_engine_names()), test_name);
+
+// Every GPU engine, approximate ones included.
+std::vector<std::string> gpu_engine_names() {
+  std::vector<std::string> names;
+  for (const auto& engine : gpu_registry().engines()) names.push_back(engine->name());
+  return names;
+}
+
+class GpuCancel : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override { SIMJOIN_SKIP_WITHOUT_GPU(); }
+  Engine& engine() { return gpu_engine(GetParam()); }
+};
+
+// Runs cancelled from the progress callback at its first call (before any GPU work), at the first
+// report (result batches in flight), half-way and late; a cancel requested before the end takes
+// effect (one requested at the final report, progress 1, may let the run finish). After each, the
+// same engine object on other data: exact engines give exactly the oracle's pairs, approximate ones
+// no pair beyond them, and nothing of the cancelled run is delivered.
+TEST_P(GpuCancel, CancelAtAnyPointThenRerun) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet first = random_points(Distribution::Uniform, 60000, 2, seed, 0, 100);
+  JoinParams p;
+  p.eps = 0.4;
+  p.seed = seed;
+  p.batch_bytes = 1 << 14;  // many small result batches
+  for (double after : {-1.0, 0.0, 0.5, 0.8}) {
+    SCOPED_TRACE("cancelled at the first progress call past " + std::to_string(after));
+    PairListSink discarded;
+    cancel_past(after, [&](RunControl& control) { run_engine(engine(), {&first, nullptr}, p, discarded, control); });
+    const PointSet second =
+        shifted(random_points(Distribution::Clusters, 20000, 2, seed + 1, 0, 100, 8, 2), {3e5, 0});
+    const VerifyReport report = check_engine(engine(), second, nullptr, p);
+    if (engine().capabilities().exact)
+      EXPECT_MATCHES_ORACLE(report);
+    else
+      EXPECT_TRUE(report.extra.empty() && report.duplicates == 0) << report.summary();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Engines, GpuCancel, ::testing::ValuesIn(gpu_engine_names()), test_name);
+
+// The nested-loop engines size their result buffer by the result, not by n: a large input with few
+// pairs takes little device memory (the worst-case sizing took 2 KB a point for gpu-nlj, 512 bytes
+// for gpu-inlj), and a buffer too small for one work item's pairs grows.
+TEST(GpuNestedLoopOutput, BufferFollowsTheResult) {
+  SIMJOIN_SKIP_WITHOUT_GPU();
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet sparse = random_points(Distribution::Uniform, 400000, 2, seed, 0, 1e4);
+  const PointSet dense = random_points(Distribution::Clusters, 3000, 2, seed + 1, 0, 10, 3, 0.5);
+  for (const char* name : {"gpu-nlj", "gpu-inlj", "gpu-bruteforce"}) {
+    SCOPED_TRACE(name);
+    JoinParams p;
+    p.eps = 1.0;
+    p.batch_bytes = 8 << 20;
+    const std::uint64_t free_before = query_gpus().devices.at(0).free_bytes;
+    std::uint64_t lowest = free_before;
+    RunControl control([&lowest](double, const std::string&) {
+      lowest = std::min(lowest, query_gpus().devices.at(0).free_bytes);
+    });
+    PairListSink sink;
+    run_engine(gpu_engine(name), {&sparse, nullptr}, p, sink, control);
+    EXPECT_LT(free_before - lowest, sparse.size() * 128) << "device bytes in use during the join";
+    p.batch_bytes = sizeof(Pair);  // one pair: every work item overflows it
+    const VerifyReport report = check_engine(gpu_engine(name), dense, nullptr, p);
+    EXPECT_MATCHES_ORACLE(report);
+  }
+}
 
 }  // namespace
 }  // namespace simjoin::testing

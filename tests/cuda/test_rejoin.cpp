@@ -1,5 +1,6 @@
 // gpu-rejoin: after every update batch the merged pair list must equal a fresh self-join of all points
-// so far (the float64 oracle, pair for pair), with and without reclustering.
+// so far (the float64 oracle, pair for pair), with and without reclustering; a cancelled step changes
+// nothing.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -111,6 +112,42 @@ TEST_F(GpuRejoin, EdgeCases) {
     EXPECT_EQ(e.kind(), ErrorKind::BadInput);
   }
   EXPECT_THROW(RejoinSession(-1), Error);
+}
+
+// Runs `step` with a control that cancels it at the first progress call past `after`. Returns true
+// when the step was cancelled; false when it finished, which is right only when the cancel came at
+// its end (progress 1).
+// A cancelled start leaves the session unstarted, and a cancelled step (early or late in its join, with
+// or without reclustering) leaves it as before the step: later steps give exactly a fresh self-join of
+// the points that were accepted.
+TEST_F(GpuRejoin, CancelledStepLeavesTheSessionUnchanged) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const double eps = 0.3;
+  for (double threshold : {1e30, 0.0}) {
+    SCOPED_TRACE("threshold " + std::to_string(threshold));
+    PointSet all = random_points(Distribution::Clusters, 20000, 3, seed, 0, 10, 6, 0.6);
+    RejoinSession session(threshold, seed);
+    ASSERT_TRUE(cancel_past(-1, [&](RunControl& control) { session.initial(all, eps, 8, &control); }));
+    EXPECT_EQ(session.size(), 0u);
+    EXPECT_THROW(session.update(all), Error) << "a cancelled start left the session started";
+    session.initial(all, eps, 8);
+    for (double after : {-1.0, 0.5}) {
+      SCOPED_TRACE("cancelled past " + std::to_string(after));
+      const PointSet batch = random_points(Distribution::Clusters, 5000, 3, seed + 10, 0, 13, 4, 0.6);
+      const std::vector<Pair> before = session.pairs();
+      if (cancel_past(after, [&](RunControl& control) { session.update(batch, &control); })) {
+        EXPECT_EQ(session.size(), all.size());
+        EXPECT_TRUE(session.pairs() == before) << "a cancelled step changed the pairs";
+      } else {
+        all = concatenate(all, batch);  // cancelled at its end: the step completed
+      }
+    }
+    const PointSet batch = random_points(Distribution::Clusters, 3000, 3, seed + 20, 0, 12, 4, 0.6);
+    session.update(batch);
+    all = concatenate(all, batch);
+    expect_exact(session, all, eps);
+  }
 }
 
 TEST_F(GpuRejoin, SanitizerSmallCase) {
