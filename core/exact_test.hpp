@@ -11,11 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define SIMJOIN_HOST_DEVICE __host__ __device__
-#else
-#define SIMJOIN_HOST_DEVICE
-#endif
+#include "core/host_device.hpp"
 
 namespace simjoin {
 

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdint>
 #include <exception>
+#include <optional>
 
 #include "core/pair_sink.hpp"
 #include "core/run_control.hpp"
@@ -64,14 +65,20 @@ void parallel_rows(std::size_t rows, int threads, RunControl& control, RowFn&& r
   const std::size_t report_every = rows / 200 + 1;
 #pragma omp parallel num_threads(thread_count(threads))
   {
-    PairBuffer buffer(sink);
+    // Made inside a try: no exception (not even bad_alloc) may leave the parallel region.
+    std::optional<PairBuffer> buffer;
+    try {
+      buffer.emplace(sink);
+    } catch (...) {
+      error.capture();
+    }
     std::uint64_t local_compared = 0;
 #pragma omp for schedule(dynamic, 16) nowait
     for (std::size_t i = 0; i < rows; ++i) {
       if (error.failed()) continue;
       try {
         control.throw_if_cancelled();
-        local_compared += row(i, buffer);
+        local_compared += row(i, *buffer);
         const std::size_t done = rows_done.fetch_add(1, std::memory_order_relaxed) + 1;
         if (done % report_every == 0) control.report(double(done) / double(rows));
       } catch (...) {
@@ -79,7 +86,7 @@ void parallel_rows(std::size_t rows, int threads, RunControl& control, RowFn&& r
       }
     }
     try {
-      buffer.flush();
+      if (buffer) buffer->flush();
     } catch (...) {
       error.capture();
     }

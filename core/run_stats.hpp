@@ -53,17 +53,21 @@ struct PartitionStructure {
   int iterations = 0;
 };
 
-// The epsilon-grid (grid engines): non-empty cells only, as in Gowanlock & Karsin.
+// The epsilon-grid (grid engines): non-empty cells only, as in Gowanlock & Karsin, identified by
+// their integer coordinates, so the cells stay eps wide however far apart the points lie.
 struct GridStructure {
   double cell_width = 0;
   std::vector<int> indexed_dims;          // dimensions the grid is built on
-  std::vector<double> origin;             // per indexed dimension
-  std::vector<std::uint64_t> cells_per_dim;
-  std::vector<std::uint64_t> cell_ids;    // B: sorted linear ids of non-empty cells
+  std::vector<double> origin;             // per indexed dimension: cell c covers [origin + c w, origin + (c+1) w)
+  // B: the coordinates of the non-empty cells, indexed_dims.size() per cell, cells sorted by
+  // coordinate tuple with the last slot most significant (the first varies fastest). One cell with
+  // no coordinates when nothing is indexed.
+  std::vector<std::int64_t> cell_coords;
   std::vector<std::uint32_t> cell_begin;  // G: range [begin, end) of each cell in point_order
   std::vector<std::uint32_t> cell_end;
   std::vector<std::uint32_t> point_order; // A: point ids sorted by cell
   bool unicomp = true;
+  std::size_t cell_count() const { return cell_begin.size(); }
 };
 
 struct RunResult {

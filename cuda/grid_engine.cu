@@ -6,6 +6,7 @@
 #include <bit>
 #include <chrono>
 #include <future>
+#include <utility>
 
 #include "cuda/exact_device.hpp"
 #include "cuda/grid_layout.hpp"
@@ -26,39 +27,71 @@ struct DeviceGrid {
   double width = 1;
   int dims[kMaxIndexedDims] = {};
   double origin[kMaxIndexedDims] = {};
-  long long cells[kMaxIndexedDims] = {};
-  unsigned long long strides[kMaxIndexedDims] = {};
+  long long cells[kMaxIndexedDims] = {};              // coordinates lie in [0, cells)
   const std::uint32_t* masks[kMaxIndexedDims] = {};  // occupied cell coordinates; null: not kept
-  const unsigned long long* cell_ids = nullptr;       // B
+  const std::int64_t* cell_coords = nullptr;          // B: k per cell, sorted (grid_cell_order.hpp)
   const std::uint32_t* cell_begin = nullptr;          // G: cell t holds sorted positions [begin[t], begin[t+1])
   std::uint32_t cell_count = 0;
   const float* points = nullptr;                      // the indexed set, sorted by cell
   const std::uint32_t* order = nullptr;               // A: point id at each sorted position
 };
 
-// A point set sorted by cell id.
+// A point set sorted by cell.
 struct SortedPoints {
   DeviceBuffer<float> coords;
   DeviceBuffer<std::uint32_t> order;
-  DeviceBuffer<unsigned long long> ids;
 };
 
-__device__ unsigned long long cell_of(const DeviceGrid& g, const float* p, long long* c) {
-  unsigned long long id = 0;
-  for (int j = 0; j < g.k; ++j) {
-    c[j] = grid_cell_coord(p[g.dims[j]], g.origin[j], g.width, g.cells[j]);
-    id += (unsigned long long)c[j] * g.strides[j];
-  }
-  return id;
+// Slots [first, last) of the cell coordinates as one radix-sort key (cell_key).
+struct KeyRange {
+  int first = 0, last = 0, bits[kMaxIndexedDims] = {};
+};
+
+__device__ void cell_of(const DeviceGrid& g, const float* p, std::int64_t* c) {
+  for (int j = 0; j < g.k; ++j) c[j] = grid_cell_coord(p[g.dims[j]], g.origin[j], g.width, g.cells[j]);
 }
 
-__global__ void cell_ids_kernel(DeviceGrid g, const float* points, std::size_t n, unsigned long long* ids,
-                                std::uint32_t* index) {
+__global__ void iota_kernel(std::uint32_t* index, std::size_t n) {
+  const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) index[i] = std::uint32_t(i);
+}
+
+// The key of point index[i]'s cell in the slots of `range`.
+__global__ void cell_key_kernel(DeviceGrid g, KeyRange range, const float* points, const std::uint32_t* index,
+                                std::size_t n, unsigned long long* keys) {
   const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  long long c[kMaxIndexedDims];
-  ids[i] = cell_of(g, points + i * g.d, c);
-  index[i] = std::uint32_t(i);
+  std::int64_t c[kMaxIndexedDims];
+  cell_of(g, points + std::size_t(index[i]) * g.d, c);
+  keys[i] = cell_key(c, range.first, range.last, range.bits);
+}
+
+// 1 where sorted point i starts a new cell.
+__global__ void cell_start_kernel(DeviceGrid g, const float* sorted, std::size_t n, std::uint32_t* start) {
+  const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  std::int64_t c[kMaxIndexedDims], before[kMaxIndexedDims];
+  cell_of(g, sorted + i * g.d, c);
+  bool differs = i == 0;
+  if (!differs) {
+    cell_of(g, sorted + (i - 1) * g.d, before);
+    for (int j = 0; j < g.k; ++j) differs = differs || c[j] != before[j];
+  }
+  start[i] = differs;
+}
+
+// B and G from the cell starts and their inclusive sum (the cell number + 1 of each sorted point).
+__global__ void cell_list_kernel(DeviceGrid g, const float* sorted, std::size_t n, const std::uint32_t* start,
+                                 const std::uint32_t* number, std::int64_t* cell_coords, std::uint32_t* cell_begin) {
+  const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  if (i == n - 1) cell_begin[number[i]] = std::uint32_t(n);
+  if (!start[i]) return;
+  const std::uint32_t t = number[i] - 1;
+  cell_begin[t] = std::uint32_t(i);
+  std::int64_t c[kMaxIndexedDims];
+  cell_of(g, sorted + i * g.d, c);
+  for (int j = 0; j < g.k; ++j) cell_coords[std::size_t(t) * g.k + j] = c[j];
 }
 
 __global__ void gather_kernel(const float* points, const std::uint32_t* order, std::size_t n, int d, float* out) {
@@ -71,25 +104,24 @@ __global__ void gather_kernel(const float* points, const std::uint32_t* order, s
 __global__ void mask_kernel(DeviceGrid g, std::uint32_t* const* masks) {
   const std::uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= g.cell_count) return;
-  const unsigned long long id = g.cell_ids[t];
   for (int j = 0; j < g.k; ++j) {
     if (!masks[j]) continue;
-    const unsigned long long c = (id / g.strides[j]) % (unsigned long long)g.cells[j];
+    const std::int64_t c = g.cell_coords[std::size_t(t) * g.k + j];
     atomicOr(masks[j] + c / 32, 1u << (c % 32));
   }
 }
 
-__device__ std::uint32_t lower_bound(const unsigned long long* ids, std::uint32_t n, unsigned long long key) {
-  std::uint32_t low = 0, high = n;
-  while (low < high) {
-    const std::uint32_t mid = (low + high) / 2;
-    if (ids[mid] < key) low = mid + 1; else high = mid;
-  }
-  return low;
+// Sorted positions [begin, end) of the points in the cells (x, c[1], ..., c[k-1]), low <= x <= high.
+__device__ void row_range(const DeviceGrid& g, const std::int64_t* c, std::int64_t low, std::int64_t high,
+                          std::uint32_t& begin, std::uint32_t& end) {
+  std::uint32_t first = 0, last = 0;
+  cell_run(g.cell_coords, g.cell_count, g.k, c, low, high, first, last);
+  begin = g.cell_begin[first];
+  end = g.cell_begin[last];
 }
 
 // One thread per query (queries sorted by cell, so a warp mostly shares its cells). The neighbour
-// cells are visited as rows of three cells along dims[0], whose ids are consecutive: one binary
+// cells are visited as rows of three cells along dims[0], adjacent in the cells' order: one binary
 // search per row, and the row's points are one contiguous range of the sorted order.
 // unicomp (self-join): a row whose last non-zero offset is in dimension m is searched only when the
 // query's own coordinate there is odd; the own row's side cells only when its coordinate in dims[0]
@@ -102,45 +134,39 @@ __global__ void join_kernel(DeviceGrid g, const float* query_points, const std::
   if (r < end) {
     const float* p = query_points + r * g.d;
     const std::uint32_t qid = query_order[r];
-    long long c[kMaxIndexedDims];
-    const unsigned long long own_id = cell_of(g, p, c);
-    std::uint32_t own_begin = 0;
-    if (kSelf && kUnicomp) own_begin = g.cell_begin[lower_bound(g.cell_ids, g.cell_count, own_id)];
+    std::int64_t c[kMaxIndexedDims];
+    cell_of(g, p, c);
+    const std::int64_t c0 = g.k > 0 ? c[0] : 0;
+    std::uint32_t own_begin = 0, own_end = 0;
+    if (kSelf && kUnicomp) row_range(g, c, c0, c0, own_begin, own_end);
     int rows = 1;
     for (int j = 1; j < g.k; ++j) rows *= 3;
     for (int row = 0; row < rows; ++row) {
       int rest = row, last = -1;
       bool skip = false;
-      unsigned long long base = 0;
+      std::int64_t centre[kMaxIndexedDims];
+      centre[0] = c0;
       for (int j = 1; j < g.k; ++j) {
         const int offset = rest % 3 - 1;
         rest /= 3;
-        const long long nc = c[j] + offset;
+        const std::int64_t nc = c[j] + offset;
         if (nc < 0 || nc >= g.cells[j] ||
             (g.masks[j] && !(g.masks[j][nc / 32] & (1u << (nc % 32))))) {
           skip = true;
           break;
         }
         if (offset) last = j;
-        base += (unsigned long long)nc * g.strides[j];
+        centre[j] = nc;
       }
       if (skip) continue;
-      unsigned long long lo_id = base, hi_id = base;
-      if (g.k > 0) {
-        long long lo = c[0] - 1, hi = c[0] + 1;
-        if (kSelf && kUnicomp) {
-          if (last >= 0 && !(c[last] & 1)) continue;
-          if (last < 0 && !(c[0] & 1)) lo = hi = c[0];
-        }
-        lo_id += (unsigned long long)max(lo, 0ll);
-        hi_id += (unsigned long long)min(hi, g.cells[0] - 1);
+      std::int64_t lo = c0 - 1, hi = c0 + 1;
+      if (kSelf && kUnicomp) {
+        if (last >= 0 && !(c[last] & 1)) continue;
+        if (last < 0 && !(c0 & 1)) lo = hi = c0;
       }
-      const std::uint32_t t0 = lower_bound(g.cell_ids, g.cell_count, lo_id);
-      std::uint32_t t1 = t0;
-      while (t1 < g.cell_count && g.cell_ids[t1] <= hi_id) ++t1;
-      if (t0 == t1) continue;
-      const std::uint32_t s_end = g.cell_begin[t1];
-      for (std::uint32_t s = g.cell_begin[t0]; s < s_end; ++s) {
+      std::uint32_t s_begin = 0, s_end = 0;
+      row_range(g, centre, lo, hi, s_begin, s_end);
+      for (std::uint32_t s = s_begin; s < s_end; ++s) {
         if (kSelf) {
           if (kUnicomp ? (last < 0 && s >= own_begin && s <= r) : s == r) continue;
         }
@@ -165,21 +191,28 @@ DeviceBuffer<float> upload_points(const PointSet32& points) {
   return raw;
 }
 
-// Computes the cell ids of the uploaded points (consumed) and sorts the points by them.
+// Sorts the uploaded points (consumed) by cell: a stable radix sort by each key range in turn, the
+// least significant slots first (cell_key_ranges), so the cells end up sorted as tuples.
 SortedPoints sort_by_cell(DeviceBuffer<float> raw, std::size_t n, std::size_t d, const DeviceGrid& grid,
-                          int id_bits) {
-  DeviceBuffer<unsigned long long> ids(n, "cell ids");
-  DeviceBuffer<std::uint32_t> index(n, "point index");
-  cell_ids_kernel<<<blocks_for(n, kThreads), kThreads>>>(grid, raw.data(), n, ids.data(), index.data());
+                          const std::vector<KeyRange>& ranges) {
+  DeviceBuffer<unsigned long long> keys(n, "cell keys"), sorted_keys(n, "sorted cell keys");
+  DeviceBuffer<std::uint32_t> index(n, "point index"), sorted_index(n, "point order");
+  iota_kernel<<<blocks_for(n, kThreads), kThreads>>>(index.data(), n);
   SIMJOIN_CUDA_CHECK_LAUNCH();
-  SortedPoints sorted{DeviceBuffer<float>(n * d, "sorted points"), DeviceBuffer<std::uint32_t>(n, "point order"),
-                      DeviceBuffer<unsigned long long>(n, "sorted cell ids")};
-  std::size_t temp_bytes = 0;
-  SIMJOIN_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, ids.data(), sorted.ids.data(),
-                                                     index.data(), sorted.order.data(), n, 0, id_bits));
-  DeviceBuffer<char> temp(temp_bytes, "sort scratch");
-  SIMJOIN_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.data(), temp_bytes, ids.data(), sorted.ids.data(),
-                                                     index.data(), sorted.order.data(), n, 0, id_bits));
+  for (const KeyRange& range : ranges) {
+    int bits = 0;
+    for (int j = range.first; j < range.last; ++j) bits += range.bits[j];
+    cell_key_kernel<<<blocks_for(n, kThreads), kThreads>>>(grid, range, raw.data(), index.data(), n, keys.data());
+    SIMJOIN_CUDA_CHECK_LAUNCH();
+    std::size_t temp_bytes = 0;
+    SIMJOIN_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys.data(), sorted_keys.data(),
+                                                       index.data(), sorted_index.data(), n, 0, std::max(bits, 1)));
+    DeviceBuffer<char> temp(temp_bytes, "sort scratch");
+    SIMJOIN_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.data(), temp_bytes, keys.data(), sorted_keys.data(),
+                                                       index.data(), sorted_index.data(), n, 0, std::max(bits, 1)));
+    std::swap(index, sorted_index);
+  }
+  SortedPoints sorted{DeviceBuffer<float>(n * d, "sorted points"), std::move(index)};
   gather_kernel<<<blocks_for(n * d, kThreads), kThreads>>>(raw.data(), sorted.order.data(), n, d, sorted.coords.data());
   SIMJOIN_CUDA_CHECK_LAUNCH();
   return sorted;
@@ -201,7 +234,7 @@ Bounds joint_bounds(const JoinInputs& inputs) {
 struct GridIndex {
   DeviceGrid grid;
   SortedPoints index, query_set;
-  DeviceBuffer<unsigned long long> cell_ids;
+  DeviceBuffer<std::int64_t> cell_coords;
   DeviceBuffer<std::uint32_t> cell_begin;
   std::vector<DeviceBuffer<std::uint32_t>> masks;
   DeviceExact exact;
@@ -220,9 +253,15 @@ GridIndex build_index(const JoinInputs& inputs, const GridLayout& layout, RunSta
     grid.dims[j] = layout.dims[j];
     grid.origin[j] = layout.origin[j];
     grid.cells[j] = (long long)layout.cells[j];
-    grid.strides[j] = layout.strides[j];
   }
-  const int id_bits = std::max(1, int(std::bit_width(layout.id_count - 1)));
+  std::vector<int> bits(grid.k);
+  for (int j = 0; j < grid.k; ++j) bits[j] = int(std::bit_width(layout.cells[j] - 1));
+  std::vector<KeyRange> ranges;
+  for (const auto& [first, last] : cell_key_ranges(bits)) {
+    KeyRange range{first, last};
+    std::copy(bits.begin(), bits.end(), range.bits);
+    ranges.push_back(range);
+  }
 
   EventTimer upload_timer;
   DeviceBuffer<float> raw_a = upload_points(a);
@@ -232,32 +271,28 @@ GridIndex build_index(const JoinInputs& inputs, const GridLayout& layout, RunSta
   stats.add_phase("upload", upload_timer.seconds());
 
   EventTimer build_timer;
-  out.index = sort_by_cell(std::move(raw_a), a.size(), a.dims(), grid, id_bits);
-  if (!self) out.query_set = sort_by_cell(std::move(raw_queries), inputs.queries().size(), a.dims(), grid, id_bits);
+  out.index = sort_by_cell(std::move(raw_a), a.size(), a.dims(), grid, ranges);
+  if (!self) out.query_set = sort_by_cell(std::move(raw_queries), inputs.queries().size(), a.dims(), grid, ranges);
 
-  // Run-length encoding of the sorted ids: B (unique ids) and G (offsets, by an exclusive scan).
+  // B (the distinct cells' coordinates) and G (their first sorted positions): an inclusive sum over
+  // the cell starts numbers the cells.
   const std::size_t n = a.size();
-  out.cell_ids = DeviceBuffer<unsigned long long>(n, "cell ids (B)");
-  DeviceBuffer<std::uint32_t> counts(n + 1, "cell sizes");
-  out.cell_begin = DeviceBuffer<std::uint32_t>(n + 1, "cell offsets (G)");
-  DeviceBuffer<std::uint32_t> run_count(1, "cell count");
+  DeviceBuffer<std::uint32_t> starts(n, "cell starts"), numbers(n, "cell numbers");
+  cell_start_kernel<<<blocks_for(n, kThreads), kThreads>>>(grid, out.index.coords.data(), n, starts.data());
+  SIMJOIN_CUDA_CHECK_LAUNCH();
   std::size_t temp_bytes = 0;
-  SIMJOIN_CUDA_CHECK(cub::DeviceRunLengthEncode::Encode(nullptr, temp_bytes, out.index.ids.data(),
-                                                        out.cell_ids.data(), counts.data(), run_count.data(), n));
-  DeviceBuffer<char> temp(temp_bytes, "encode scratch");
-  SIMJOIN_CUDA_CHECK(cub::DeviceRunLengthEncode::Encode(temp.data(), temp_bytes, out.index.ids.data(),
-                                                        out.cell_ids.data(), counts.data(), run_count.data(), n));
-  std::uint32_t cells_found = 0;
-  run_count.download(&cells_found, 1);
-  SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(0));
-  SIMJOIN_CUDA_CHECK(cudaMemset(counts.data() + cells_found, 0, sizeof(std::uint32_t)));
-  temp_bytes = 0;
-  SIMJOIN_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, counts.data(), out.cell_begin.data(),
-                                                   cells_found + 1));
+  SIMJOIN_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, temp_bytes, starts.data(), numbers.data(), n));
   DeviceBuffer<char> scan_temp(temp_bytes, "scan scratch");
-  SIMJOIN_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_temp.data(), temp_bytes, counts.data(),
-                                                   out.cell_begin.data(), cells_found + 1));
-  grid.cell_ids = out.cell_ids.data();
+  SIMJOIN_CUDA_CHECK(cub::DeviceScan::InclusiveSum(scan_temp.data(), temp_bytes, starts.data(), numbers.data(), n));
+  std::uint32_t cells_found = 0;
+  SIMJOIN_CUDA_CHECK(cudaMemcpy(&cells_found, numbers.data() + n - 1, sizeof cells_found, cudaMemcpyDeviceToHost));
+  out.cell_coords = DeviceBuffer<std::int64_t>(std::size_t(cells_found) * grid.k, "cell coordinates (B)");
+  out.cell_begin = DeviceBuffer<std::uint32_t>(cells_found + 1, "cell offsets (G)");
+  cell_list_kernel<<<blocks_for(n, kThreads), kThreads>>>(grid, out.index.coords.data(), n, starts.data(),
+                                                          numbers.data(), out.cell_coords.data(),
+                                                          out.cell_begin.data());
+  SIMJOIN_CUDA_CHECK_LAUNCH();
+  grid.cell_coords = out.cell_coords.data();
   grid.cell_begin = out.cell_begin.data();
   grid.cell_count = cells_found;
   grid.points = out.index.coords.data();
@@ -280,8 +315,9 @@ GridIndex build_index(const JoinInputs& inputs, const GridLayout& layout, RunSta
   for (int j = 0; j < grid.k; ++j) grid.masks[j] = mask_pointers[j];
   stats.add_phase("build", build_timer.seconds());
   SIMJOIN_CUDA_CHECK(cudaDeviceSynchronize());  // the batches run on their own non-blocking streams
-  // Sorted copy of the points, order, sorted ids, B, cell sizes and G.
-  stats.extra_bytes = n * (sizeof(float) * a.dims() + 28);
+  // Sorted copy of the points, order, B and G.
+  stats.extra_bytes = n * (sizeof(float) * a.dims() + sizeof(std::uint32_t)) +
+                      cells_found * (sizeof(std::int64_t) * grid.k + sizeof(std::uint32_t));
   return out;
 }
 
@@ -290,12 +326,11 @@ void fill_structure(GridStructure& out, const GridLayout& layout, const DeviceGr
   out.cell_width = layout.cell_width;
   out.indexed_dims = layout.dims;
   out.origin = layout.origin;
-  out.cells_per_dim = layout.cells;
   out.unicomp = unicomp;
-  out.cell_ids.resize(grid.cell_count);
+  out.cell_coords.resize(std::size_t(grid.cell_count) * grid.k);
   std::vector<std::uint32_t> begin(grid.cell_count + 1);
   out.point_order.resize(n);
-  SIMJOIN_CUDA_CHECK(cudaMemcpy(out.cell_ids.data(), grid.cell_ids, grid.cell_count * sizeof(std::uint64_t),
+  SIMJOIN_CUDA_CHECK(cudaMemcpy(out.cell_coords.data(), grid.cell_coords, out.cell_coords.size() * sizeof(std::int64_t),
                                 cudaMemcpyDeviceToHost));
   SIMJOIN_CUDA_CHECK(cudaMemcpy(begin.data(), grid.cell_begin, begin.size() * sizeof(std::uint32_t),
                                 cudaMemcpyDeviceToHost));
@@ -323,7 +358,7 @@ RunResult GpuGridEngine::run(const JoinInputs& inputs, const JoinParams& params,
   if (a.empty() || queries.empty()) return result;
 
   control.set_phase("build");
-  const GridLayout layout = choose_grid_layout(joint_bounds(inputs), a.size(), params.eps);
+  const GridLayout layout = choose_grid_layout(joint_bounds(inputs), bulk_bounds(a), a.size(), params.eps);
   stats.notes.insert(stats.notes.end(), layout.notes.begin(), layout.notes.end());
   if (devices.size() > 1)
     stats.notes.push_back("queries split into " + std::to_string(devices.size()) +

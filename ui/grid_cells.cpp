@@ -1,20 +1,12 @@
 #include "ui/grid_cells.hpp"
 
-#include <cmath>
+#include <algorithm>
 #include <map>
 #include <string>
 
 #include "core/error.hpp"
 
 namespace simjoin::ui {
-
-std::vector<std::int64_t> cell_of(const GridStructure& grid, const double* point) {
-  std::vector<std::int64_t> cell(grid.indexed_dims.size());
-  for (std::size_t j = 0; j < cell.size(); ++j)
-    cell[j] = static_cast<std::int64_t>(
-        std::floor((point[grid.indexed_dims[j]] - grid.origin.at(j)) / grid.cell_width));
-  return cell;
-}
 
 GridCells grid_cells(const GridStructure& grid, const PointSet& points) {
   const std::size_t m = grid.indexed_dims.size();
@@ -25,21 +17,28 @@ GridCells grid_cells(const GridStructure& grid, const PointSet& points) {
   for (int dim : grid.indexed_dims)
     if (dim < 0 || static_cast<std::size_t>(dim) >= points.dims())
       fail(ErrorKind::BadInput, "grid: indexed dimension " + std::to_string(dim) + " out of range");
-  const std::size_t cells = grid.cell_ids.size();
-  if (grid.cell_begin.size() != cells || grid.cell_end.size() != cells)
-    fail(ErrorKind::BadInput, "grid: cell ranges do not match the cell list");
+  const std::size_t cells = grid.cell_count();
+  if (grid.cell_end.size() != cells || grid.cell_coords.size() != cells * m)
+    fail(ErrorKind::BadInput, "grid: cell ranges or coordinates do not match the cell list");
   GridCells out;
   out.dims = m;
-  out.coords.reserve(cells * m);
+  out.coords = grid.cell_coords;
   for (std::size_t c = 0; c < cells; ++c) {
     const std::uint32_t begin = grid.cell_begin[c], end = grid.cell_end[c];
     if (begin >= end || end > grid.point_order.size() || grid.point_order[begin] >= points.size())
       fail(ErrorKind::BadInput, "grid: cell " + std::to_string(c) + " has an invalid point range");
-    const auto coords = cell_of(grid, points.point(grid.point_order[begin]));
-    out.coords.insert(out.coords.end(), coords.begin(), coords.end());
     out.counts.push_back(end - begin);
   }
   return out;
+}
+
+std::size_t cell_of(const GridStructure& grid, std::uint32_t point) {
+  const auto at = std::find(grid.point_order.begin(), grid.point_order.end(), point);
+  const auto position = static_cast<std::uint32_t>(at - grid.point_order.begin());
+  const auto cell = std::upper_bound(grid.cell_end.begin(), grid.cell_end.end(), position);
+  if (at == grid.point_order.end() || cell == grid.cell_end.end())
+    fail(ErrorKind::BadInput, "grid: no cell holds point " + std::to_string(point));
+  return static_cast<std::size_t>(cell - grid.cell_end.begin());
 }
 
 std::vector<Cell2d> cells_in_plane(const GridCells& cells, std::size_t dim_x, std::size_t dim_y) {

@@ -9,18 +9,19 @@
 
 namespace simjoin::ui {
 
-// Integer cell coordinates of a point in each indexed dimension.
-std::vector<std::int64_t> cell_of(const GridStructure& grid, const double* point);
-
 struct GridCells {
   std::size_t dims = 0;                // indexed dimensions
   std::vector<std::int64_t> coords;    // cells x dims, one row per non-empty cell (in B's order)
   std::vector<std::uint32_t> counts;   // points per cell
 };
 
-// Coordinates of every non-empty cell, taken from its first point so that no linear-id layout is
-// assumed. Throws Error(BadInput) when the structure's arrays disagree with each other or the points.
+// Coordinates and sizes of every non-empty cell. Throws Error(BadInput) when the structure's arrays
+// disagree with each other or the points.
 GridCells grid_cells(const GridStructure& grid, const PointSet& points);
+
+// The cell (a row of grid_cells) the engine placed point `point` in. Throws Error(BadInput) when no
+// cell holds it.
+std::size_t cell_of(const GridStructure& grid, std::uint32_t point);
 
 struct Cell2d {
   std::int64_t x = 0, y = 0;

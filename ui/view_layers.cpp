@@ -204,12 +204,14 @@ void grid_layers(const ViewInput& in, Layers& out, std::vector<Rgb>& colors) {
   out.legend.push_back({"non-empty cell, most points", occupancy_shade(1.0)});
   if (!in.picked) return;
   const std::uint32_t i = *in.picked;
-  const auto from = cell_of(*g, in.points->point(i));
+  const std::size_t picked_cell = cell_of(*g, i);
+  const std::vector<std::int64_t> from(cells.coords.begin() + picked_cell * cells.dims,
+                                       cells.coords.begin() + (picked_cell + 1) * cells.dims);
   const double eps2 = in.eps * in.eps;
   for (std::size_t row : searched_cells(cells, from, g->unicomp)) {
     const std::int64_t* c = &cells.coords[row * cells.dims];
     add_rect(out, *g, *plane, c[plane->x], c[plane->y], kNeighbour, 110);
-    const bool own = std::equal(from.begin(), from.end(), c);
+    const bool own = row == picked_cell;
     for (std::uint32_t r = g->cell_begin[row]; r < g->cell_end[row]; ++r) {
       const std::uint32_t q = g->point_order[r];
       if (q == i || (own && g->unicomp && q < i)) continue;

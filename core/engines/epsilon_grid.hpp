@@ -1,7 +1,7 @@
 #pragma once
 // The epsilon-grid of Gowanlock & Karsin: cells a hair wider than eps over a few chosen dimensions,
-// non-empty cells only (B: sorted linear ids, G: point ranges, A: point ids by cell, M: per dimension
-// the non-empty cell coordinates). The points' coordinates are also kept in cell order, one column
+// non-empty cells only (B: sorted cell coordinates, G: point ranges, A: point ids by cell, M: per
+// dimension the non-empty cell coordinates). The points' coordinates are also kept in cell order, one column
 // per dimension, so that comparing a query with a run of adjacent cells is one contiguous loop.
 #include <cstdint>
 #include <string>
@@ -13,7 +13,7 @@
 
 namespace simjoin {
 
-// Memory of a cell grouping: ids, ranges and point order.
+// Memory of a cell grouping: coordinates, ranges and point order.
 std::uint64_t cell_bytes(const GridStructure& cells);
 
 class EpsilonGrid {
@@ -30,28 +30,20 @@ class EpsilonGrid {
   const GridStructure& structure() const { return grid_; }
   GridStructure take_structure() { return std::move(grid_); }
   std::size_t indexed() const { return grid_.indexed_dims.size(); }
-  // Cells along the first indexed dimension (1 when nothing is indexed): runs of cells along it
-  // have consecutive ids.
-  std::int64_t first_dim_cells() const { return indexed() ? std::int64_t(grid_.cells_per_dim[0]) : 1; }
   // Why this many dimensions are indexed, for the run's notes.
   const std::string& choice() const { return choice_; }
 
   // Groups other rows (the queries of A join B) by this grid's cells, in the form of structure().
   GridStructure group(const PointRows& rows) const;
 
-  std::uint64_t stride(std::size_t s) const { return strides_[s]; }
   // Cell coordinate of point p in slot s of the geometry in g (cell width, indexed dimensions,
-  // origin, cells per dimension).
+  // origin): at least 0 and below 2^60 + 3 (see cell_width in epsilon_grid.cpp).
   static std::int64_t cell_coordinate(const GridStructure& g, const float* p, std::size_t s);
-  // Coordinate in indexed slot s of the cell with this linear id.
-  std::int64_t coordinate(std::uint64_t id, std::size_t s) const {
-    return std::int64_t(id / strides_[s] % grid_.cells_per_dim[s]);
-  }
-  // True when coordinate c of slot s lies in the grid and some point has it (the M filter).
+  // True when some point has coordinate c in slot s (the M filter).
   bool occupied(std::size_t s, std::int64_t c) const;
-  // Positions [begin, end) in cell order of the points in the cells with ids low..high (inclusive);
-  // contiguous because positions follow the ids.
-  std::pair<std::uint32_t, std::uint32_t> run(std::uint64_t low, std::uint64_t high) const;
+  // Positions [begin, end) in cell order of the points in the row of cells (c[0] - 1 .. c[0] + 1,
+  // c[1], ..., c[m-1]); contiguous because the cells are sorted with the first slot varying fastest.
+  std::pair<std::uint32_t, std::uint32_t> row(const std::int64_t* c) const;
   // Coordinate k of every point, in cell order.
   const float* column(std::size_t k) const { return columns_.data() + k * grid_.point_order.size(); }
 
@@ -59,7 +51,6 @@ class EpsilonGrid {
 
  private:
   GridStructure grid_;
-  std::vector<std::uint64_t> strides_;
   std::vector<std::vector<std::int64_t>> occupied_;  // M, sorted
   std::vector<float> columns_;                       // d columns of n coordinates, cell order
   std::string choice_;

@@ -16,8 +16,8 @@ struct IndexChoice {
 };
 
 // `candidates` is the grid's geometry over every dimension that may be indexed, most useful first
-// (cell_width, indexed_dims, origin, cells_per_dim); the choice is the prefix of them with the least
-// estimated cost: row lookups per query cell, set-up per query point and row, and distance tests.
+// (cell_width, indexed_dims, origin); the choice is the prefix of them with the least estimated
+// cost: row lookups per query cell, set-up per query point and row, and distance tests.
 // Counts on `threads` threads (0: all cores).
 IndexChoice choose_indexed_dims(const PointRows& points, const PointRows& queries, bool self_join,
                                 const GridStructure& candidates, int threads);

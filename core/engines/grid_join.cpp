@@ -5,8 +5,8 @@ namespace simjoin {
 std::vector<GridTask> GridJoin::tasks() const {
   const GridStructure& cells = query_cells();
   std::vector<GridTask> tasks;
-  tasks.reserve(cells.cell_ids.size() + cells.point_order.size() / kGridTaskQueries);
-  for (std::size_t c = 0; c < cells.cell_ids.size(); ++c)
+  tasks.reserve(cells.cell_count() + cells.point_order.size() / kGridTaskQueries);
+  for (std::size_t c = 0; c < cells.cell_count(); ++c)
     for (std::uint32_t begin = cells.cell_begin[c]; begin < cells.cell_end[c]; begin += kGridTaskQueries)
       tasks.push_back({std::uint32_t(c), begin, std::min(begin + kGridTaskQueries, cells.cell_end[c])});
   return tasks;
@@ -32,7 +32,6 @@ GridJoin::GridJoin(const PointRows& points, const PointRows& queries, bool self_
       const std::size_t digit = rest % 3;
       rest /= 3;
       row.delta[s] = std::int8_t(digit == 0 ? 0 : digit == 1 ? -1 : 1);
-      row.id_delta += row.delta[s] * std::int64_t(grid_.stride(s));
       if (digit != 0) row.last = int(s);
     }
     rows_.push_back(row);

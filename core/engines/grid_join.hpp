@@ -1,9 +1,9 @@
 #pragma once
 // The epsilon-grid join, shared by cpu-grid (one grid) and cpu-kmeans (one grid per partition).
 // Work comes in tasks of a few query points of one query cell. A task looks its neighbour cells up
-// once, as rows of three cells along the first indexed dimension: their ids are consecutive, so a
-// row is one binary search and one contiguous run of points, which each query of the task then
-// scans column by column (a vectorised loop).
+// once, as rows of three cells along the first indexed dimension: they are adjacent in the cells'
+// order (grid_cell_order.hpp), so a row is one binary search and one contiguous run of points,
+// which each query of the task then scans column by column (a vectorised loop).
 //
 // unicomp (self-joins): a cell searches the adjacent cells whose last differing indexed dimension k
 // has an odd coordinate in it (Gowanlock & Karsin). For k >= 1 the first dimension is left free, so
@@ -22,7 +22,7 @@
 namespace simjoin {
 
 struct GridTask {
-  std::uint32_t cell;        // the query cell: index into the query cells' ids
+  std::uint32_t cell;        // the query cell: index into the query cells
   std::uint32_t begin, end;  // its queries' positions in the query cells' order
 };
 
@@ -58,7 +58,6 @@ class GridJoin {
   static constexpr std::size_t kMax = EpsilonGrid::kMaxIndexed;
   // A row of neighbour cells: the offset in indexed slots 1..m-1 (slot 0 spans -1..+1).
   struct Row {
-    std::int64_t id_delta = 0;
     int last = -1;  // last non-zero slot; -1 for the own row
     std::int8_t delta[kMax] = {};
   };
@@ -136,15 +135,12 @@ std::uint64_t GridJoin::run(const GridTask& task, Hit&& hit) const {
 template <std::size_t D, typename Hit>
 std::uint64_t GridJoin::run_task(const GridTask& task, Hit& hit) const {
   const std::size_t m = grid_.indexed();
-  const std::uint64_t id = query_cells().cell_ids[task.cell];
   std::int64_t c[kMax] = {};
   bool ok[kMax][3];
   for (std::size_t s = 0; s < m; ++s) {
-    c[s] = grid_.coordinate(id, s);
+    c[s] = query_cells().cell_coords[task.cell * m + s];
     for (int o = -1; o <= 1; ++o) ok[s][o + 1] = grid_.occupied(s, c[s] + o);
   }
-  // The row of three cells along slot 0, clipped to the grid.
-  const std::uint64_t left = c[0] > 0, right = c[0] + 1 < grid_.first_dim_cells();
   std::uint32_t query_row[kGridTaskQueries];
   const float* q[kGridTaskQueries];
   const std::uint32_t count = task.end - task.begin;
@@ -164,9 +160,10 @@ std::uint64_t GridJoin::run_task(const GridTask& task, Hit& hit) const {
       for (std::size_t s = 1; s < m && present; ++s) present = ok[s][row.delta[s] + 1];
       if (!present) continue;
     }
-    const std::uint64_t centre = id + std::uint64_t(row.id_delta);
+    std::int64_t centre[kMax];
+    for (std::size_t s = 0; s < m; ++s) centre[s] = c[s] + row.delta[s];
     if (row.last >= 0 || !self_) {
-      const auto [begin, end] = grid_.run(centre - left, centre + right);
+      const auto [begin, end] = grid_.row(centre);
       scan_all(begin, end);
       continue;
     }
@@ -178,7 +175,7 @@ std::uint64_t GridJoin::run_task(const GridTask& task, Hit& hit) const {
       if (!unicomp_) tests += scan<D>(q[i], query_row[i], own_begin, at, hit);
     }
     if (!unicomp_ || (c[0] & 1) != 0) {
-      const auto [begin, end] = grid_.run(centre - left, centre + right);
+      const auto [begin, end] = grid_.row(centre);
       scan_all(begin, own_begin);
       scan_all(own_end, end);
     }

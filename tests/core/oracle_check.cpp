@@ -45,6 +45,26 @@ PointSet lattice_points(std::size_t per_side, std::size_t dims, double spacing) 
   return points;
 }
 
+PointSet pairs_near_eps(std::size_t pairs, std::size_t dims, double eps, double spread, double low,
+                        std::uint64_t seed) {
+  std::mt19937_64 random(seed);
+  std::uniform_real_distribution<double> position(low, low + 6), off(-spread, spread);
+  std::normal_distribution<double> direction;
+  PointSet points(2 * pairs, dims);
+  for (std::size_t p = 0; p < pairs; ++p) {
+    std::vector<double> u(dims);
+    double norm = 0;
+    for (double& x : u) norm += (x = direction(random)) * x;
+    const double length = eps * (1 + off(random)) / std::sqrt(norm);
+    for (std::size_t k = 0; k < dims; ++k) {
+      const double x = position(random);
+      points.point(2 * p)[k] = x;
+      points.point(2 * p + 1)[k] = x + u[k] * length;
+    }
+  }
+  return points;
+}
+
 std::vector<Pair> oracle_pairs(const PointSet& a, const PointSet* b, double eps) {
   CpuBruteForceEngine oracle;
   PairListSink sink;

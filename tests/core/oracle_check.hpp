@@ -26,6 +26,11 @@ PointSet random_points(Distribution kind, std::size_t n, std::size_t dims, std::
 // Points on an integer lattice scaled by `spacing`, so that many pairs lie exactly `spacing` apart.
 PointSet lattice_points(std::size_t per_side, std::size_t dims, double spacing);
 
+// Pairs of points eps (1 + delta) apart, |delta| <= spread, in random directions, around random
+// positions in [low, low + 6]^dims.
+PointSet pairs_near_eps(std::size_t pairs, std::size_t dims, double eps, double spread, double low,
+                        std::uint64_t seed);
+
 std::vector<Pair> oracle_pairs(const PointSet& a, const PointSet* b, double eps);
 
 // Compares an engine's pairs with the oracle's, pair for pair.

@@ -3,7 +3,6 @@
 // apart, huge offsets; self-join and A join B; cancellation at any point, then a correct re-run; progress.
 #include <chrono>
 #include <cmath>
-#include <random>
 #include <thread>
 
 #include "core/error.hpp"
@@ -197,27 +196,11 @@ TEST_P(EngineTest, EarthCentredMetres) {
 }
 
 TEST_P(EngineTest, NearTiesAroundEps) {
-  // Pairs at eps (1 + t) for t from -1e-7 to 1e-7, in groups far enough apart to meet nothing else.
+  // Pairs eps (1 + t) apart, |t| <= 1e-7, near the origin and far from it.
   const std::uint64_t seed = test_seed() + 41;
   SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
-  std::normal_distribution<double> normal;
-  for (std::size_t d : {2, 5}) {
-    const double eps = 0.75;
-    PointSet points(600, d);
-    for (std::size_t pair = 0; pair < points.size() / 2; ++pair) {
-      std::vector<double> direction(d);
-      double norm = 0;
-      for (double& x : direction) norm += (x = normal(rng)) * x;
-      const double t = 1e-7 * (double(pair % 21) / 10.0 - 1.0);
-      for (std::size_t k = 0; k < d; ++k) {
-        const double base = 1000.0 + 10.0 * double(pair) + (k == 0 ? 0.0 : normal(rng));
-        points.point(2 * pair)[k] = base;
-        points.point(2 * pair + 1)[k] = base + eps * (1 + t) * direction[k] / std::sqrt(norm);
-      }
-    }
-    expect_correct(points, nullptr, params(eps));
-  }
+  for (std::size_t d : {2, 5})
+    for (double low : {-3.0, 1000.0}) expect_correct(pairs_near_eps(300, d, 0.75, 1e-7, low, seed + d), nullptr, params(0.75));
 }
 
 TEST_P(EngineTest, EpsAtTheLimitsOfFloat32) {

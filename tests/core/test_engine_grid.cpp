@@ -1,10 +1,14 @@
 // Epsilon-grid specifics: the reported structure is a consistent index of the points, the cost
 // model's choice of indexed dimensions, and unicomp halving the distance tests without changing the
 // result, also where a cell is split across tasks.
+#include <algorithm>
 #include <cmath>
 
 #include "core/engines/cpu_grid.hpp"
+#include "core/engines/grid_cell_order.hpp"
 #include "core/engines/grid_join.hpp"
+#include "core/join_frame.hpp"
+#include "tests/core/grid_outliers.hpp"
 #include "tests/core/oracle_check.hpp"
 
 using namespace simjoin;
@@ -37,12 +41,19 @@ TEST_P(GridDims, StructureIndexesEveryPointInItsCell) {
   EXPECT_LE(m, EpsilonGrid::kMaxIndexed);
   EXPECT_LE(m, d);
   EXPECT_GE(grid.cell_width, eps);
-  EXPECT_TRUE(std::is_sorted(grid.cell_ids.begin(), grid.cell_ids.end()));
-  EXPECT_EQ(std::adjacent_find(grid.cell_ids.begin(), grid.cell_ids.end()), grid.cell_ids.end());
+  ASSERT_EQ(grid.cell_coords.size(), grid.cell_count() * m);
+  ASSERT_EQ(grid.cell_end.size(), grid.cell_count());
+  // Cells are distinct and sorted as tuples with the last slot most significant.
+  const auto tuple = [&](std::size_t c) {
+    std::vector<std::int64_t> t(grid.cell_coords.begin() + c * m, grid.cell_coords.begin() + (c + 1) * m);
+    std::reverse(t.begin(), t.end());
+    return t;
+  };
+  for (std::size_t c = 1; c < grid.cell_count(); ++c) EXPECT_LT(tuple(c - 1), tuple(c)) << "cell " << c;
   ASSERT_EQ(grid.point_order.size(), points.size());
   std::vector<bool> seen(points.size(), false);
   std::uint32_t expected_begin = 0;
-  for (std::size_t c = 0; c < grid.cell_ids.size(); ++c) {
+  for (std::size_t c = 0; c < grid.cell_count(); ++c) {
     EXPECT_EQ(grid.cell_begin[c], expected_begin);
     EXPECT_LT(grid.cell_begin[c], grid.cell_end[c]);  // non-empty cells only
     expected_begin = grid.cell_end[c];
@@ -50,12 +61,10 @@ TEST_P(GridDims, StructureIndexesEveryPointInItsCell) {
       const std::uint32_t p = grid.point_order[r];
       ASSERT_FALSE(seen[p]);
       seen[p] = true;
-      // The point lies in its cell as the reported origin, width and cell counts place it. The engine
-      // placed it from float32 frame coordinates, so a point on a cell border may sit in either cell.
-      std::uint64_t rest = grid.cell_ids[c];
+      // The point lies in its cell as the reported origin and width place it. The engine placed it
+      // from float32 frame coordinates, so a point on a cell border may sit in either cell.
       for (std::size_t s = 0; s < m; ++s) {
-        const double coordinate = double(rest % grid.cells_per_dim[s]);
-        rest /= grid.cells_per_dim[s];
+        const double coordinate = double(grid.cell_coords[c * m + s]);
         const double u = (points.point(p)[grid.indexed_dims[s]] - grid.origin[s]) / grid.cell_width;
         EXPECT_GE(u, coordinate - 1e-5) << "point " << p << " slot " << s;
         EXPECT_LE(u, coordinate + 1 + 1e-5) << "point " << p << " slot " << s;
@@ -125,8 +134,89 @@ TEST(Grid, CellsLargerThanOneTask) {
   const RunResult once = run_grid(points, 0.1, true);
   const RunResult twice = run_grid(points, 0.1, false);
   std::uint32_t largest = 0;
-  for (std::size_t c = 0; c < once.grid->cell_ids.size(); ++c)
+  for (std::size_t c = 0; c < once.grid->cell_count(); ++c)
     largest = std::max(largest, once.grid->cell_end[c] - once.grid->cell_begin[c]);
   EXPECT_GT(largest, 2 * kGridTaskQueries);
   EXPECT_EQ(2 * once.stats.compared_pairs, twice.stats.compared_pairs);
+}
+
+// Far outliers (item 4 of "Exact on real coordinates"): cells are keyed by their coordinates, so the
+// outliers cost a few cells, never wider ones, and the join stays exact.
+TEST(Grid, FarOutliersJoinExactly) {
+  const std::uint64_t seed = test_seed() + 61;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (std::size_t d : {2, 3})
+    for (bool huge : {false, true}) {
+      SCOPED_TRACE("d = " + std::to_string(d) + (huge ? " with a point at 1e15" : ""));
+      const PointSet points = with_outliers(2000, d, seed + d, 6, huge);
+      for (bool unicomp : {true, false}) {
+        const RunResult result = run_grid(points, 0.05, unicomp);
+        // The cells are the search radius wide, whatever the extent.
+        const JoinFrame frame(points, nullptr, 0.05);
+        EXPECT_NEAR(result.grid->cell_width, frame.to_file_length(frame.search_eps()) * (1 + 1e-6),
+                    1e-9 * result.grid->cell_width);
+      }
+      const PointSet other = with_outliers(500, d, seed + 10 + d, 4, huge);
+      CpuGridEngine engine;
+      JoinParams params;
+      params.eps = 0.05;
+      EXPECT_MATCHES_ORACLE(check_engine(engine, points, &other, params));
+    }
+}
+
+// With eps given directly (no join frame, whose search radius grows with the outliers' distance),
+// outliers at +-1e7 leave the distance tests among the 2000 inliers as they are: two far points or
+// eight cost the same.
+TEST(Grid, FarOutliersKeepTheTestCount) {
+  const std::uint64_t seed = test_seed() + 71;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  CpuGridEngine engine;
+  for (std::size_t d : {2, 3}) {
+    SCOPED_TRACE("d = " + std::to_string(d));
+    // The same far corners in both (a point at -1e7 everywhere and one at 1e15), so that the grid's
+    // alignment and the order of equally wide dimensions are the same; either alone moves the count
+    // of 2000 points by about 2 %.
+    const PointSet plain = with_outliers(2000, d, seed + d, 1, true);
+    const PointSet skewed = with_outliers(2000, d, seed + d, 6, true);
+    const PointSet queries = with_outliers(500, d, seed + 10 + d, 0, false);
+    for (const PointSet* b : {static_cast<const PointSet*>(nullptr), &queries}) {
+      const std::uint64_t before = compared_without_frame(engine, plain, b, 0.05);
+      const std::uint64_t after = compared_without_frame(engine, skewed, b, 0.05);
+      EXPECT_LE(double(after), 1.01 * double(before) + 50) << (b ? "A join B" : "self-join");
+    }
+  }
+}
+
+// Cell coordinates of huge quotients are exact floors up to a tiny fraction of a cell, where a plain
+// float64 quotient (its ulp 128 cells at 2^59) would be off by dozens of cells.
+TEST(Grid, CellFloorIsExactForHugeQuotients) {
+  // width = 5/8: every remainder below is exact in long double (64-bit significands).
+  const double width = 0.625;
+  for (double origin : {-1e15, -3e17, -1e17 - 0.3}) {
+    for (int i = 0; i < 1000; ++i) {
+      const double x = 1e17 + std::ldexp(double(i), 33);
+      const std::int64_t c = cell_floor(x, origin, width);
+      const long double rest = (static_cast<long double>(x) - origin) - static_cast<long double>(c) * width;
+      EXPECT_GE(rest, -1e-9L * width) << x << " " << origin;
+      EXPECT_LT(rest, width * (1 + 1e-9L)) << x << " " << origin;
+    }
+  }
+}
+
+// The radix-sort key ranges cover every slot in order, each within 64 bits, also where a slot needs
+// no bits (all its coordinates 0).
+TEST(Grid, CellKeyRangesCoverEverySlot) {
+  for (const std::vector<int>& bits : std::vector<std::vector<int>>{{}, {0}, {0, 5}, {40, 40, 0, 30}, {61, 61, 3}}) {
+    const auto ranges = cell_key_ranges(bits);
+    int next = 0;
+    for (const auto& [first, last] : ranges) {
+      EXPECT_EQ(first, next);
+      EXPECT_LT(first, last);
+      int used = 0;
+      for (int s = first; s < last; ++s) used += bits[s];
+      EXPECT_LE(used, 64);
+      next = last;
+    }
+    EXPECT_EQ(next, int(bits.size()));
+  }
 }

@@ -24,27 +24,6 @@ PointSet shifted(PointSet points, const std::vector<double>& offset) {
   return points;
 }
 
-// Pairs of points eps (1 + 1e-7) or eps (1 - 1e-7) apart (alternately) in random directions, around
-// random positions in [low, low + 6]^dims.
-PointSet near_ties(std::size_t pairs, std::size_t dims, double eps, double low, std::uint64_t seed) {
-  std::mt19937_64 random(seed);
-  std::uniform_real_distribution<double> position(low, low + 6);
-  std::normal_distribution<double> direction;
-  PointSet points(2 * pairs, dims);
-  for (std::size_t p = 0; p < pairs; ++p) {
-    std::vector<double> u(dims);
-    double norm = 0;
-    for (double& x : u) norm += (x = direction(random)) * x;
-    const double length = eps * (p % 2 ? 1 + 1e-7 : 1 - 1e-7) / std::sqrt(norm);
-    for (std::size_t k = 0; k < dims; ++k) {
-      const double x = position(random);
-      points.point(2 * p)[k] = x;
-      points.point(2 * p + 1)[k] = x + u[k] * length;
-    }
-  }
-  return points;
-}
-
 class GpuExact : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override { SIMJOIN_SKIP_WITHOUT_GPU(); }
@@ -86,8 +65,8 @@ TEST_P(GpuExact, NearTies) {
   SCOPED_TRACE("seed " + std::to_string(seed));
   for (std::size_t d : {2, 3, 8}) {
     SCOPED_TRACE("d = " + std::to_string(d));
-    expect_exact(near_ties(1500, d, 0.5, -3, seed + d), nullptr, 0.5);
-    expect_exact(near_ties(1500, d, 0.5, 1000, seed + 2 * d), nullptr, 0.5);
+    expect_exact(pairs_near_eps(1500, d, 0.5, 1e-7, -3, seed + d), nullptr, 0.5);
+    expect_exact(pairs_near_eps(1500, d, 0.5, 1e-7, 1000, seed + 2 * d), nullptr, 0.5);
   }
 }
 
@@ -119,7 +98,7 @@ TEST_P(GpuExact, Sanitizer) {
   SCOPED_TRACE("seed " + std::to_string(seed));
   const PointSet a = shifted(random_points(Distribution::Uniform, 400, 3, seed, 0, 5), {1e6, -2e6, 0});
   expect_exact(a, nullptr, 0.6);
-  expect_exact(near_ties(150, 5, 0.5, 100, seed + 1), nullptr, 0.5);
+  expect_exact(pairs_near_eps(150, 5, 0.5, 1e-7, 100, seed + 1), nullptr, 0.5);
   if (supports_ab()) {
     const PointSet b = shifted(random_points(Distribution::Uniform, 300, 3, seed + 2, 0, 5), {1e6 + 1, -2e6, 0});
     expect_exact(a, &b, 0.6);

@@ -213,6 +213,34 @@ class TestViewModels : public QObject {
     }
   }
 
+  // cell_of finds the cell the engine put each point in, also with outliers 10^5 cells away (the
+  // cells are keyed by coordinates, so the unit square keeps its own cells), and picking draws the
+  // cells the picked point searches.
+  void gridCellOfFindsEachPoint() {
+    PointSet points = random_plane(600, seed());
+    points.point(0)[0] = 1e4, points.point(0)[1] = -1e4;
+    points.point(1)[0] = -1e4, points.point(1)[1] = 1e4;
+    const RunResult result = run("cpu-grid", points, 0.1, 0);
+    QVERIFY(result.grid);
+    const GridStructure& g = *result.grid;
+    QCOMPARE(g.cell_coords.size(), g.cell_count() * g.indexed_dims.size());
+    for (std::uint32_t i = 0; i < points.size(); ++i) {
+      const std::size_t c = cell_of(g, i);
+      QVERIFY(std::find(g.point_order.begin() + g.cell_begin[c], g.point_order.begin() + g.cell_end[c], i) !=
+              g.point_order.begin() + g.cell_end[c]);
+    }
+    const auto projected = project_points(points, nullptr, kRawPlane);
+    ViewInput input = plane_view(points, projected, ViewMode::Grid);
+    input.grid = &g;
+    input.eps = 0.1;
+    input.picked = 7;
+    const Layers layers = build_layers(input);
+    QVERIFY(layers.notes.empty());
+    bool searched = false;  // the picked point's cells are drawn translucent (alpha 110)
+    for (std::size_t r = 3; r < layers.rect_rgba.size(); r += 4) searched = searched || layers.rect_rgba[r] == 110;
+    QVERIFY(searched);
+  }
+
   void unicompSearchesEachAdjacentPairOnce() {
     std::mt19937_64 rng(seed());
     for (std::size_t dims = 1; dims <= 4; ++dims)

@@ -81,8 +81,7 @@ void export_stats_json(const RunRecord& run, const std::string& path) {
   if (const auto& grid = run.result.grid) {
     json["grid"] = {{"cell_width", grid->cell_width},
                     {"indexed_dims", grid->indexed_dims},
-                    {"cells_per_dim", grid->cells_per_dim},
-                    {"non_empty_cells", grid->cell_ids.size()},
+                    {"non_empty_cells", grid->cell_count()},
                     {"unicomp", grid->unicomp}};
   }
   write_stats_json(path, json);
