@@ -68,11 +68,13 @@ RunResult run_engine(Engine& engine, const JoinSources& sources, const JoinParam
     const PointSet32 a = frame.to_frame(*sources.a, &control);
     std::optional<PointSet32> b;
     if (sources.b) b = frame.to_frame(*sources.b, &control);
+    const double frame_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     inputs.a = &a;
     inputs.b = b ? &*b : nullptr;
     inputs.band = frame.band();
     frame_params.eps = frame.search_eps();
     result = engine.run(inputs, frame_params, sink, control);
+    result.stats.phases.insert(result.stats.phases.begin(), {"frame", frame_seconds});
     to_file_coordinates(result, frame);
     const std::string warning = frame.precision_warning(sources.a->source);
     if (!warning.empty()) result.stats.notes.push_back(warning);

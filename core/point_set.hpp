@@ -4,7 +4,10 @@
 // (core/join_frame.hpp).
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace simjoin {
@@ -16,20 +19,51 @@ void check_dims(std::size_t dims);
 // Throws Error(Internal) unless values == n x dims.
 void check_coordinate_count(std::size_t values, std::size_t n, std::size_t dims);
 
+// An allocator that leaves new elements uninitialised unless given a value, so that a large array
+// about to be written in parallel is not first zeroed on one core (page faults on fresh memory are
+// the cost of that zeroing, and they scale with threads).
+template <typename T>
+struct DefaultInitAllocator : std::allocator<T> {
+  template <typename U>
+  struct rebind {
+    using other = DefaultInitAllocator<U>;
+  };
+  DefaultInitAllocator() = default;
+  template <typename U>
+  DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
+  template <typename U, typename... Args>
+  void construct(U* p, Args&&... args) {
+    if constexpr (sizeof...(Args) == 0)
+      ::new (static_cast<void*>(p)) U;
+    else
+      ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
+template <typename T>
+using Coordinates = std::vector<T, DefaultInitAllocator<T>>;
+
 template <typename T>
 class BasicPointSet {
  public:
   using value_type = T;
 
   BasicPointSet() = default;
+  // n points at the origin.
   BasicPointSet(std::size_t n, std::size_t dims) : n_(n), d_(dims) {
     check_dims(dims);
-    coords_.resize(n * dims);
+    coords_.assign(n * dims, T{});
   }
-  BasicPointSet(std::size_t n, std::size_t dims, std::vector<T> coords)
+  BasicPointSet(std::size_t n, std::size_t dims, Coordinates<T> coords)
       : n_(n), d_(dims), coords_(std::move(coords)) {
     check_dims(dims);
     check_coordinate_count(coords_.size(), n, dims);
+  }
+  // n points whose coordinates the caller writes next (they start undefined).
+  static BasicPointSet uninitialized(std::size_t n, std::size_t dims) {
+    Coordinates<T> coords;
+    coords.resize(n * dims);
+    return BasicPointSet(n, dims, std::move(coords));
   }
 
   std::size_t size() const { return n_; }
@@ -39,7 +73,9 @@ class BasicPointSet {
   T* data() { return coords_.data(); }
   const T* point(std::size_t i) const { return coords_.data() + i * d_; }
   T* point(std::size_t i) { return coords_.data() + i * d_; }
-  const std::vector<T>& coords() const { return coords_; }
+  std::span<const T> coords() const { return coords_; }
+  // A copy of every coordinate, row-major.
+  std::vector<T> values() const { return {coords_.begin(), coords_.end()}; }
 
   // Optional per-point labels (empty, or one per point) and per-dimension names.
   std::vector<std::string> labels;
@@ -54,7 +90,7 @@ class BasicPointSet {
  private:
   std::size_t n_ = 0;
   std::size_t d_ = 0;
-  std::vector<T> coords_;
+  Coordinates<T> coords_;
 };
 
 using PointSet = BasicPointSet<double>;

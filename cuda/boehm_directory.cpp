@@ -30,7 +30,7 @@ BoehmDirectory build_boehm_directory(const PointSet32& points, int levels, int f
   const std::size_t n = points.size(), d = points.dims();
   dir.d = d;
   // fit_pca takes float64 points: the frame coordinates, widened exactly.
-  const Pca pca = fit_pca(PointSet(n, d, std::vector<double>(points.coords().begin(), points.coords().end())));
+  const Pca pca = fit_pca(PointSet(n, d, Coordinates<double>(points.coords().begin(), points.coords().end())));
   dir.mean = pca.mean;
   dir.components = pca.components;
   control.throw_if_cancelled();

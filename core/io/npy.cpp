@@ -257,7 +257,7 @@ PointSet read_npy(const std::string& path, RunControl* control) {
                                   shape_text(shape) + " " + std::string(dtype.name) + ", file has " +
                                   std::to_string(available));
 
-  std::vector<double> coords(values);
+  Coordinates<double> coords(values);
   const std::size_t changed =
       dtype.convert(bytes.data() + data_start, n, d, header.fortran_order, coords.data(), path, control);
   if (control) control->report(1.0);

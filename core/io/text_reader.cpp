@@ -151,7 +151,7 @@ class TextParser {
     select_columns(options.columns, line);
 
     const std::size_t d = slot_columns_.size();
-    std::vector<double> coords;
+    Coordinates<double> coords;
     coords.reserve(total_bytes / (line.size() + 1) * d + d);
     std::size_t rows = 0;
     do {

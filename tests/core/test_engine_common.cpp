@@ -126,7 +126,7 @@ TEST_P(EngineTest, TinyAndDegenerateInputs) {
 }
 
 TEST_P(EngineTest, AllPointsIdentical) {
-  const PointSet same(300, 5, std::vector<double>(1500, -3.25));
+  const PointSet same(300, 5, Coordinates<double>(1500, -3.25));
   for (double eps : {0.0, 1.0}) {
     PairListSink sink;
     RunControl control;

@@ -74,7 +74,7 @@ std::vector<std::set<std::uint32_t>> holders_b(const PointSet& b, const Partitio
 
 // The generators' values are float32 numbers, so this copy is exact.
 PointSet32 to_float32(const PointSet& points) {
-  return PointSet32(points.size(), points.dims(), std::vector<float>(points.data(), points.data() + points.size() * points.dims()));
+  return PointSet32(points.size(), points.dims(), Coordinates<float>(points.data(), points.data() + points.size() * points.dims()));
 }
 
 std::uint64_t copies(const std::vector<std::set<std::uint32_t>>& held) {

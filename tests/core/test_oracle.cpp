@@ -61,7 +61,7 @@ TEST(Oracle, InclusiveAtExactlyEps) {
 }
 
 TEST(Oracle, DuplicatePointsAreDistinctAndEpsZeroFindsThem) {
-  PointSet points(4, 3, std::vector<double>(12, 2.5));
+  PointSet points(4, 3, Coordinates<double>(12, 2.5));
   EXPECT_EQ(oracle_pairs(points, nullptr, 0.0).size(), 6u);
 }
 

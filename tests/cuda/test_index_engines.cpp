@@ -83,7 +83,7 @@ TEST_P(IndexEngineTest, DuplicatesAndIdenticalPoints) {
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   // All identical: every pair, for any eps including 0.
-  const PointSet same(700, 4, std::vector<double>(700 * 4, 3.25));
+  const PointSet same(700, 4, Coordinates<double>(700 * 4, 3.25));
   RunResult result;
   EXPECT_MATCHES_ORACLE(check(same, nullptr, 0.0, &result));
   EXPECT_EQ(result.stats.pairs, 700u * 699u / 2);

@@ -109,7 +109,7 @@ TEST_F(GpuKMeans, LargeInputsAgreeAcrossEngines) {
       const VerifyReport report = compare_pairs(run_pairs(engine_named(name), points, nullptr, params), brute);
       EXPECT_MATCHES_ORACLE(report);
     }
-    const PointSet subset(50000, 8, std::vector<double>(points.data(), points.data() + 50000 * 8));
+    const PointSet subset(50000, 8, Coordinates<double>(points.data(), points.data() + 50000 * 8));
     EXPECT_MATCHES_ORACLE(check_engine(engine_named("gpu-kmeans"), subset, nullptr, params));
     EXPECT_MATCHES_ORACLE(check_engine(engine_named("gpu-bruteforce"), subset, nullptr, params));
     const PointSet others = random_points(kind, 40000, 8, seed + 1, 0, 10, 10, 0.5);

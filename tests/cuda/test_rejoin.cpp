@@ -24,7 +24,7 @@ class GpuRejoin : public ::testing::Test {
 };
 
 PointSet concatenate(const PointSet& a, const PointSet& b) {
-  std::vector<double> coords(a.data(), a.data() + a.size() * a.dims());
+  Coordinates<double> coords(a.data(), a.data() + a.size() * a.dims());
   coords.insert(coords.end(), b.data(), b.data() + b.size() * b.dims());
   return PointSet(a.size() + b.size(), a.dims(), std::move(coords));
 }
@@ -89,10 +89,10 @@ TEST_F(GpuRejoin, EdgeCases) {
     session.initial(all, eps, 3);
     expect_exact(session, all, eps);
     const std::vector<PointSet> batches = {
-        PointSet(3, 2, std::vector<double>(all.data(), all.data() + 6)),  // copies of held points
+        PointSet(3, 2, Coordinates<double>(all.data(), all.data() + 6)),  // copies of held points
         PointSet(1, 2, {2.5, 2.5}),
         PointSet(0, 2),
-        PointSet(4, 2, std::vector<double>(8, 1.0)),  // all identical
+        PointSet(4, 2, Coordinates<double>(8, 1.0)),  // all identical
         lattice_points(3, 2, eps == 0 ? 1.0 : eps),
     };
     for (const PointSet& batch : batches) {

@@ -12,14 +12,14 @@ TEST_F(LoadPointsTest, ChoosesTheReaderByExtension) {
   for (const char* name : {"a.csv", "a.tsv", "a.txt", "a.dat", "a.xyz", "A.CSV"}) {
     const std::string file = write_file(name, "1 2\n3 4\n");
     const PointSet points = load_points(file);
-    EXPECT_EQ(points.coords(), (std::vector<double>{1, 2, 3, 4})) << name;
+    EXPECT_EQ(points.values(), (std::vector<double>{1, 2, 3, 4})) << name;
     EXPECT_EQ(points.source, file);
   }
   SCOPED_TRACE(test_seed());
   const PointSet points = random_points(Distribution::Uniform, 20, 5, test_seed());
   const std::string file = path("p.npy");
   write_npy(file, points);
-  EXPECT_EQ(load_points(file).coords(), points.coords());
+  EXPECT_EQ(load_points(file).values(), points.values());
 }
 
 TEST_F(LoadPointsTest, NamesTheLoadingPhaseAndHonoursCancel) {
@@ -41,7 +41,7 @@ TEST_F(LoadPointsTest, PassesTextOptionsThrough) {
   LoadOptions options;
   options.text.columns = {"z"};
   const PointSet points = load_points(write_file("p.csv", "x,y,z\n1,2,3\n"), options);
-  EXPECT_EQ(points.coords(), (std::vector<double>{3}));
+  EXPECT_EQ(points.values(), (std::vector<double>{3}));
 }
 
 TEST_F(LoadPointsTest, UnknownExtensionListsTheSupportedOnes) {

@@ -50,7 +50,7 @@ TEST_F(NpyTest, WriteThenReadGivesTheSamePoints) {
   const PointSet read = read_npy(file);
   EXPECT_EQ(read.size(), points.size());
   EXPECT_EQ(read.dims(), points.dims());
-  EXPECT_EQ(read.coords(), points.coords());
+  EXPECT_EQ(read.values(), points.values());
   EXPECT_EQ(read.source, file);
   EXPECT_TRUE(read.warnings.empty());
 }
@@ -59,32 +59,32 @@ TEST_F(NpyTest, FortranOrderIsTransposedOnRead) {
   // The 3 x 2 array [[1, 2], [3, 4], [5, 6]] stored column by column.
   const PointSet read = load(npy_file(dict_for("<f4", "(3, 2)", true), raw(std::vector<float>{1, 3, 5, 2, 4, 6})));
   EXPECT_EQ(read.size(), 3u);
-  EXPECT_EQ(read.coords(), (std::vector<double>{1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(read.values(), (std::vector<double>{1, 2, 3, 4, 5, 6}));
 }
 
 TEST_F(NpyTest, OneDimensionalIsNByOne) {
   const PointSet read = load(npy_file(dict_for("<i4", "(4,)"), raw(std::vector<std::int32_t>{-7, 0, 3, 9})));
   EXPECT_EQ(read.dims(), 1u);
-  EXPECT_EQ(read.coords(), (std::vector<double>{-7, 0, 3, 9}));
+  EXPECT_EQ(read.values(), (std::vector<double>{-7, 0, 3, 9}));
 }
 
 TEST_F(NpyTest, ReadsVersionsTwoAndThree) {
   for (int version : {2, 3}) {
     const PointSet read =
         load(npy_file(dict_for("<i8", "(2, 2)"), raw(std::vector<std::int64_t>{1, -2, 3, 4}), version));
-    EXPECT_EQ(read.coords(), (std::vector<double>{1, -2, 3, 4})) << "version " << version;
+    EXPECT_EQ(read.values(), (std::vector<double>{1, -2, 3, 4})) << "version " << version;
   }
 }
 
 TEST_F(NpyTest, Float64KeepsEveryValue) {
   SCOPED_TRACE(test_seed());
-  std::vector<double> values = random_points(Distribution::Uniform, 100, 3, test_seed(), 0, 1).coords();
+  std::vector<double> values = random_points(Distribution::Uniform, 100, 3, test_seed(), 0, 1).values();
   values[5] = 0.1;
   values[17] = 1.0 + 1e-12;
   values[40] = 4500000.123;  // a UTM northing in millimetres: float32 would round it to 4500000.0
   values[41] = 1e300;
   const PointSet read = load(npy_file(dict_for("<f8", "(100, 3)"), raw(values)));
-  EXPECT_EQ(read.coords(), values);
+  EXPECT_EQ(read.values(), values);
   EXPECT_EQ(read.source_type, "float64");
   EXPECT_TRUE(read.warnings.empty());
 }
@@ -101,11 +101,11 @@ TEST_F(NpyTest, Int64WarnsWhenBeyondFloat64Precision) {
 TEST_F(NpyTest, WrittenValuesReadBackUnchanged) {
   PointSet points(2, 2, {0.5, 1.0, 4500000.123, -3.0});
   write_npy(path("wide.npy"), points);
-  EXPECT_EQ(read_npy(path("wide.npy")).coords(), points.coords());
+  EXPECT_EQ(read_npy(path("wide.npy")).values(), points.values());
   PointSet narrow(1, 2, {0.5, 2.0});
   write_npy(path("narrow.npy"), narrow);
   const PointSet back = read_npy(path("narrow.npy"));
-  EXPECT_EQ(back.coords(), narrow.coords());
+  EXPECT_EQ(back.values(), narrow.values());
   EXPECT_EQ(back.source_type, "float32");
 }
 

@@ -32,7 +32,7 @@ std::string to_text(const PointSet& points, const std::string& delimiter, bool h
 void expect_same_points(const PointSet& expected, const PointSet& actual) {
   ASSERT_EQ(expected.size(), actual.size());
   ASSERT_EQ(expected.dims(), actual.dims());
-  EXPECT_EQ(expected.coords(), actual.coords());
+  EXPECT_EQ(expected.values(), actual.values());
 }
 
 TEST_F(TextReaderTest, DetectsDelimiterAndHeader) {
@@ -63,13 +63,13 @@ TEST_F(TextReaderTest, SkipsCommentsBlankLinesAndCarriageReturns) {
   const PointSet read = read_text(file);
   ASSERT_EQ(read.size(), 2u);
   EXPECT_EQ(read.column_names, (std::vector<std::string>{"x", "y"}));
-  EXPECT_EQ(read.coords(), (std::vector<double>{1.5f, 2, -300, 4}));
+  EXPECT_EQ(read.values(), (std::vector<double>{1.5f, 2, -300, 4}));
 }
 
 TEST_F(TextReaderTest, MixedSpacesAndTabsAreOneDelimiter) {
   const PointSet read = read_text(write_file("w.xyz", "1 \t 2\t3\n  4 5    6  \n"));
   EXPECT_EQ(read.dims(), 3u);
-  EXPECT_EQ(read.coords(), (std::vector<double>{1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(read.values(), (std::vector<double>{1, 2, 3, 4, 5, 6}));
 }
 
 TEST_F(TextReaderTest, SelectsColumnsByNameAndIndex) {
@@ -93,7 +93,7 @@ TEST_F(TextReaderTest, SelectsColumnsByNameAndIndex) {
 
 TEST_F(TextReaderTest, SkipsNonNumericColumnsWithAWarning) {
   const PointSet read = read_text(write_file("l.csv", "name,x,y\nalpha,1,2\nbeta,3,4\n"));
-  EXPECT_EQ(read.coords(), (std::vector<double>{1, 2, 3, 4}));
+  EXPECT_EQ(read.values(), (std::vector<double>{1, 2, 3, 4}));
   ASSERT_EQ(read.warnings.size(), 1u);
   EXPECT_NE(read.warnings[0].find("column 1 (name)"), std::string::npos) << read.warnings[0];
 }
@@ -113,7 +113,7 @@ TEST_F(TextReaderTest, KeepsFloat64Values) {
   // Millimetres on UTM northings, and values float32 would lose or flush to zero, are kept; values
   // below float64's range underflow to zero.
   const PointSet read = read_text(write_file("t.csv", "4500000.123,1e-60\n1e300,1e-400\n"));
-  EXPECT_EQ(read.coords(), (std::vector<double>{4500000.123, 1e-60, 1e300, 0}));
+  EXPECT_EQ(read.values(), (std::vector<double>{4500000.123, 1e-60, 1e300, 0}));
   EXPECT_EQ(read.source_type, "text");
 }
 

@@ -59,7 +59,7 @@ TEST_F(VtkPointsTest, ReadsAsciiPly) {
   const std::string file = write_file("hand.ply", kAsciiPly);
   const PointSet points = load_points(file);
   EXPECT_EQ(points.dims(), 3u);
-  EXPECT_EQ(points.coords(), (std::vector<double>{0, 1, 2, -1.5f, 2.5f, 1000, 7, 8, 9}));
+  EXPECT_EQ(points.values(), (std::vector<double>{0, 1, 2, -1.5f, 2.5f, 1000, 7, 8, 9}));
   EXPECT_EQ(points.source, file);
 }
 
@@ -68,22 +68,22 @@ TEST_F(VtkPointsTest, ReadsBinaryPlyAndVtpWrittenByVtk) {
   const PointSet points = random_points(Distribution::Clusters, 500, 3, test_seed(), -10, 10);
   const std::string ply = path("binary.ply");
   write_binary_ply(ply, points);
-  EXPECT_EQ(load_points(ply).coords(), points.coords());
+  EXPECT_EQ(load_points(ply).values(), points.values());
   const std::string vtp = path("points.vtp");
   write_vtp(vtp, points);
-  EXPECT_EQ(load_points(vtp).coords(), points.coords());
+  EXPECT_EQ(load_points(vtp).values(), points.values());
 }
 
 TEST_F(VtkPointsTest, ReadsLegacyPolydataAndUnstructuredGrid) {
   const std::string poly = write_file("poly.vtk",
                                       "# vtk DataFile Version 3.0\nby hand\nASCII\nDATASET POLYDATA\n"
                                       "POINTS 2 float\n1 2 3\n4 5 6\n");
-  EXPECT_EQ(load_points(poly).coords(), (std::vector<double>{1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(load_points(poly).values(), (std::vector<double>{1, 2, 3, 4, 5, 6}));
   const std::string grid = write_file("grid.vtk",
                                       "# vtk DataFile Version 3.0\nby hand\nASCII\nDATASET UNSTRUCTURED_GRID\n"
                                       "POINTS 3 double\n0 0 0\n1 0 0\n0 1 0.5\n"
                                       "CELLS 1 4\n3 0 1 2\nCELL_TYPES 1\n5\n");
-  EXPECT_EQ(load_points(grid).coords(), (std::vector<double>{0, 0, 0, 1, 0, 0, 0, 1, 0.5f}));
+  EXPECT_EQ(load_points(grid).values(), (std::vector<double>{0, 0, 0, 1, 0, 0, 0, 1, 0.5f}));
 }
 
 TEST_F(VtkPointsTest, MissingFile) {
