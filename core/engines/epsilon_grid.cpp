@@ -65,14 +65,15 @@ void sort_into_cells(const PointRows& rows, const GridStructure& g, int threads,
   for (const auto& [first, last] : cell_key_ranges(bits)) {
 #pragma omp parallel for schedule(static) num_threads(thread_count(threads))
     for (std::size_t t = 0; t < n; ++t)
-      keyed[t].first = cell_key(&coords[keyed[t].second * m], first, last, bits.data());
+      keyed[t].first = cell_key(coords.data() + keyed[t].second * m, first, last, bits.data());
     sort_by_key(keyed);
   }
   out.point_order.resize(n);
   for (std::size_t t = 0; t < n; ++t) {
     out.point_order[t] = keyed[t].second;
-    const std::int64_t* c = &coords[keyed[t].second * m];
-    if (t == 0 || !std::equal(c, c + m, &coords[keyed[t - 1].second * m])) {
+    // data() + offset, not &coords[...]: with no indexed dimension the vector is empty.
+    const std::int64_t* c = coords.data() + keyed[t].second * m;
+    if (t == 0 || !std::equal(c, c + m, coords.data() + keyed[t - 1].second * m)) {
       if (t != 0) out.cell_end.push_back(std::uint32_t(t));
       out.cell_coords.insert(out.cell_coords.end(), c, c + m);
       out.cell_begin.push_back(std::uint32_t(t));
