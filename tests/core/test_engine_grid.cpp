@@ -9,6 +9,7 @@
 #include "core/engines/grid_join.hpp"
 #include "core/join_frame.hpp"
 #include "tests/core/grid_outliers.hpp"
+#include "tests/core/grid_check.hpp"
 #include "tests/core/oracle_check.hpp"
 
 using namespace simjoin;
@@ -41,37 +42,7 @@ TEST_P(GridDims, StructureIndexesEveryPointInItsCell) {
   EXPECT_LE(m, EpsilonGrid::kMaxIndexed);
   EXPECT_LE(m, d);
   EXPECT_GE(grid.cell_width, eps);
-  ASSERT_EQ(grid.cell_coords.size(), grid.cell_count() * m);
-  ASSERT_EQ(grid.cell_end.size(), grid.cell_count());
-  // Cells are distinct and sorted as tuples with the last slot most significant.
-  const auto tuple = [&](std::size_t c) {
-    std::vector<std::int64_t> t(grid.cell_coords.begin() + c * m, grid.cell_coords.begin() + (c + 1) * m);
-    std::reverse(t.begin(), t.end());
-    return t;
-  };
-  for (std::size_t c = 1; c < grid.cell_count(); ++c) EXPECT_LT(tuple(c - 1), tuple(c)) << "cell " << c;
-  ASSERT_EQ(grid.point_order.size(), points.size());
-  std::vector<bool> seen(points.size(), false);
-  std::uint32_t expected_begin = 0;
-  for (std::size_t c = 0; c < grid.cell_count(); ++c) {
-    EXPECT_EQ(grid.cell_begin[c], expected_begin);
-    EXPECT_LT(grid.cell_begin[c], grid.cell_end[c]);  // non-empty cells only
-    expected_begin = grid.cell_end[c];
-    for (std::uint32_t r = grid.cell_begin[c]; r < grid.cell_end[c]; ++r) {
-      const std::uint32_t p = grid.point_order[r];
-      ASSERT_FALSE(seen[p]);
-      seen[p] = true;
-      // The point lies in its cell as the reported origin and width place it. The engine placed it
-      // from float32 frame coordinates, so a point on a cell border may sit in either cell.
-      for (std::size_t s = 0; s < m; ++s) {
-        const double coordinate = double(grid.cell_coords[c * m + s]);
-        const double u = (points.point(p)[grid.indexed_dims[s]] - grid.origin[s]) / grid.cell_width;
-        EXPECT_GE(u, coordinate - 1e-5) << "point " << p << " slot " << s;
-        EXPECT_LE(u, coordinate + 1 + 1e-5) << "point " << p << " slot " << s;
-      }
-    }
-  }
-  EXPECT_EQ(expected_begin, points.size());
+  expect_valid_grid(grid, points);
 }
 
 TEST_P(GridDims, UnicompTestsEachPairOnceInsteadOfTwice) {

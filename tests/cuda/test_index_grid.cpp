@@ -2,12 +2,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <numeric>
 #include <regex>
 
 #include "core/error.hpp"
 #include "cuda/grid_layout.hpp"
 #include "tests/core/grid_outliers.hpp"
+#include "tests/core/grid_check.hpp"
 #include "tests/core/oracle_check.hpp"
 #include "tests/cuda/gpu_test_common.hpp"
 
@@ -100,38 +100,7 @@ TEST_F(GpuGridTest, GridStructureDescribesTheCells) {
   const GridStructure& grid = *result.grid;
   ASSERT_FALSE(grid.indexed_dims.empty());
   EXPECT_GE(grid.cell_width, params.eps);
-  const std::size_t m = grid.indexed_dims.size();
-  ASSERT_EQ(grid.cell_coords.size(), grid.cell_count() * m);
-  ASSERT_EQ(grid.cell_end.size(), grid.cell_count());
-  // Cells are distinct and sorted as tuples with the last slot most significant.
-  const auto tuple = [&](std::size_t t) {
-    std::vector<std::int64_t> key(grid.cell_coords.begin() + t * m, grid.cell_coords.begin() + (t + 1) * m);
-    std::reverse(key.begin(), key.end());
-    return key;
-  };
-  for (std::size_t t = 1; t < grid.cell_count(); ++t) EXPECT_LT(tuple(t - 1), tuple(t)) << "cell " << t;
-  // A is a permutation of the points, and each cell's points lie in that cell. The structure is in
-  // file coordinates, the grid was built in the join's float32 frame: allow its rounding at the borders.
-  std::vector<std::uint32_t> order = grid.point_order;
-  std::sort(order.begin(), order.end());
-  std::vector<std::uint32_t> expected(points.size());
-  std::iota(expected.begin(), expected.end(), 0u);
-  EXPECT_EQ(order, expected);
-  EXPECT_EQ(grid.cell_begin.front(), 0u);
-  EXPECT_EQ(grid.cell_end.back(), points.size());
-  for (std::size_t t = 0; t < grid.cell_count(); ++t) {
-    ASSERT_LT(grid.cell_begin[t], grid.cell_end[t]);
-    if (t > 0) ASSERT_EQ(grid.cell_begin[t], grid.cell_end[t - 1]);
-    for (std::uint32_t s = grid.cell_begin[t]; s < grid.cell_end[t]; ++s) {
-      for (std::size_t j = 0; j < m; ++j) {
-        const double cell = double(grid.cell_coords[t * m + j]);
-        const double x = points.point(grid.point_order[s])[grid.indexed_dims[j]];
-        const double position = (x - grid.origin[j]) / grid.cell_width;
-        ASSERT_GE(position, cell - 1e-5);
-        ASSERT_LT(position, cell + 1 + 1e-5);
-      }
-    }
-  }
+  expect_valid_grid(grid, points);
 }
 
 // Far outliers: cells are keyed by their coordinates, so the outliers cost a few cells, never wider
