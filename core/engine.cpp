@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "core/error.hpp"
+#include "core/far_points.hpp"
 #include "core/join_frame.hpp"
 
 namespace simjoin {
@@ -49,6 +50,20 @@ void to_file_coordinates(RunResult& result, const JoinFrame& frame) {
     grid.cell_width = frame.to_file_length(grid.cell_width);
   }
 }
+// Joins the far points that run_engine set apart, and renumbers the engine's structures (built over
+// the rows `kept` of A) to all of A's rows.
+void join_far_points_into(RunResult& result, const JoinSources& sources, const FarPoints& far,
+                          const std::vector<std::uint32_t>& kept, const JoinParams& params, PairSink& sink,
+                          RunControl& control) {
+  control.set_phase("far points");
+  {
+    PhaseTimer timer(result.stats, "far points");
+    result.stats.compared_pairs += join_far_points(sources, far, params.eps, params.threads, sink, control);
+  }
+  renumber_structures(result, kept, *sources.a);
+  result.stats.notes.push_back(std::to_string(far.size()) +
+                               " far points (outliers) kept out of the float32 frame and joined in float64");
+}
 }  // namespace
 
 RunResult run_engine(Engine& engine, const JoinSources& sources, const JoinParams& params,
@@ -64,20 +79,38 @@ RunResult run_engine(Engine& engine, const JoinSources& sources, const JoinParam
     result = engine.run(inputs, frame_params, sink, control);
   } else {
     control.set_phase("frame");
-    const JoinFrame frame(*sources.a, sources.b, params.eps);
-    const PointSet32 a = frame.to_frame(*sources.a, &control);
+    // Far points are joined apart, so that they do not widen the frame's rounding bound for all.
+    const FarPoints far = find_far_points(sources, params.eps, params.threads);
+    std::optional<PointSet> bulk_a, bulk_b;
+    std::vector<std::uint32_t> rows_a, rows_b;
+    if (!far.empty()) {
+      bulk_a = without_rows(*sources.a, far.a, rows_a);
+      inputs.exact_a = &*bulk_a;
+      if (sources.b) {
+        bulk_b = without_rows(*sources.b, far.b, rows_b);
+        inputs.exact_b = &*bulk_b;
+      }
+    }
+    const JoinFrame frame(*inputs.exact_a, inputs.exact_b, params.eps);
+    const PointSet32 a = frame.to_frame(*inputs.exact_a, &control);
     std::optional<PointSet32> b;
-    if (sources.b) b = frame.to_frame(*sources.b, &control);
+    if (inputs.exact_b) b = frame.to_frame(*inputs.exact_b, &control);
     const double frame_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     inputs.a = &a;
     inputs.b = b ? &*b : nullptr;
     inputs.band = frame.band();
     frame_params.eps = frame.search_eps();
-    result = engine.run(inputs, frame_params, sink, control);
+    std::optional<RenumberingSink> renumbered;
+    if (!far.empty()) renumbered.emplace(sink, rows_a, sources.b ? rows_b : rows_a);
+    result = engine.run(inputs, frame_params, renumbered ? *renumbered : sink, control);
     result.stats.phases.insert(result.stats.phases.begin(), {"frame", frame_seconds});
     to_file_coordinates(result, frame);
     const std::string warning = frame.precision_warning(sources.a->source);
     if (!warning.empty()) result.stats.notes.push_back(warning);
+    if (!far.empty()) {
+      renumbered->finish();
+      join_far_points_into(result, sources, far, rows_a, params, sink, control);
+    }
   }
   sink.finish();
   RunStats& stats = result.stats;

@@ -56,24 +56,24 @@ ExactBand oracle_band(double eps) {
   return band;
 }
 
-JoinFrame::JoinFrame(const PointSet& a, const PointSet* b, double eps) : eps_(eps) {
-  const std::size_t d = a.dims();
+Bounds64 joint_bounds(const PointSet& a, const PointSet* b) {
   Bounds64 bounds = compute_bounds(a);
-  if (b && !b->empty()) {
-    const Bounds64 other = compute_bounds(*b);
-    if (bounds.low.empty()) {
-      bounds = other;
-    } else {
-      for (std::size_t k = 0; k < d; ++k) {
-        bounds.low[k] = std::min(bounds.low[k], other.low[k]);
-        bounds.high[k] = std::max(bounds.high[k], other.high[k]);
-      }
-    }
+  if (!b || b->empty()) return bounds;
+  const Bounds64 other = compute_bounds(*b);
+  if (bounds.low.empty()) return other;
+  for (std::size_t k = 0; k < a.dims(); ++k) {
+    bounds.low[k] = std::min(bounds.low[k], other.low[k]);
+    bounds.high[k] = std::max(bounds.high[k], other.high[k]);
   }
+  return bounds;
+}
+
+JoinFrame::JoinFrame(const Bounds64& bounds, double eps) : eps_(eps) {
+  const std::size_t d = bounds.low.size();
   origin_.assign(d, 0.0);
   half_extent_.assign(d, 0.0);
   double widest = 0;
-  for (std::size_t k = 0; k < d && !bounds.low.empty(); ++k) {
+  for (std::size_t k = 0; k < d; ++k) {
     origin_[k] = bounds.low[k] + (bounds.high[k] - bounds.low[k]) / 2;
     half_extent_[k] = std::max(bounds.high[k] - origin_[k], origin_[k] - bounds.low[k]) * (1 + 4 * kUnit64);
     widest = std::max(widest, half_extent_[k]);
@@ -151,7 +151,7 @@ double JoinFrame::band_width() const {
 }
 
 std::string JoinFrame::precision_warning(const std::string& source) const {
-  if (band_width() < 0.5) return {};
+  if (band_width() < 0.5 || half_extent_.empty()) return {};
   const double extent = 2 * *std::max_element(half_extent_.begin(), half_extent_.end());
   std::ostringstream text;
   text.precision(6);

@@ -17,10 +17,15 @@ namespace simjoin {
 // The oracle's scale and threshold for eps (accept and reject left at -1: every test is the oracle's).
 ExactBand oracle_band(double eps);
 
+// The bounding box of A and B together (b null for a self-join).
+Bounds64 joint_bounds(const PointSet& a, const PointSet* b);
+
 class JoinFrame {
  public:
   // b is null for a self-join. eps in the file's units, finite and >= 0.
-  JoinFrame(const PointSet& a, const PointSet* b, double eps);
+  JoinFrame(const PointSet& a, const PointSet* b, double eps) : JoinFrame(joint_bounds(a, b), eps) {}
+  // The frame of any points within `bounds`.
+  JoinFrame(const Bounds64& bounds, double eps);
 
   // The points' float32 coordinates in this frame; checks `control` for cancel every million rows.
   PointSet32 to_frame(const PointSet& points, const RunControl* control = nullptr) const;

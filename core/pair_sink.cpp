@@ -79,6 +79,16 @@ void TeeSink::finish() {
   for (PairSink* target : targets_) target->finish();
 }
 
+void RenumberingSink::consume(std::span<const Pair> pairs) {
+  std::vector<Pair> renumbered(pairs.size());
+  for (std::size_t p = 0; p < pairs.size(); ++p) renumbered[p] = {rows_a_[pairs[p].i], rows_b_[pairs[p].j]};
+  target_.add(renumbered);
+}
+
+void RenumberingSink::finish() {
+  if (!target_.wants_pairs()) target_.add_count(count());
+}
+
 PairBuffer::PairBuffer(PairSink& sink, std::size_t capacity)
     : sink_(sink), capacity_(capacity), wants_pairs_(sink.wants_pairs()) {
   if (wants_pairs_) buffer_.reserve(capacity_);

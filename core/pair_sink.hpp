@@ -100,6 +100,24 @@ class TeeSink final : public PairSink {
   std::vector<PairSink*> targets_;
 };
 
+// Passes on the pairs of a join over some of the rows of A and B as pairs of their row numbers:
+// (i, j) goes to `target` as (rows_a[i], rows_b[j]). Ascending row lists keep i < j. Call finish()
+// after the engine: a count-only target then receives the count.
+class RenumberingSink final : public PairSink {
+ public:
+  RenumberingSink(PairSink& target, std::span<const std::uint32_t> rows_a, std::span<const std::uint32_t> rows_b)
+      : target_(target), rows_a_(rows_a), rows_b_(rows_b) {}
+  bool wants_pairs() const override { return target_.wants_pairs(); }
+  void finish() override;
+
+ protected:
+  void consume(std::span<const Pair> pairs) override;
+
+ private:
+  PairSink& target_;
+  std::span<const std::uint32_t> rows_a_, rows_b_;
+};
+
 // Per-thread buffer that flushes to a sink in chunks, so workers rarely contend on the sink lock.
 // The owner calls flush() when done: the destructor drops what is left, so that a sink failing while
 // an error unwinds cannot throw a second time.

@@ -1,13 +1,10 @@
 #pragma once
-// Far outliers for the grid engines' tests (CPU and GPU): points in the unit cube plus a few at
-// +-1e7 and 1e15, and the distance tests an engine makes with eps given directly in float32
-// coordinates. Through run_engine the join frame widens the search radius by its rounding bound,
-// which grows with the outliers' distance; without it the grid alone is measured.
+// Far outliers for the engines' tests (CPU and GPU): points in the unit cube plus a few at +-1e7 and
+// 1e15, or a tail leading out of the cube; and the distance tests an engine makes on them.
 #include <algorithm>
 #include <cstdint>
 
 #include "core/engine.hpp"
-#include "core/join_frame.hpp"
 #include "tests/core/oracle_check.hpp"
 
 namespace simjoin::testing {
@@ -27,27 +24,27 @@ inline PointSet with_outliers(std::size_t n, std::size_t d, std::uint64_t seed, 
   return points;
 }
 
-// The distance tests of `engine` joining `a` with itself (b null) or with b, on their float32
-// values as coordinates and eps as the search radius (no join frame).
-inline std::uint64_t compared_without_frame(Engine& engine, const PointSet& a, const PointSet* b, double eps) {
-  const auto to_float = [](const PointSet& points) {
-    PointSet32 out(points.size(), points.dims());
-    std::copy(points.data(), points.data() + points.size() * points.dims(), out.data());
-    return out;
-  };
-  const PointSet32 a32 = to_float(a), b32 = b ? to_float(*b) : PointSet32();
-  JoinInputs inputs;
-  inputs.a = &a32;
-  inputs.b = b ? &b32 : nullptr;
-  inputs.exact_a = &a;
-  inputs.exact_b = b;
-  inputs.band = oracle_band(eps);
-  inputs.band.reject = float(eps * eps * 1.01);
+// `points` followed by a tail of `count` points `step` apart along dimension 0, from x = 1 + step,
+// in the middle of the other dimensions: its end lies outside the middle of the data, where
+// run_engine sets far points apart, while its pairs chain back into the bulk.
+inline PointSet with_tail(const PointSet& points, std::size_t count, double step) {
+  const std::size_t n = points.size(), d = points.dims();
+  PointSet out(n + count, d);
+  std::copy(points.data(), points.data() + n * d, out.data());
+  for (std::size_t t = 0; t < count; ++t) {
+    out.point(n + t)[0] = 1 + step * double(t + 1);
+    for (std::size_t k = 1; k < d; ++k) out.point(n + t)[k] = 0.5;
+  }
+  return out;
+}
+
+// The distance tests of `engine` joining `a` with itself (b null) or with b through run_engine.
+inline std::uint64_t compared_pairs(Engine& engine, const PointSet& a, const PointSet* b, double eps) {
   JoinParams params;
   params.eps = eps;
   CountSink sink;
   RunControl control;
-  return engine.run(inputs, params, sink, control).stats.compared_pairs;
+  return run_engine(engine, {&a, b}, params, sink, control).stats.compared_pairs;
 }
 
 }  // namespace simjoin::testing

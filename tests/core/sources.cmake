@@ -6,4 +6,5 @@ target_sources(core_tests PRIVATE
   test_engine_auto.cpp
   test_engine_rtree.cpp
   test_result_estimate.cpp
+  test_far_points.cpp
 )

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "core/error.hpp"
+#include "tests/core/grid_outliers.hpp"
 #include "tests/core/oracle_check.hpp"
 
 using namespace simjoin;
@@ -193,6 +194,23 @@ TEST_P(EngineTest, EarthCentredMetres) {
   const PointSet points = shifted(rounded(random_points(Distribution::Clusters, 2000, 3, seed, 0, 2000, 20, 30),
                                           1e-3), {4.5e6, 6.1e5, 4.4e6});
   for (double eps : {5.0, 0.5}) expect_correct(points, nullptr, params(eps));
+}
+
+// Far outliers (at +-1e7, in pairs within eps, and at 1e15) among points in the unit cube, and a
+// tail of points leading out of the cube: run_engine joins the outliers and the tail's end apart, in
+// float64, and the tail's pairs straddle the two parts.
+TEST_P(EngineTest, FarOutliersAndATail) {
+  const std::uint64_t seed = test_seed() + 53;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (std::size_t d : {2, 3})
+    for (bool huge : {false, true}) {
+      SCOPED_TRACE("d = " + std::to_string(d) + (huge ? " with a point at 1e15" : ""));
+      const PointSet points = with_tail(with_outliers(3000, d, seed + d, 6, huge), 20, 0.06);
+      const PointSet other = with_outliers(500, d, seed + 10 + d, 4, huge);
+      expect_correct(points, nullptr, params(0.1));
+      expect_correct(points, &other, params(0.1));
+      expect_correct(other, &points, params(0.1));
+    }
 }
 
 TEST_P(EngineTest, NearTiesAroundEps) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "tests/core/grid_outliers.hpp"
 #include "tests/core/oracle_check.hpp"
 #include "tests/cuda/gpu_test_common.hpp"
 
@@ -89,6 +90,23 @@ TEST_P(GpuExact, ManyDimensionsClustered) {
     const PointSet points = random_points(Distribution::Clusters, 3000, d, seed + d, 0, 10, 5, 0.5);
     // Cluster members lie about 0.5 sqrt(2 d) apart.
     expect_exact(points, nullptr, 0.4 * std::sqrt(2.0 * double(d)));
+  }
+}
+
+// Far outliers (in pairs within eps, and one at 1e15) and a tail leading out of the unit cube:
+// run_engine joins the outliers and the tail's end apart in float64; the engine joins the rest.
+TEST_P(GpuExact, FarOutliersAndATail) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (std::size_t d : {2, 3}) {
+    SCOPED_TRACE("d = " + std::to_string(d));
+    const PointSet points = with_tail(with_outliers(5000, d, seed + d, 6, true), 30, 0.06);
+    expect_exact(points, nullptr, 0.1);
+    if (supports_ab()) {
+      const PointSet other = with_outliers(800, d, seed + 10 + d, 4, true);
+      expect_exact(points, &other, 0.1);
+      expect_exact(other, &points, 0.1);
+    }
   }
 }
 
