@@ -1,7 +1,5 @@
 #include "core/engines/cpu_auto.hpp"
 
-#include <algorithm>
-
 #include "core/engines/cpu_grid.hpp"
 #include "core/engines/cpu_kmeans.hpp"
 #include "core/engines/cpu_nlj.hpp"
@@ -24,27 +22,15 @@ CpuAutoEngine::CpuAutoEngine()
 
 CpuAutoEngine::~CpuAutoEngine() = default;
 
-namespace {
-template <typename T>
-double widest_extent(const BasicPointSet<T>& points) {
-  if (points.empty()) return 0;
-  const auto bounds = compute_bounds(points);
-  double widest = 0;
-  for (std::size_t k = 0; k < points.dims(); ++k)
-    widest = std::max(widest, double(bounds.high[k]) - double(bounds.low[k]));
-  return widest;
-}
-}  // namespace
-
-CpuAutoEngine::Choice CpuAutoEngine::choose(const JoinSources& sources, double eps) const {
-  const PointSet& queries = sources.b ? *sources.b : *sources.a;
-  return choose(sources.a->size(), queries.size(), sources.self_join(), sources.a->dims(),
-                widest_extent(*sources.a), eps);
-}
-
-CpuAutoEngine::Choice CpuAutoEngine::choose(std::size_t n, std::size_t queries, bool self_join,
-                                            std::size_t dims, double widest, double eps) const {
-  const double candidates = double(candidate_pairs(self_join, n, queries));
+CpuAutoEngine::Choice CpuAutoEngine::choose(const JoinShape& shape) const {
+  if (gpu_chooser_ && gpu_chooser_->availability().available) {
+    Choice choice = gpu_chooser_->choose(shape);
+    choice.reason = "a GPU is present; " + choice.reason;
+    return choice;
+  }
+  const double candidates = shape.candidates();
+  const double widest = shape.widest, eps = shape.eps;
+  const std::size_t dims = shape.dims;
   if (candidates <= kSmallJoin)
     return {nlj_.get(), "small input (" + std::to_string(std::uint64_t(candidates)) +
                             " candidate pairs): a nested loop needs no index"};
@@ -56,17 +42,6 @@ CpuAutoEngine::Choice CpuAutoEngine::choose(std::size_t n, std::size_t queries, 
     return {kmeans_.get(), "mid dimension (d <= " + std::to_string(kMidDims) +
                                "): k-means partitions prune where a grid cannot"};
   return {nlj_.get(), "high dimension (d > " + std::to_string(kMidDims) + "): a vectorised nested loop"};
-}
-
-RunResult CpuAutoEngine::run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink,
-                             RunControl& control) {
-  // The frame only translates and scales, so its extent and search radius give the same choice.
-  const Choice choice = choose(inputs.a->size(), inputs.queries().size(), inputs.self_join(), inputs.a->dims(),
-                               widest_extent(*inputs.a), params.eps);
-  RunResult result = choice.engine->run(inputs, params, sink, control);
-  result.stats.notes.insert(result.stats.notes.begin(),
-                            "auto chose " + choice.engine->name() + ": " + choice.reason);
-  return result;
 }
 
 }  // namespace simjoin

@@ -1,36 +1,30 @@
 #pragma once
 #include <memory>
 
-#include "core/engine.hpp"
+#include "core/engines/choosing_engine.hpp"
 
 namespace simjoin {
 
-// Picks a CPU engine from n, d and eps and delegates to its own instance of it; the run's notes say
-// which engine ran and why.
-class CpuAutoEngine final : public Engine {
+// `auto`: where a GPU chooser is attached and its GPU is available, its choice; otherwise a CPU engine
+// from n, d and eps, run on its own instance.
+class CpuAutoEngine final : public ChoosingEngine {
  public:
   CpuAutoEngine();
   ~CpuAutoEngine() override;
   std::string name() const override { return "auto"; }
   std::string description() const override {
-    return "Chooses cpu-nlj, cpu-grid or cpu-kmeans from n, d and eps";
+    return "Chooses a GPU engine where a GPU is present (as gpu-auto), else cpu-nlj, cpu-grid or "
+           "cpu-kmeans, from n, d and eps";
   }
   Capabilities capabilities() const override { return {}; }
-  RunResult run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink,
-                RunControl& control) override;
-
-  struct Choice {
-    Engine* engine;
-    std::string reason;
-  };
-  // The choice for these points and eps (file units).
-  Choice choose(const JoinSources& sources, double eps) const;
+  using ChoosingEngine::choose;
+  Choice choose(const JoinShape& shape) const override;
+  // Called by the GPU engines' registration: `auto` then prefers gpu-auto's choice.
+  void prefer(const ChoosingEngine* gpu_chooser) { gpu_chooser_ = gpu_chooser; }
 
  private:
-  Choice choose(std::size_t n, std::size_t queries, bool self_join, std::size_t dims, double widest,
-                double eps) const;
-
   std::unique_ptr<Engine> nlj_, grid_, kmeans_;
+  const ChoosingEngine* gpu_chooser_ = nullptr;
 };
 
 }  // namespace simjoin

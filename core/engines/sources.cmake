@@ -8,5 +8,6 @@ target_sources(simjoin_core PRIVATE
   engines/cpu_grid.cpp
   engines/cpu_kmeans.cpp
   engines/cpu_rtree.cpp
+  engines/choosing_engine.cpp
   engines/cpu_auto.cpp
 )
