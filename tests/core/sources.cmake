@@ -1,5 +1,6 @@
 # Extra core test sources (target_sources(core_tests PRIVATE ...)).
 target_sources(core_tests PRIVATE
+  engine_contract.cpp
   test_engine_common.cpp
   test_engine_grid.cpp
   test_engine_kmeans.cpp

@@ -1,8 +1,6 @@
-# gpu_index_tests: gpu-grid, gpu-lss, gpu-boehm against the float64 oracle (skipped without a GPU),
-# gpu-grid and gpu-kmeans split across GPUs,
-# gpu-auto, and the host-side grid layout and gpu-auto's choice (run everywhere).
+# gpu_index_tests: gpu-grid's structure and outliers, gpu-grid and gpu-kmeans split across GPUs, and
+# gpu-auto; the host-side grid layout and gpu-auto's choice run everywhere.
 simjoin_gtest(gpu_index_tests
-  ${CMAKE_CURRENT_LIST_DIR}/test_index_engines.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_index_grid.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_index_grid_layout.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_multi_gpu.cpp

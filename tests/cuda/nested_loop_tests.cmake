@@ -1,7 +1,6 @@
-# gpu_nested_loop_tests: gpu-nlj, gpu-inlj, gpu-bruteforce (and its tensor-core path), gpu-kmeans, gpu-rejoin against the float64 oracle,
+# gpu_nested_loop_tests: gpu-bruteforce's tensor-core path, gpu-kmeans, RE-JOIN against the float64 oracle,
 # and every exact GPU engine on inputs float32 alone cannot decide.
 simjoin_gtest(gpu_nested_loop_tests
-  ${CMAKE_CURRENT_LIST_DIR}/test_nested_loop_engines.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_bruteforce_tensor.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_nested_loop_kmeans.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_rejoin.cpp

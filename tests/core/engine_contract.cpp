@@ -1,0 +1,317 @@
+// The engine contract (tests/core/engine_contract.hpp): every case, for whichever registry a test
+// binary instantiates it over.
+#include "tests/core/engine_contract.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+#include "core/error.hpp"
+#include "tests/core/grid_outliers.hpp"
+
+namespace simjoin::testing {
+
+std::vector<ContractCase> contract_cases(const EngineRegistry& registry, const std::vector<std::string>& skip) {
+  std::vector<ContractCase> cases;
+  for (const std::string& name : registry.names())
+    if (std::find(skip.begin(), skip.end(), name) == skip.end()) cases.push_back({&registry, name});
+  return cases;
+}
+
+std::string contract_case_name(const ::testing::TestParamInfo<ContractCase>& info) {
+  std::string name = info.param.engine;
+  for (char& c : name)
+    if (c == '-') c = '_';
+  return name;
+}
+
+void EngineContract::SetUp() {
+  const Availability availability = engine().availability();
+  if (!availability.available) GTEST_SKIP() << GetParam().engine << ": " << availability.reason;
+}
+
+JoinParams EngineContract::params(double eps) const {
+  JoinParams p;
+  p.eps = eps;
+  p.seed = test_seed();
+  return p;
+}
+
+void EngineContract::expect_correct(const PointSet& a, const PointSet* b, const JoinParams& p) {
+  if (b && !engine().capabilities().ab_join) return;
+  const VerifyReport report = check_engine(engine(), a, b, p);
+  if (engine().capabilities().exact) {
+    EXPECT_MATCHES_ORACLE(report);
+  } else {
+    EXPECT_TRUE(report.extra.empty() && report.duplicates == 0) << report.summary();
+  }
+}
+
+namespace {
+// Fewer points for higher d keeps the O(n^2 d) oracle quick.
+std::size_t points_for(std::size_t d) { return d <= 3 ? 2000 : d <= 8 ? 1000 : 400; }
+
+PointSet shifted(PointSet points, const std::vector<double>& offset) {
+  for (std::size_t i = 0; i < points.size(); ++i)
+    for (std::size_t k = 0; k < points.dims(); ++k) points.point(i)[k] += offset[k % offset.size()];
+  return points;
+}
+
+// Values rounded to a grid of `step` (millimetres, say), as surveyed coordinates are written.
+PointSet rounded(PointSet points, double step) {
+  for (std::size_t i = 0; i < points.size() * points.dims(); ++i)
+    points.data()[i] = std::round(points.data()[i] / step) * step;
+  return points;
+}
+}  // namespace
+
+TEST_P(EngineContract, RandomSelfJoinsAcrossDimensions) {
+  for (std::size_t d : {1, 2, 3, 5, 8, 16, 33, 64}) {
+    if (!supports(d)) continue;
+    for (Distribution kind : {Distribution::Uniform, Distribution::Clusters}) {
+      const std::uint64_t seed = test_seed() + d * 10 + std::uint64_t(kind);
+      SCOPED_TRACE("seed " + std::to_string(seed) + ", d " + std::to_string(d) + ", " + to_string(kind));
+      const PointSet points = random_points(kind, points_for(d), d, seed, 0, 1, 5, 0.05);
+      // From "a few neighbours" to "most pairs" (the diameter of [0,1]^d is sqrt(d)).
+      for (double scale : {0.03, 0.1, 0.3}) expect_correct(points, nullptr, params(scale * std::sqrt(double(d))));
+    }
+  }
+}
+
+TEST_P(EngineContract, RandomABJoinsAcrossDimensions) {
+  if (!engine().capabilities().ab_join) GTEST_SKIP() << GetParam().engine << " has no A-join-B";
+  for (std::size_t d : {1, 2, 3, 5, 8, 16, 33, 64}) {
+    if (!supports(d)) continue;
+    for (Distribution kind : {Distribution::Uniform, Distribution::Clusters}) {
+      const std::uint64_t seed = test_seed() + 1000 + d * 10 + std::uint64_t(kind);
+      SCOPED_TRACE("seed " + std::to_string(seed) + ", d " + std::to_string(d) + ", " + to_string(kind));
+      const PointSet a = random_points(kind, points_for(d), d, seed, 0, 1, 5, 0.05);
+      // B reaches beyond A's bounding box, so some queries fall outside any index built on A.
+      const PointSet b = random_points(kind, points_for(d) / 2, d, seed + 1, -0.5, 1.5, 5, 0.05);
+      for (double scale : {0.03, 0.1, 0.3}) expect_correct(a, &b, params(scale * std::sqrt(double(d))));
+    }
+  }
+}
+
+TEST_P(EngineContract, LargeLowDimensionalJoin) {
+  const std::uint64_t seed = test_seed() + 7;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet points = random_points(Distribution::Clusters, 20000, 2, seed, 0, 1, 8, 0.05);
+  expect_correct(points, nullptr, params(0.01));
+}
+
+TEST_P(EngineContract, EpsZeroAndBeyondTheDiameter) {
+  const std::uint64_t seed = test_seed() + 11;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (std::size_t d : {2, 8}) {
+    PointSet points = random_points(Distribution::Uniform, 400, d, seed + d);
+    // Every fourth point repeats an earlier one, so eps = 0 has pairs to find.
+    for (std::size_t i = 4; i < points.size(); i += 4)
+      std::copy_n(points.point(i / 4), d, points.point(i));
+    expect_correct(points, nullptr, params(0.0));
+    expect_correct(points, nullptr, params(3.0 * std::sqrt(double(d))));
+    const PointSet b = random_points(Distribution::Uniform, 100, d, seed + 50 + d);
+    expect_correct(points, &points, params(0.0));
+    expect_correct(points, &b, params(3.0 * std::sqrt(double(d))));
+  }
+}
+
+TEST_P(EngineContract, TinyAndDegenerateInputs) {
+  for (double eps : {0.0, 0.5, 2.0}) {
+    SCOPED_TRACE("eps " + std::to_string(eps));
+    expect_correct(PointSet(0, 3), nullptr, params(eps));
+    expect_correct(PointSet(1, 3), nullptr, params(eps));
+    expect_correct(PointSet(2, 1, {0.0, 1.0}), nullptr, params(eps));
+    expect_correct(PointSet(2, 2, {0.0, 0.0, 0.0, 0.0}), nullptr, params(eps));
+    const PointSet none(0, 2), three(3, 2, {0.0, 0.0, 1.0, 1.0, 2.0, 0.0});
+    expect_correct(three, &three, params(eps));
+    expect_correct(none, &three, params(eps));
+    expect_correct(three, &none, params(eps));
+  }
+}
+
+TEST_P(EngineContract, AllPointsIdentical) {
+  const PointSet same(300, 5, Coordinates<double>(1500, -3.25));
+  for (double eps : {0.0, 1.0}) {
+    PairListSink sink;
+    RunControl control;
+    run_engine(engine(), {&same, nullptr}, params(eps), sink, control);
+    if (engine().capabilities().exact) EXPECT_EQ(sink.count(), 300u * 299u / 2);
+    expect_correct(same, nullptr, params(eps));
+  }
+}
+
+TEST_P(EngineContract, CollinearPoints) {
+  const std::uint64_t seed = test_seed() + 13;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet line = random_points(Distribution::Uniform, 1000, 1, seed);
+  for (std::size_t d : {3, 16}) {
+    if (!supports(d)) continue;
+    PointSet points(line.size(), d);  // all on one line through the space: x, 2x, 3x, ...
+    for (std::size_t i = 0; i < line.size(); ++i)
+      for (std::size_t k = 0; k < d; ++k) points.point(i)[k] = line.point(i)[0] * double(k + 1);
+    expect_correct(points, nullptr, params(0.01 * std::sqrt(double(d))));
+  }
+}
+
+TEST_P(EngineContract, LatticeExactlyEpsApart) {
+  for (std::size_t d : {1, 2, 3}) {
+    const PointSet lattice = lattice_points(d == 1 ? 200 : d == 2 ? 30 : 10, d, 0.5);
+    expect_correct(lattice, nullptr, params(0.5));
+    expect_correct(lattice, &lattice, params(0.5));
+    expect_correct(lattice, nullptr, params(0.5 * std::sqrt(2.0)));
+  }
+}
+
+TEST_P(EngineContract, HugeAndNegativeOffsets) {
+  const std::uint64_t seed = test_seed() + 17;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (double offset : {1e7, -1e7}) {
+    // Integer coordinates: many pairs exactly eps apart, far from the origin.
+    const PointSet a = shifted(rounded(random_points(Distribution::Uniform, 1500, 3, seed, 0, 40), 1), {offset});
+    const PointSet b = shifted(rounded(random_points(Distribution::Uniform, 500, 3, seed + 1, 0, 40), 1), {offset});
+    expect_correct(a, nullptr, params(3.0));
+    expect_correct(a, &b, params(3.0));
+  }
+}
+
+TEST_P(EngineContract, UtmMetresWithMillimetres) {
+  // x near 500 km, y near 4500 km with millimetre values: float32 alone resolves only 0.5 m there.
+  const std::uint64_t seed = test_seed() + 31;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const std::vector<double> utm{500000.0, 4500000.0};
+  const PointSet a = shifted(rounded(random_points(Distribution::Uniform, 2000, 2, seed, 0, 50), 1e-3), utm);
+  for (double eps : {0.5, 0.05, 1e-3}) expect_correct(a, nullptr, params(eps));
+  // A lattice of 0.1 m steps: pairs exactly 0.5 m apart (0.3, 0.4) and ties in float64 rounding.
+  const PointSet lattice = shifted(lattice_points(40, 2, 0.1), utm);
+  expect_correct(lattice, nullptr, params(0.5));
+  // B offset differently from A (a second survey overlapping the first).
+  const PointSet b = shifted(rounded(random_points(Distribution::Uniform, 800, 2, seed + 1, 0, 50), 1e-3),
+                             {500025.0, 4500010.0});
+  expect_correct(a, &b, params(0.5));
+  expect_correct(b, &a, params(0.5));
+}
+
+TEST_P(EngineContract, EarthCentredMetres) {
+  const std::uint64_t seed = test_seed() + 37;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet points = shifted(rounded(random_points(Distribution::Clusters, 2000, 3, seed, 0, 2000, 20, 30),
+                                          1e-3), {4.5e6, 6.1e5, 4.4e6});
+  for (double eps : {5.0, 0.5}) expect_correct(points, nullptr, params(eps));
+}
+
+// Far outliers (at +-1e7, in pairs within eps, and at 1e15) among points in the unit cube, and a
+// tail of points leading out of the cube: run_engine joins the outliers and the tail's end apart, in
+// float64, and the tail's pairs straddle the two parts.
+TEST_P(EngineContract, FarOutliersAndATail) {
+  const std::uint64_t seed = test_seed() + 53;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (std::size_t d : {2, 3})
+    for (bool huge : {false, true}) {
+      SCOPED_TRACE("d = " + std::to_string(d) + (huge ? " with a point at 1e15" : ""));
+      const PointSet points = with_tail(with_outliers(3000, d, seed + d, 6, huge), 20, 0.06);
+      const PointSet other = with_outliers(500, d, seed + 10 + d, 4, huge);
+      expect_correct(points, nullptr, params(0.1));
+      expect_correct(points, &other, params(0.1));
+      expect_correct(other, &points, params(0.1));
+    }
+}
+
+TEST_P(EngineContract, NearTiesAroundEps) {
+  // Pairs eps (1 + t) apart, |t| <= 1e-7, near the origin and far from it.
+  const std::uint64_t seed = test_seed() + 41;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (std::size_t d : {2, 5})
+    for (double low : {-3.0, 1000.0}) expect_correct(pairs_near_eps(300, d, 0.75, 1e-7, low, seed + d), nullptr, params(0.75));
+}
+
+TEST_P(EngineContract, EpsAtTheLimitsOfFloat32) {
+  // Tiny: points 1e-30 apart (float32 would make them equal or subnormal), eps 0 and 1e-30.
+  PointSet tiny(300, 2);
+  for (std::size_t i = 0; i < tiny.size(); ++i) {
+    tiny.point(i)[0] = 1e-30 * double(i % 17);
+    tiny.point(i)[1] = 1e-30 * double(i % 5);
+  }
+  for (double eps : {0.0, 1e-30, 1.5e-30}) expect_correct(tiny, nullptr, params(eps));
+  // Huge: coordinates near 1e20 apart, eps^2 beyond float32's range.
+  PointSet huge(300, 3);
+  for (std::size_t i = 0; i < huge.size(); ++i)
+    for (std::size_t k = 0; k < 3; ++k) huge.point(i)[k] = 1e20 * double((i + k) % 7) + 1e30;
+  for (double eps : {1e20, 2e20, 1e21}) expect_correct(huge, nullptr, params(eps));
+  // eps far below what float32 resolves across the extent: every candidate needs the float64 test.
+  PointSet spread = random_points(Distribution::Uniform, 500, 2, test_seed() + 43, 0, 1);
+  spread.point(0)[0] = 1e9;
+  for (std::size_t i = 1; i < 100; ++i) std::copy_n(spread.point(i + 100), 2, spread.point(i));
+  spread.point(7)[1] += 1e-12;
+  expect_correct(spread, nullptr, params(1e-12));
+}
+
+TEST_P(EngineContract, CountOnlyEqualsPairList) {
+  const std::uint64_t seed = test_seed() + 19;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet points = random_points(Distribution::Clusters, 2000, 3, seed, 0, 1, 5, 0.05);
+  PairListSink list;
+  RunControl control;
+  run_engine(engine(), {&points, nullptr}, params(0.05), list, control);
+  EXPECT_GT(list.count(), 0u);
+  EXPECT_EQ(count_pairs(engine(), points, nullptr, params(0.05)), list.pairs().size());
+}
+
+TEST_P(EngineContract, ProgressIsMonotoneAndFinishes) {
+  std::vector<double> seen;
+  RunControl control([&](double fraction, const std::string&) { seen.push_back(fraction); });
+  const PointSet points = random_points(Distribution::Uniform, 5000, 3, test_seed() + 23);
+  CountSink sink;
+  run_engine(engine(), {&points, nullptr}, params(0.05), sink, control);
+  ASSERT_FALSE(seen.empty());
+  EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end()));
+  EXPECT_EQ(seen.back(), 1.0);
+}
+
+// The product honours cancel within 100 ms; sanitizer builds run several times slower, so they get more.
+#ifdef SIMJOIN_SANITIZED
+constexpr double kCancelBoundSeconds = 0.5;
+#else
+constexpr double kCancelBoundSeconds = 0.1;
+#endif
+
+TEST_P(EngineContract, CancelStopsWithin100Milliseconds) {
+  const PointSet points = random_points(Distribution::Uniform, 100000, 3, test_seed() + 29);
+  CountSink sink;
+  RunControl control;
+  std::chrono::steady_clock::time_point cancelled_at;
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    cancelled_at = std::chrono::steady_clock::now();
+    control.request_cancel();
+  });
+  bool threw = false;
+  try {
+    run_engine(engine(), {&points, nullptr}, params(0.3), sink, control);
+  } catch (const Error& error) {
+    threw = error.kind() == ErrorKind::Cancelled;
+  }
+  const auto stopped_at = std::chrono::steady_clock::now();
+  canceller.join();
+  ASSERT_TRUE(threw) << "the run finished before it was cancelled, or failed otherwise";
+  EXPECT_LT(std::chrono::duration<double>(stopped_at - cancelled_at).count(), kCancelBoundSeconds);
+}
+
+// Cancelled from the progress callback at its first call (before any work), half-way and late, then
+// the same engine object on other data, self-join and A join B: exactly the oracle's pairs.
+TEST_P(EngineContract, CancelAtAnyPointThenRerun) {
+  const std::uint64_t seed = test_seed() + 47;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet first = random_points(Distribution::Uniform, 20000, 3, seed);
+  for (double after : {-1.0, 0.5, 0.8}) {
+    SCOPED_TRACE("cancelled at the first progress call past " + std::to_string(after));
+    PairListSink discarded;
+    cancel_past(after, [&](RunControl& control) { run_engine(engine(), {&first, nullptr}, params(0.05), discarded, control); });
+    const PointSet second = random_points(Distribution::Clusters, 3000, 3, seed + 1, 0, 1, 5, 0.05);
+    expect_correct(second, nullptr, params(0.05));
+    const PointSet b = random_points(Distribution::Uniform, 1500, 3, seed + 2, -0.5, 1.5);
+    expect_correct(second, &b, params(0.05));
+  }
+}
+
+}  // namespace simjoin::testing

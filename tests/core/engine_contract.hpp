@@ -1,0 +1,39 @@
+#pragma once
+// The contract every engine meets, CPU or GPU: exactly the float64 oracle's pairs (an approximate
+// engine: none extra) on fresh random inputs across dimensions and on the awkward cases (empty and
+// tiny inputs, duplicates, eps = 0 and beyond the diameter, lattices exactly eps apart, large offsets,
+// near ties, eps at float32's limits, far outliers), self-join and A join B; count-only equal to the
+// pair list; monotone progress; cancel within 100 ms and at any point, then a correct re-run. A test
+// binary instantiates it over its registry, and cases skip, visibly, for engines unavailable there:
+//   INSTANTIATE_TEST_SUITE_P(CpuEngines, EngineContract,
+//                            ::testing::ValuesIn(contract_cases(registry)), contract_case_name);
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "tests/core/oracle_check.hpp"
+
+namespace simjoin::testing {
+
+struct ContractCase {
+  const EngineRegistry* registry = nullptr;
+  std::string engine;
+};
+
+// Every engine of `registry` but those named in `skip`.
+std::vector<ContractCase> contract_cases(const EngineRegistry& registry, const std::vector<std::string>& skip = {});
+std::string contract_case_name(const ::testing::TestParamInfo<ContractCase>& info);
+
+class EngineContract : public ::testing::TestWithParam<ContractCase> {
+ protected:
+  void SetUp() override;
+  Engine& engine() const { return GetParam().registry->get(GetParam().engine); }
+  bool supports(std::size_t d) const { return d <= engine().capabilities().max_dims; }
+  JoinParams params(double eps) const;
+  // Exact engines must match the oracle; an approximate one may only miss pairs. A join B is left out
+  // for engines without it.
+  void expect_correct(const PointSet& a, const PointSet* b, const JoinParams& p);
+};
+
+}  // namespace simjoin::testing
