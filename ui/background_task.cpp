@@ -5,12 +5,12 @@
 #include <QProgressDialog>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "core/error.hpp"
+#include <new>
 
 namespace simjoin::ui {
 
 BackgroundTask::BackgroundTask(const QString& title, Job job, QWidget* parent)
-    : QObject(parent), watcher_(new QFutureWatcher<QString>(this)), dialog_(new QProgressDialog(parent)) {
+    : QObject(parent), watcher_(new QFutureWatcher<Outcome>(this)), dialog_(new QProgressDialog(parent)) {
   dialog_->setWindowTitle(title);
   dialog_->setLabelText(title);
   dialog_->setRange(0, 1000);
@@ -28,16 +28,18 @@ BackgroundTask::BackgroundTask(const QString& title, Job job, QWidget* parent)
   control_ = std::make_unique<RunControl>([this](double fraction, const std::string& phase) {
     emit progress(fraction, QString::fromStdString(phase));
   });
-  connect(watcher_, &QFutureWatcher<QString>::finished, this, &BackgroundTask::onDone);
+  connect(watcher_, &QFutureWatcher<Outcome>::finished, this, &BackgroundTask::onDone);
   RunControl* control = control_.get();
-  watcher_->setFuture(QtConcurrent::run([job = std::move(job), control]() -> QString {
+  watcher_->setFuture(QtConcurrent::run([job = std::move(job), control]() -> Outcome {
     try {
       job(*control);
       return {};
     } catch (const Error& e) {
-      return e.kind() == ErrorKind::Cancelled ? QStringLiteral("\x01") : QString::fromUtf8(e.what());
+      return {false, e.kind(), QString::fromUtf8(e.what())};
+    } catch (const std::bad_alloc&) {
+      return {false, ErrorKind::OutOfMemory, QStringLiteral("out of host memory")};
     } catch (const std::exception& e) {
-      return QString::fromUtf8(e.what());
+      return {false, ErrorKind::Internal, QString::fromUtf8(e.what())};
     }
   }));
 }
@@ -62,10 +64,13 @@ void BackgroundTask::wait() {
 
 void BackgroundTask::onDone() {
   done_ = true;
-  dialog_->hide();
-  const QString result = watcher_->result();
-  const bool cancelled = result == QStringLiteral("\x01") || control_->cancelled();
-  emit finished(result.isEmpty() && !cancelled, cancelled, cancelled ? QString() : result);
+  // Deleted, not hidden: a hidden dialog still shows itself when its minimum duration is up.
+  delete dialog_;
+  dialog_ = nullptr;
+  const Outcome outcome = watcher_->result();
+  error_kind_ = outcome.kind;
+  const bool cancelled = (!outcome.ok && outcome.kind == ErrorKind::Cancelled) || control_->cancelled();
+  emit finished(outcome.ok && !cancelled, cancelled, cancelled ? QString() : outcome.message);
 }
 
 }  // namespace simjoin::ui

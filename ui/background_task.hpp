@@ -1,12 +1,14 @@
 #pragma once
 // Runs one long job (loading a file, a join) on a worker thread with a progress dialog whose Cancel
-// button requests cancellation through RunControl. The GUI thread keeps handling events.
+// button requests cancellation through RunControl. The GUI thread keeps handling events. The dialog
+// goes as the job ends, before `finished` is emitted, so nothing it shows outlives the job.
 #include <functional>
 #include <memory>
 
 #include <QObject>
 #include <QString>
 
+#include "core/error.hpp"
 #include "core/run_control.hpp"
 
 class QProgressDialog;
@@ -27,6 +29,8 @@ class BackgroundTask : public QObject {
 
   void cancel();
   bool running() const { return !done_; }
+  // The kind of the error the job failed with (valid once `finished` reported one).
+  ErrorKind errorKind() const { return error_kind_; }
   // Blocks (processing events) until the job has finished.
   void wait();
 
@@ -36,12 +40,19 @@ class BackgroundTask : public QObject {
   void progress(double fraction, const QString& phase);
 
  private:
+  struct Outcome {
+    bool ok = true;
+    ErrorKind kind = ErrorKind::Internal;
+    QString message;
+  };
+
   void onDone();
 
   std::unique_ptr<RunControl> control_;
-  QFutureWatcher<QString>* watcher_;
+  QFutureWatcher<Outcome>* watcher_;
   QProgressDialog* dialog_;
   bool done_ = false;
+  ErrorKind error_kind_ = ErrorKind::Internal;
 };
 
 }  // namespace simjoin::ui

@@ -32,12 +32,11 @@ GridCells grid_cells(const GridStructure& grid, const PointSet& points) {
   return out;
 }
 
-std::size_t cell_of(const GridStructure& grid, std::uint32_t point) {
+std::optional<std::size_t> cell_of(const GridStructure& grid, std::uint32_t point) {
   const auto at = std::find(grid.point_order.begin(), grid.point_order.end(), point);
   const auto position = static_cast<std::uint32_t>(at - grid.point_order.begin());
   const auto cell = std::upper_bound(grid.cell_end.begin(), grid.cell_end.end(), position);
-  if (at == grid.point_order.end() || cell == grid.cell_end.end())
-    fail(ErrorKind::BadInput, "grid: no cell holds point " + std::to_string(point));
+  if (at == grid.point_order.end() || cell == grid.cell_end.end()) return std::nullopt;
   return static_cast<std::size_t>(cell - grid.cell_end.begin());
 }
 

@@ -2,6 +2,7 @@
 // The epsilon-grid of a grid engine, as the views draw it: cell coordinates of the non-empty cells
 // and the cells a query point searches (all neighbours, or the unicomp half).
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "core/point_set.hpp"
@@ -19,9 +20,9 @@ struct GridCells {
 // disagree with each other or the points.
 GridCells grid_cells(const GridStructure& grid, const PointSet& points);
 
-// The cell (a row of grid_cells) the engine placed point `point` in. Throws Error(BadInput) when no
-// cell holds it.
-std::size_t cell_of(const GridStructure& grid, std::uint32_t point);
+// The cell (a row of grid_cells) the engine placed point `point` in; none for a far outlier, which
+// run_engine joins apart from the grid (core/far_points.hpp).
+std::optional<std::size_t> cell_of(const GridStructure& grid, std::uint32_t point);
 
 struct Cell2d {
   std::int64_t x = 0, y = 0;

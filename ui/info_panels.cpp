@@ -5,6 +5,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include "ui/eps_spin_box.hpp"
 #include "ui/replication.hpp"
 
 namespace simjoin::ui {
@@ -26,11 +27,13 @@ DataPanel::DataPanel(QWidget* parent) : QWidget(parent), text_(make_text()) {
   layout->addStretch();
 }
 
-void DataPanel::display(const PointSet& points, const Pca* pca) {
+void DataPanel::display(const PointSet& points, const Pca* pca, const EpsEstimate& estimate) {
   QString html = tr("<b>%1</b><br>n = %2, d = %3<br>")
                      .arg(QString::fromStdString(points.source).toHtmlEscaped())
                      .arg(points.size())
                      .arg(points.dims());
+  html += tr("suggested eps: %1 (median distance to the 10th neighbour)<br>diameter: %2<br>")
+              .arg(format_eps(estimate.eps), format_eps(round_significant(estimate.diameter, 4)));
   const Bounds64 bounds = compute_bounds(points);
   html += tr("<table><tr><th>dim</th><th>min</th><th>max</th><th>PCA var.</th></tr>");
   for (std::size_t j = 0; j < points.dims() && j < 16; ++j)

@@ -1,8 +1,9 @@
 #pragma once
-// The read-only docks: Data (file, size, ranges, PCA explained variance) and Results (pairs,
-// timings, per-partition replication table).
+// The read-only docks: Data (file, size, ranges, PCA explained variance, the eps the data suggests)
+// and Results (pairs, timings, per-partition replication table).
 #include <QWidget>
 
+#include "core/eps_estimate.hpp"
 #include "core/pca.hpp"
 #include "core/point_set.hpp"
 #include "core/run_stats.hpp"
@@ -16,7 +17,7 @@ class DataPanel : public QWidget {
   Q_OBJECT
  public:
   explicit DataPanel(QWidget* parent = nullptr);
-  void display(const PointSet& points, const Pca* pca);
+  void display(const PointSet& points, const Pca* pca, const EpsEstimate& estimate);
 
  private:
   QLabel* text_;

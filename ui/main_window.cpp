@@ -22,7 +22,6 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
-#include "core/error.hpp"
 #include "core/vtkio/load_points.hpp"
 #include "ui/background_task.hpp"
 #include "ui/charts_tab.hpp"
@@ -60,6 +59,13 @@ QString best_cpu_engine(const EngineRegistry& registry) {
       return QString::fromStdString(engine->name());
   }
   return {};
+}
+
+// The PCA of the 2-D views and the eps the points' scale suggests (a fraction of a second each).
+LoadedPoints analyse_points(std::shared_ptr<const PointSet> points, RunControl& control) {
+  auto pca = std::make_shared<const Pca>(fit_pca(*points));
+  const EpsEstimate estimate = estimate_eps(*points, control);
+  return {std::move(points), std::move(pca), estimate};
 }
 }  // namespace
 
@@ -110,6 +116,7 @@ MainWindow::MainWindow(const EngineRegistry& registry, DeviceSummary devices, QW
     if (on && points_) runs_->setRequest(currentRequest());
   });
   connect(runs_, &RunController::runStarted, this, [this] {
+    if (confirm_box_) confirm_box_->close();  // the question was about another run
     parameters_->setRunning(true);
     run_status_->started(QString::fromStdString(runs_->request().engine));
   });
@@ -117,6 +124,7 @@ MainWindow::MainWindow(const EngineRegistry& registry, DeviceSummary devices, QW
           [this](quint64, double fraction, const QString& phase) { run_status_->progress(fraction, phase); });
   connect(runs_, &RunController::runFinished, this, [this](quint64, RunRecordPtr record) { onRunFinished(record); });
   connect(runs_, &RunController::runFailed, this, [this](quint64, const RunFailure& failure) { onRunFailed(failure); });
+  connect(runs_, &RunController::runNeedsConfirmation, this, [this](quint64, double pairs) { onRunNeedsConfirmation(pairs); });
   connect(runs_, &RunController::runCancelled, this, [this] {
     parameters_->setRunning(false);
     run_status_->stopped(tr("Run cancelled."));
@@ -125,10 +133,9 @@ MainWindow::MainWindow(const EngineRegistry& registry, DeviceSummary devices, QW
   });
   view_->setEps(parameters_->eps());
 
+  // eps and k belong to a data set (they come with each one); the engine is the user's choice.
   QSettings settings;
-  parameters_->setEps(settings.value("eps", 0.1).toDouble());
-  parameters_->setK(settings.value("k", 0).toInt());
-  parameters_->setEngine(settings.value("engine", "cpu-bruteforce").toString());
+  parameters_->setEngine(settings.value("engine", "auto").toString());
   buildMenus();
   resize(1400, 900);
   restoreGeometry(settings.value("geometry").toByteArray());
@@ -195,35 +202,40 @@ void MainWindow::openSample(const QString& name) {
 
 void MainWindow::load(const QString& title, std::function<PointSet(RunControl&)> loader, const QString& recent) {
   if (task_) return;
-  auto points = std::make_shared<PointSet>();
-  auto pca = std::make_shared<Pca>();
-  task_ = new BackgroundTask(title, [points, pca, loader](RunControl& control) {
-    *points = loader(control);
+  auto loaded = std::make_shared<LoadedPoints>();
+  task_ = new BackgroundTask(title, [loaded, loader](RunControl& control) {
+    auto points = std::make_shared<PointSet>(loader(control));
     require_finite(*points, points->source);
-    if (!points->empty()) *pca = fit_pca(*points);
+    if (points->empty()) fail(ErrorKind::BadInput, points->source + ": the file holds no points");
+    *loaded = analyse_points(std::move(points), control);
   }, this);
   connect(task_, &BackgroundTask::finished, this, [=, this](bool ok, bool cancelled, const QString& error) {
+    const ErrorKind kind = cancelled ? ErrorKind::Cancelled : task_->errorKind();
     task_->deleteLater();
     task_ = nullptr;
-    if (ok && points->empty()) return showError(title, tr("The file holds no points."));
     if (!ok) {
       if (!cancelled) showError(title, error);
+      emit loadFailed(kind, error);
       return;
     }
     if (!recent.isEmpty()) addRecent(recent);
-    setPoints(points, pca);
+    setPoints(*loaded, loaded->estimate.eps, 0);
   });
 }
 
-void MainWindow::setPoints(std::shared_ptr<const PointSet> points, std::shared_ptr<const Pca> pca) {
+void MainWindow::setPoints(const LoadedPoints& loaded, double eps, int k) {
   runs_->cancel();  // a run on the old points is stale
-  points_ = std::move(points);
+  points_ = loaded.points;
   current_.reset();
   charts_->showRun(nullptr);
   charts_->sweep()->setPoints(points_);
-  data_->display(*points_, pca.get());
+  data_->display(*points_, loaded.pca.get(), loaded.estimate);
   results_->clear();
-  view_->setPoints(points_, pca);
+  view_->setPoints(points_, loaded.pca);
+  parameters_->setEstimate(loaded.estimate);
+  parameters_->setEps(eps);
+  parameters_->setK(k);
+  charts_->sweep()->setEpsRange(eps / 4, eps * 4, 5, true);
   statusBar()->showMessage(tr("Loaded %1 points").arg(points_->size()), 5000);
   emit pointsLoaded();
   runs_->setRequest(currentRequest());  // with auto-run on, joins the new points
@@ -234,6 +246,7 @@ RunRequest MainWindow::currentRequest() const {
   request.engine = parameters_->engine().toStdString();
   request.a = points_;
   request.params = parameters_->params();
+  request.confirm_above_pairs = confirm_above_pairs_;
   return request;
 }
 
@@ -281,8 +294,36 @@ void MainWindow::onRunFailed(const RunFailure& failure) {
   box->open();
 }
 
+void MainWindow::onRunNeedsConfirmation(double pairs) {
+  parameters_->setRunning(false);
+  const QString size = tr("about %1 pairs are expected (estimated from a sample), more than %2")
+                           .arg(pairs, 0, 'g', 3)
+                           .arg(confirm_above_pairs_, 0, 'g', 3);
+  run_status_->stopped(tr("Not run: %1.").arg(size));
+  if (qApp->property("unattended").toBool()) {
+    emit runFinished(false);
+    return showError(tr("Run not started"), tr("%1; --max-pairs sets the limit.").arg(size));
+  }
+  // Not modal: the window stays usable while the question is open; a new run closes it.
+  auto* box = new QMessageBox(QMessageBox::Question, tr("Large result"),
+                              tr("For this join %1. Run it anyway?").arg(size), QMessageBox::Cancel, this);
+  box->setObjectName("largeResult");
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  QPushButton* run = box->addButton(tr("Run"), QMessageBox::AcceptRole);
+  connect(run, &QPushButton::clicked, this, [this] {
+    RunRequest request = runs_->request();
+    request.confirm_above_pairs = 0;
+    runs_->start(request);
+  });
+  confirm_box_ = box;
+  box->open();
+}
+
 void MainWindow::showRun(RunRecordPtr record) {
-  if (record->request.a != points_) setPoints(record->request.a, std::make_shared<const Pca>(fit_pca(*record->request.a)));
+  if (record->request.a != points_) {
+    RunControl control;
+    setPoints(analyse_points(record->request.a, control), record->request.params.eps, record->request.params.k);
+  }
   current_ = std::move(record);
   results_->display(current_->result);
   charts_->showRun(current_);
@@ -298,16 +339,21 @@ void MainWindow::waitForTask() {
   connect(runs_, &RunController::runFinished, &loop, quit);
   connect(runs_, &RunController::runFailed, &loop, quit);
   connect(runs_, &RunController::runCancelled, &loop, quit);
+  connect(runs_, &RunController::runNeedsConfirmation, &loop, quit);
   loop.exec();
 }
 
 void MainWindow::showError(const QString& what, const QString& message) {
-  // Command-line use without a user: report on stderr instead of blocking on a dialog.
+  // Command-line use without a user: report on stderr instead of waiting for a dialog.
   if (qApp->property("unattended").toBool()) {
     qWarning("%s: %s", qPrintable(what), qPrintable(message));
     return;
   }
-  QMessageBox::warning(this, what, message);
+  // Window-modal but not blocking: the caller returns, and nothing it started stays on top.
+  auto* box = new QMessageBox(QMessageBox::Warning, what, message, QMessageBox::Close, this);
+  box->setObjectName("error");
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->open();
 }
 
 void MainWindow::addRecent(const QString& path) {
@@ -358,8 +404,6 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   QSettings settings;
   settings.setValue("geometry", saveGeometry());
   settings.setValue("windowState", saveState());
-  settings.setValue("eps", parameters_->eps());
-  settings.setValue("k", parameters_->k());
   settings.setValue("engine", parameters_->engine());
   if (task_) task_->cancel();
   runs_->cancel();

@@ -1,14 +1,19 @@
 #pragma once
 // The main window: Data, Parameters, Results and Runs docks, the view tabs (2-D views and Charts), menus,
 // recent files, drag and drop, and the device status. Joins run through a RunController (one run
-// path: Run button, auto-run and the CPU fallback); loading files runs as a BackgroundTask.
+// path: Run button, auto-run and the CPU fallback), each asking first when its result is expected to
+// be large; loading files runs as a BackgroundTask. Each data set brings its own parameters (the eps
+// its scale suggests, k automatic); errors are shown over the window, which stays.
 #include <functional>
 #include <memory>
 
 #include <QMainWindow>
+#include <QPointer>
 #include <QStringList>
 
 #include "core/engine.hpp"
+#include "core/eps_estimate.hpp"
+#include "core/error.hpp"
 #include "core/pca.hpp"
 #include "core/point_set.hpp"
 #include "core/run_stats.hpp"
@@ -16,6 +21,7 @@
 #include "ui/view_layers.hpp"
 
 class QMenu;
+class QMessageBox;
 class QTabBar;
 class QTabWidget;
 
@@ -32,6 +38,13 @@ class RunStatus;
 class RunsPanel;
 
 enum class RunExport { Pairs, NeighborsCsr, StatsJson, LabeledVtp };
+
+// Points as the window shows them: with their PCA and the eps their scale suggests.
+struct LoadedPoints {
+  std::shared_ptr<const PointSet> points;
+  std::shared_ptr<const Pca> pca;
+  EpsEstimate estimate;
+};
 
 struct DeviceSummary {
   QStringList gpu_names;   // one per usable GPU, with free memory
@@ -51,8 +64,12 @@ class MainWindow : public QMainWindow {
   void runJoin();
   // Switches to the best CPU engine and runs again (offered when a GPU run fails).
   void runOnCpu();
-  // Blocks, processing events, until the current load or run has finished.
+  // Blocks, processing events, until the current load or run has finished (or waits for the
+  // confirmation of a large result).
   void waitForTask();
+  // Runs expected to return more pairs than this ask first (0: never); unattended, they are refused.
+  void setConfirmAbovePairs(double pairs) { confirm_above_pairs_ = pairs; }
+  double confirmAbovePairs() const { return confirm_above_pairs_; }
 
   void setViewMode(ViewMode mode);
   ParametersPanel* parameters() const { return parameters_; }
@@ -70,7 +87,8 @@ class MainWindow : public QMainWindow {
   // is the prefix.
   void exportRun(RunExport kind, const QString& path);
   void exportView(const QString& path);
-  // Shows a finished run in the views and docks (its points too, when they are not the loaded ones).
+  // Shows a finished run in the views and docks (its points too, with its eps and k, when they are
+  // not the loaded ones).
   void showRun(RunRecordPtr record);
   // The run shown in the views, null before the first.
   RunRecordPtr currentRun() const { return current_; }
@@ -80,6 +98,8 @@ class MainWindow : public QMainWindow {
 
  signals:
   void pointsLoaded();
+  // A file or sample could not be loaded; the window keeps the points it had.
+  void loadFailed(simjoin::ErrorKind kind, const QString& message);
   void runFinished(bool ok);
   void exportFinished(bool ok);
 
@@ -93,7 +113,8 @@ class MainWindow : public QMainWindow {
   void buildExportMenu(QMenu* file);
   void runInBackground(const QString& title, std::function<void(RunControl&)> job);
   void load(const QString& title, std::function<PointSet(RunControl&)> loader, const QString& recent);
-  void setPoints(std::shared_ptr<const PointSet> points, std::shared_ptr<const Pca> pca);
+  // Shows new points with the given parameters (a data set never inherits another's eps).
+  void setPoints(const LoadedPoints& loaded, double eps, int k);
   void addRecent(const QString& path);
   void refreshRecentMenu();
   void saveScreenshotAs();
@@ -101,6 +122,7 @@ class MainWindow : public QMainWindow {
   RunRequest currentRequest() const;
   void onRunFinished(RunRecordPtr record);
   void onRunFailed(const RunFailure& failure);
+  void onRunNeedsConfirmation(double pairs);
 
   const EngineRegistry& registry_;
   DataPanel* data_;
@@ -118,6 +140,8 @@ class MainWindow : public QMainWindow {
   RunsPanel* runs_panel_;
   std::shared_ptr<const PointSet> points_;
   RunRecordPtr current_;
+  double confirm_above_pairs_ = 1e8;
+  QPointer<QMessageBox> confirm_box_;  // the open question about a large result
 };
 
 }  // namespace simjoin::ui

@@ -4,8 +4,8 @@
 #include <cmath>
 
 #include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QLabel>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSlider>
@@ -13,29 +13,34 @@
 #include <QStandardItemModel>
 #include <QVBoxLayout>
 
+#include "ui/eps_spin_box.hpp"
+
 namespace simjoin::ui {
 
 namespace {
-constexpr double kLogLow = -6, kLogHigh = 3;
 constexpr int kSliderSteps = 1000;
+// A slider step moves eps by a fraction of a per cent of a decade: three digits resolve it.
+constexpr int kSliderDigits = 3;
 constexpr int kAllGpus = -2;  // device combo data: every GPU
+
+// Slider position <-> eps on a log scale over [low, high]; eps outside pins the slider to an end.
+int eps_to_slider(double eps, double low, double high) {
+  const double t = std::log(eps / low) / std::log(high / low);
+  return static_cast<int>(std::lround(std::clamp(std::isfinite(t) ? t : 0.0, 0.0, 1.0) * kSliderSteps));
+}
+
+double slider_to_eps(int position, double low, double high) {
+  return low * std::pow(high / low, double(position) / kSliderSteps);
+}
 }  // namespace
-
-int eps_to_slider(double eps) {
-  const double t = (std::log10(std::max(eps, 1e-12)) - kLogLow) / (kLogHigh - kLogLow);
-  return static_cast<int>(std::lround(std::clamp(t, 0.0, 1.0) * kSliderSteps));
-}
-
-double slider_to_eps(int position) {
-  return std::pow(10.0, kLogLow + (kLogHigh - kLogLow) * position / kSliderSteps);
-}
 
 ParametersPanel::ParametersPanel(const EngineRegistry& registry, const QStringList& devices,
                                  QWidget* parent)
     : QWidget(parent),
       engine_(new QComboBox),
       eps_slider_(new QSlider(Qt::Horizontal)),
-      eps_spin_(new QDoubleSpinBox),
+      eps_box_(new EpsSpinBox),
+      suggestion_(new QLabel),
       k_(new QSpinBox),
       device_(new QComboBox),
       run_(new QPushButton(tr("Run"))),
@@ -57,9 +62,9 @@ ParametersPanel::ParametersPanel(const EngineRegistry& registry, const QStringLi
   engine_->setModel(model);
 
   eps_slider_->setRange(0, kSliderSteps);
-  eps_spin_->setDecimals(6);
-  eps_spin_->setRange(1e-6, 1e3);
-  eps_spin_->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+  eps_box_->setObjectName("eps");
+  suggestion_->setObjectName("epsSuggestion");
+  suggestion_->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
   k_->setRange(0, 4096);
   k_->setSpecialValueText(tr("auto"));
   if (devices.isEmpty()) device_->addItem(tr("none (CPU only)"), -1);
@@ -77,8 +82,9 @@ ParametersPanel::ParametersPanel(const EngineRegistry& registry, const QStringLi
 
   auto* form = new QFormLayout;
   form->addRow(tr("Engine"), engine_);
-  form->addRow(tr("eps"), eps_spin_);
+  form->addRow(tr("eps"), eps_box_);
   form->addRow(QString(), eps_slider_);
+  form->addRow(QString(), suggestion_);
   form->addRow(tr("k"), k_);
   form->addRow(tr("Device"), device_);
   auto* buttons = new QHBoxLayout;
@@ -91,24 +97,41 @@ ParametersPanel::ParametersPanel(const EngineRegistry& registry, const QStringLi
   layout->addStretch();
 
   connect(eps_slider_, &QSlider::valueChanged, this, [this](int position) {
-    const QSignalBlocker block(eps_spin_);
-    eps_spin_->setValue(slider_to_eps(position));
+    const QSignalBlocker block(eps_box_);
+    eps_box_->setValue(round_significant(slider_to_eps(position, estimate_.low(), estimate_.high()), kSliderDigits));
     emit changed();
   });
-  connect(eps_spin_, &QDoubleSpinBox::valueChanged, this, [this] {
-    syncSliderFromSpin();
+  connect(eps_box_, &EpsSpinBox::valueChanged, this, [this] {
+    syncSlider();
     emit changed();
   });
+  connect(suggestion_, &QLabel::linkActivated, this, [this] { setEps(estimate_.eps); });
   connect(k_, &QSpinBox::valueChanged, this, &ParametersPanel::changed);
   connect(engine_, &QComboBox::currentIndexChanged, this, &ParametersPanel::changed);
   connect(run_, &QPushButton::clicked, this, &ParametersPanel::runRequested);
   connect(cancel_, &QPushButton::clicked, this, &ParametersPanel::cancelRequested);
-  setEps(0.1);
+  setEstimate(estimate_);
+  setEps(estimate_.eps);
 }
 
-void ParametersPanel::syncSliderFromSpin() {
+void ParametersPanel::syncSlider() {
   const QSignalBlocker block(eps_slider_);
-  eps_slider_->setValue(eps_to_slider(eps_spin_->value()));
+  eps_slider_->setValue(eps_to_slider(eps_box_->value(), estimate_.low(), estimate_.high()));
+}
+
+void ParametersPanel::setEstimate(const EpsEstimate& estimate) {
+  estimate_ = estimate;
+  syncSlider();
+  suggestion_->setVisible(estimate.queries > 0);
+  suggestion_->setText(tr("suggested by the data: <a href=\"use\">%1</a>").arg(format_eps(estimate.eps)));
+  suggestion_->setToolTip(
+      tr("The median distance from a point to its 10th neighbour (%1 points measured against %2); click "
+         "to use it. The slider spans %3 to %4: from a hundredth of the typical nearest-neighbour distance "
+         "to the diameter.")
+          .arg(estimate.queries)
+          .arg(estimate.reference)
+          .arg(format_eps(round_significant(estimate.low(), kSliderDigits)))
+          .arg(format_eps(round_significant(estimate.high(), kSliderDigits))));
 }
 
 QString ParametersPanel::engine() const { return engine_->currentText(); }
@@ -121,10 +144,10 @@ bool ParametersPanel::setEngine(const QString& name) {
   return true;
 }
 
-double ParametersPanel::eps() const { return eps_spin_->value(); }
+double ParametersPanel::eps() const { return eps_box_->value(); }
 void ParametersPanel::setEps(double eps) {
-  eps_spin_->setValue(eps);
-  syncSliderFromSpin();
+  eps_box_->setValue(eps);
+  syncSlider();
 }
 int ParametersPanel::k() const { return k_->value(); }
 void ParametersPanel::setK(int k) { k_->setValue(k); }

@@ -1,18 +1,22 @@
 #pragma once
-// The Parameters dock: engine (unavailable ones greyed out with the reason), eps (log-scale slider
-// and exact spin box kept in step), k, device, and the Run/Cancel area.
+// The Parameters dock: engine (unavailable ones greyed out with the reason), eps (an entry for any
+// positive number and a log-scale slider over the range the loaded data spans, kept in step, with
+// the eps suggested by the data), k, device, and the Run/Cancel area.
 #include <QWidget>
 
 #include "core/engine.hpp"
+#include "core/eps_estimate.hpp"
 
 class QComboBox;
-class QDoubleSpinBox;
+class QLabel;
 class QPushButton;
 class QSlider;
 class QSpinBox;
 class QVBoxLayout;
 
 namespace simjoin::ui {
+
+class EpsSpinBox;
 
 class ParametersPanel : public QWidget {
   Q_OBJECT
@@ -24,16 +28,23 @@ class ParametersPanel : public QWidget {
   // False when no such engine or it is unavailable.
   bool setEngine(const QString& name);
   double eps() const;
+  // Ignored unless positive and finite; values outside the slider's range pin it to an end.
   void setEps(double eps);
   int k() const;
   void setK(int k);
   int device() const;  // GPU ordinal; -1: no GPU; -2: every GPU
   JoinParams params() const;
+  // The data's scale: the slider's range and the suggested eps shown under it (eps is unchanged).
+  void setEstimate(const EpsEstimate& estimate);
+  const EpsEstimate& estimate() const { return estimate_; }
 
   // Enables Run or Cancel as a run starts or ends.
   void setRunning(bool running);
   // A place for run-related controls added later (progress, sweeps).
   QVBoxLayout* runArea() const { return run_area_; }
+  EpsSpinBox* epsBox() const { return eps_box_; }
+  QSlider* epsSlider() const { return eps_slider_; }
+  QLabel* suggestion() const { return suggestion_; }
 
  signals:
   void changed();
@@ -41,20 +52,18 @@ class ParametersPanel : public QWidget {
   void cancelRequested();
 
  private:
-  void syncSliderFromSpin();
+  void syncSlider();
 
   QComboBox* engine_;
   QSlider* eps_slider_;
-  QDoubleSpinBox* eps_spin_;
+  EpsSpinBox* eps_box_;
+  QLabel* suggestion_;
   QSpinBox* k_;
   QComboBox* device_;
   QPushButton* run_;
   QPushButton* cancel_;
   QVBoxLayout* run_area_;
+  EpsEstimate estimate_;
 };
-
-// Slider position (0..1000) <-> eps on a log scale over [1e-6, 1e3].
-int eps_to_slider(double eps);
-double slider_to_eps(int position);
 
 }  // namespace simjoin::ui

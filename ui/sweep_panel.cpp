@@ -2,7 +2,6 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -19,6 +18,7 @@
 #include "ui/chart_export_button.hpp"
 #include "ui/charts/interactive_chart_view.hpp"
 #include "ui/charts/sweep_csv.hpp"
+#include "ui/eps_spin_box.hpp"
 
 namespace simjoin::ui {
 
@@ -32,7 +32,7 @@ const QStringList kDefaultEngines = {"cpu-grid", "cpu-kmeans"};
 
 std::vector<double> eps_steps(double from, double to, int steps, bool logarithmic) {
   if (steps < 1) fail(ErrorKind::Usage, "the eps sweep needs at least one step");
-  if (!(from > 0 && to >= from))
+  if (!(from > 0 && to >= from && std::isfinite(to)))
     fail(ErrorKind::Usage, "the eps range needs 0 < from <= to, not " + std::to_string(from) + " to " + std::to_string(to));
   std::vector<double> values;
   for (int s = 0; s < steps; ++s) {
@@ -63,8 +63,8 @@ SweepPanel::SweepPanel(const EngineRegistry& registry, std::function<JoinParams(
       chart_(new SweepChart),
       engines_(new QListWidget),
       axis_(new QComboBox),
-      eps_from_(new QDoubleSpinBox),
-      eps_to_(new QDoubleSpinBox),
+      eps_from_(new EpsSpinBox),
+      eps_to_(new EpsSpinBox),
       eps_count_(new QSpinBox),
       log_(new QCheckBox(tr("log spacing"))),
       k_values_(new QLineEdit("4,8,16,32")),
@@ -83,11 +83,6 @@ SweepPanel::SweepPanel(const EngineRegistry& registry, std::function<JoinParams(
   engines_->setMaximumHeight(140);
   axis_->addItem(tr("eps values"));
   axis_->addItem(tr("k values"));
-  for (QDoubleSpinBox* spin : {eps_from_, eps_to_}) {
-    spin->setDecimals(6);
-    spin->setRange(1e-6, 1e3);
-    spin->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
-  }
   eps_from_->setValue(0.05);
   eps_to_->setValue(0.8);
   eps_count_->setRange(1, 100);
@@ -168,6 +163,7 @@ QStringList SweepPanel::engines() const {
 }
 
 void SweepPanel::setEpsRange(double from, double to, int steps, bool logarithmic) {
+  eps_steps(from, to, steps, logarithmic);  // throws for a range the sweep would refuse
   eps_from_->setValue(from);
   eps_to_->setValue(to);
   eps_count_->setValue(steps);

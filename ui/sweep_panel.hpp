@@ -13,7 +13,6 @@
 
 class QCheckBox;
 class QComboBox;
-class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -21,6 +20,8 @@ class QPushButton;
 class QSpinBox;
 
 namespace simjoin::ui {
+
+class EpsSpinBox;
 
 // `steps` values from `from` to `to` inclusive, evenly spaced on a log scale (both must be > 0)
 // or linearly; throws Error(Usage) for a bad range.
@@ -38,6 +39,7 @@ class SweepPanel : public QWidget {
   void setPoints(std::shared_ptr<const PointSet> points);
   void setEngines(const QStringList& names);  // checks exactly these
   QStringList engines() const;
+  // Throws Error(Usage) for a range eps_steps refuses.
   void setEpsRange(double from, double to, int steps, bool logarithmic);
   void setKValues(const QString& values);
   void setSweepK(bool sweep_k);  // k values instead of eps values
@@ -61,8 +63,8 @@ class SweepPanel : public QWidget {
   SweepChart* chart_;
   QListWidget* engines_;
   QComboBox* axis_;
-  QDoubleSpinBox* eps_from_;
-  QDoubleSpinBox* eps_to_;
+  EpsSpinBox* eps_from_;
+  EpsSpinBox* eps_to_;
   QSpinBox* eps_count_;
   QCheckBox* log_;
   QLineEdit* k_values_;

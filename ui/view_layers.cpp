@@ -204,7 +204,13 @@ void grid_layers(const ViewInput& in, Layers& out, std::vector<Rgb>& colors) {
   out.legend.push_back({"non-empty cell, most points", occupancy_shade(1.0)});
   if (!in.picked) return;
   const std::uint32_t i = *in.picked;
-  const std::size_t picked_cell = cell_of(*g, i);
+  const std::optional<std::size_t> cell = cell_of(*g, i);
+  if (!cell) {
+    out.notes.push_back("The picked point lies far outside the rest: it is in no cell, and was joined with "
+                        "every point apart from the grid, in float64");
+    return;
+  }
+  const std::size_t picked_cell = *cell;
   const std::vector<std::int64_t> from(cells.coords.begin() + picked_cell * cells.dims,
                                        cells.coords.begin() + (picked_cell + 1) * cells.dims);
   const double eps2 = in.eps * in.eps;

@@ -3,8 +3,6 @@
 #include <filesystem>
 #include <optional>
 
-#include <nlohmann/json.hpp>
-
 #include "app/cli/commands.hpp"
 #include "app/cli/join_options.hpp"
 #include "app/cli/load_input.hpp"
@@ -13,6 +11,7 @@
 #include "core/error.hpp"
 #include "core/io/pair_writers.hpp"
 #include "core/io/point_labels.hpp"
+#include "core/stats_document.hpp"
 #include "core/vtkio/vtk_points.hpp"
 
 namespace simjoin::cli {
@@ -107,10 +106,7 @@ Command add_join_command(CLI::App& app, const EngineRegistry& registry) {
     }
     if (!options->output.empty()) std::printf("wrote %s\n", options->output.c_str());
     if (!options->stats.empty()) {
-      nlohmann::json json = result.stats;
-      json["input"] = options->input;
-      if (b) json["input_b"] = options->input_b;
-      write_stats_json(options->stats, json);
+      write_stats_json(options->stats, stats_document(result.stats, options->input, options->input_b));
       std::printf("wrote %s\n", options->stats.c_str());
     }
     return 0;

@@ -1,7 +1,10 @@
-// simjoin-studio [FILE] [--eps E] [--k K] [--engine NAME] [--view MODE] [--run]
-//                [--sweep-eps FROM,TO,STEPS [--sweep-engines A,B]] [--tab views|charts]
+// simjoin-studio [FILE] [--eps E] [--k K] [--engine NAME] [--view MODE] [--run [--stats S.json]]
+//                [--max-pairs P] [--sweep-eps FROM,TO,STEPS [--sweep-engines A,B]] [--tab views|charts]
 //                [--screenshot PNG] [--quit]
+// A file that cannot be loaded, or a run that fails, leaves the window open with its error; with
+// --quit the exit code is then the one `simjoin` gives (README): 3 bad input, 4 out of resources.
 #include <cstdio>
+#include <optional>
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -11,9 +14,12 @@
 #include <QTimer>
 
 #include "core/engine.hpp"
+#include "core/error.hpp"
 #include "cuda/gpu_engines.hpp"
 #include "ui/charts/sweep_runner.hpp"
 #include "ui/charts_tab.hpp"
+#include "ui/eps_spin_box.hpp"
+#include "ui/export/run_export.hpp"
 #include "ui/main_window.hpp"
 #include "ui/parameters_panel.hpp"
 #include "ui/samples.hpp"
@@ -45,11 +51,15 @@ ui::DeviceSummary describe(const GpuStatus& gpus) {
 // The command line, for the application and for --help/--version without a display.
 struct Options {
   QCommandLineParser parser;
-  const QCommandLineOption eps{"eps", "join radius", "E"};
+  const QCommandLineOption eps{"eps", "join radius, any positive number (default: suggested by the data)", "E"};
   const QCommandLineOption k{"k", "k-means partitions (0 = automatic)", "K"};
   const QCommandLineOption engine{"engine", "engine name", "NAME"};
   const QCommandLineOption view{"view", "scatter, partitions, replication or grid", "MODE"};
   const QCommandLineOption run{"run", "run the join and wait for it"};
+  const QCommandLineOption stats{"stats", "write the run's statistics as JSON (as simjoin join --stats)", "JSON"};
+  const QCommandLineOption max_pairs{
+      "max-pairs", "ask before a run expected to return more pairs (default 1e8; 0: never); refused with --quit or --screenshot",
+      "P"};
   const QCommandLineOption screenshot{"screenshot", "save a PNG of the window", "PNG"};
   const QCommandLineOption quit{"quit", "quit when done"};
   const QCommandLineOption sweep_eps{"sweep-eps", "sweep eps on the Charts tab (log spacing)", "FROM,TO,STEPS"};
@@ -61,7 +71,7 @@ struct Options {
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument("FILE", "point file to open (or sample:NAME)");
-    parser.addOptions({eps, k, engine, view, run, sweep_eps, sweep_engines, tab, screenshot, quit});
+    parser.addOptions({eps, k, engine, view, run, stats, max_pairs, sweep_eps, sweep_engines, tab, screenshot, quit});
   }
 };
 
@@ -99,16 +109,27 @@ int fail_usage(const QString& message) {
   return 2;
 }
 
-// Runs the Charts tab's sweep over "FROM,TO,STEPS" (log spacing) and waits for it; false on failure.
-bool run_sweep(ui::SweepPanel& sweep, const QString& range, const QString& engines) {
-  const QStringList parts = range.split(',');
-  bool ok = parts.size() == 3;
-  const double from = ok ? parts[0].toDouble(&ok) : 0;
-  const double to = ok ? parts[1].toDouble(&ok) : 0;
-  const int steps = ok ? parts[2].toInt(&ok) : 0;
-  if (!ok) return false;
+struct SweepRange {
+  double from = 0, to = 0;
+  int steps = 0;
+};
+
+// "FROM,TO,STEPS": 0 < FROM <= TO, STEPS >= 1.
+std::optional<SweepRange> parse_sweep_range(const QString& text) {
+  const QStringList parts = text.split(',');
+  if (parts.size() != 3) return std::nullopt;
+  const auto from = ui::parse_eps(parts[0]);
+  const auto to = ui::parse_eps(parts[1]);
+  bool ok = false;
+  const int steps = parts[2].trimmed().toInt(&ok);
+  if (!from || !to || *to < *from || !ok || steps < 1) return std::nullopt;
+  return SweepRange{*from, *to, steps};
+}
+
+// Runs the Charts tab's sweep (log spacing) and waits for it; false on failure.
+bool run_sweep(ui::SweepPanel& sweep, const SweepRange& range, const QString& engines) {
   if (!engines.isEmpty()) sweep.setEngines(engines.split(','));
-  sweep.setEpsRange(from, to, steps, true);
+  sweep.setEpsRange(range.from, range.to, range.steps, true);
   QEventLoop loop;
   bool finished = false;
   QObject::connect(sweep.runner(), &ui::SweepRunner::finished, &loop, [&] { finished = true; loop.quit(); });
@@ -136,59 +157,92 @@ int main(int argc, char** argv) {
   register_gpu_engines(registry);
   ui::MainWindow window(registry, describe(query_gpus()));
 
+  // Every option is checked before the window shows.
+  const QStringList files = parser.positionalArguments();
+  std::optional<double> eps;
+  if (parser.isSet(options.eps) && !(eps = ui::parse_eps(parser.value(options.eps))))
+    return fail_usage("--eps must be a positive number, e.g. 0.5, 2000 or 1e-9");
   bool ok = true;
-  if (parser.isSet(options.eps)) {
-    const double value = parser.value(options.eps).toDouble(&ok);
-    if (!ok || value < 0) return fail_usage("--eps must be a number >= 0");
-    window.parameters()->setEps(value);
-  }
+  std::optional<int> k;
   if (parser.isSet(options.k)) {
-    const int value = parser.value(options.k).toInt(&ok);
-    if (!ok || value < 0) return fail_usage("--k must be an integer >= 0");
-    window.parameters()->setK(value);
+    k = parser.value(options.k).toInt(&ok);
+    if (!ok || *k < 0) return fail_usage("--k must be an integer >= 0");
   }
   if (parser.isSet(options.engine) && !window.parameters()->setEngine(parser.value(options.engine)))
     return fail_usage("unknown or unavailable engine: " + parser.value(options.engine));
   ui::ViewMode mode = ui::ViewMode::Scatter;
   if (parser.isSet(options.view) && !parse_mode(parser.value(options.view), mode))
     return fail_usage("--view must be scatter, partitions, replication or grid");
+  if (parser.isSet(options.max_pairs)) {
+    const double pairs = parser.value(options.max_pairs).toDouble(&ok);
+    if (!ok || !(pairs >= 0)) return fail_usage("--max-pairs must be a number >= 0, e.g. 1e9");
+    window.setConfirmAbovePairs(pairs);
+  }
+  std::optional<SweepRange> sweep_range;
+  if (parser.isSet(options.sweep_eps) && !(sweep_range = parse_sweep_range(parser.value(options.sweep_eps))))
+    return fail_usage("--sweep-eps must be FROM,TO,STEPS with 0 < FROM <= TO, e.g. 500,8000,5");
+  const QString tab = parser.value(options.tab);
+  if (!tab.isEmpty() && tab != "views" && tab != "charts") return fail_usage("--tab must be views or charts");
+  if ((parser.isSet(options.run) || sweep_range) && files.isEmpty())
+    return fail_usage("--run and --sweep-eps need a point file");
+  if (parser.isSet(options.stats) && !parser.isSet(options.run)) return fail_usage("--stats needs --run");
 
   const bool scripted = parser.isSet(options.quit) || parser.isSet(options.screenshot);
   app.setProperty("unattended", scripted);
   window.show();
   window.setViewMode(mode);
 
-  const QStringList files = parser.positionalArguments();
+  // The first failure decides the exit code with --quit.
+  int failure = 0;
+  const auto note_failure = [&failure](ErrorKind kind) {
+    if (!failure) failure = exit_code_for(kind);
+  };
+  QObject::connect(&window, &ui::MainWindow::loadFailed, [&](ErrorKind kind) { note_failure(kind); });
+  QObject::connect(window.runController(), &ui::RunController::runFailed,
+                   [&](quint64, const ui::RunFailure& run_failure) { note_failure(run_failure.kind); });
+  QObject::connect(window.runController(), &ui::RunController::runCancelled, [&] { note_failure(ErrorKind::Cancelled); });
+  // Unattended, a run above --max-pairs is refused: out of resources, as simjoin bench refuses one.
+  QObject::connect(window.runController(), &ui::RunController::runNeedsConfirmation, [&] {
+    if (scripted) note_failure(ErrorKind::OutOfMemory);
+  });
+
   if (!files.isEmpty()) {
     const QString file = files.first();
     if (file.startsWith("sample:")) window.openSample(file.mid(7));
     else window.openFile(file);
     window.waitForTask();
-    if (!window.points()) return fail_usage("could not load " + file);
   }
-  if (parser.isSet(options.run)) {
+  // Parameters given on the command line win over the ones the data suggests.
+  if (eps) window.parameters()->setEps(*eps);
+  if (k) window.parameters()->setK(*k);
+  if (parser.isSet(options.run) && window.points()) {
     bool run_ok = false;
-    QObject::connect(&window, &ui::MainWindow::runFinished, [&run_ok](bool ok) { run_ok = ok; });
+    QObject::connect(&window, &ui::MainWindow::runFinished, [&run_ok](bool finished) { run_ok = finished; });
     window.runJoin();
     window.waitForTask();
     if (!run_ok) std::fprintf(stderr, "simjoin-studio: the run did not complete\n");
+    if (run_ok && parser.isSet(options.stats)) {
+      try {
+        ui::export_stats_json(*window.currentRun(), parser.value(options.stats).toStdString());
+      } catch (const Error& error) {
+        std::fprintf(stderr, "simjoin-studio: %s\n", error.what());
+        note_failure(error.kind());
+      }
+    }
   }
-  if (parser.isSet(options.sweep_eps)) {
-    if (!window.points()) return fail_usage("--sweep-eps needs a point file");
-    if (!run_sweep(*window.charts()->sweep(), parser.value(options.sweep_eps), parser.value(options.sweep_engines)))
-      std::fprintf(stderr, "simjoin-studio: the sweep did not complete (--sweep-eps FROM,TO,STEPS)\n");
+  if (sweep_range && window.points() &&
+      !run_sweep(*window.charts()->sweep(), *sweep_range, parser.value(options.sweep_engines))) {
+    std::fprintf(stderr, "simjoin-studio: the sweep did not complete\n");
+    note_failure(ErrorKind::Internal);
   }
-  if (parser.isSet(options.tab) || parser.isSet(options.sweep_eps)) {
-    const QString name = parser.value(options.tab);
-    if (!name.isEmpty() && name != "views" && name != "charts") return fail_usage("--tab must be views or charts");
-    window.tabs()->setCurrentIndex(name == "views" ? 0 : 1);
-  }
+  if (!tab.isEmpty() || sweep_range) window.tabs()->setCurrentIndex(tab == "views" ? 0 : 1);
   if (parser.isSet(options.screenshot)) {
     // Let the window lay out and paint once before grabbing it.
     QTimer::singleShot(300, &window, [&] {
       if (!window.screenshot().save(parser.value(options.screenshot))) {
         std::fprintf(stderr, "simjoin-studio: cannot write %s\n", qPrintable(parser.value(options.screenshot)));
-        app.exit(1);
+        note_failure(ErrorKind::BadInput);
+        app.exit(exit_code_for(ErrorKind::BadInput));
       } else if (parser.isSet(options.quit)) {
         app.quit();
       }
@@ -196,5 +250,6 @@ int main(int argc, char** argv) {
   } else if (parser.isSet(options.quit)) {
     QTimer::singleShot(0, &app, &QApplication::quit);
   }
-  return app.exec();
+  const int code = app.exec();
+  return parser.isSet(options.quit) && failure ? failure : code;
 }

@@ -7,5 +7,6 @@ target_sources(core_tests PRIVATE
   test_engine_auto.cpp
   test_engine_rtree.cpp
   test_result_estimate.cpp
+  test_eps_estimate.cpp
   test_far_points.cpp
 )

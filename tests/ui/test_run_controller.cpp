@@ -76,6 +76,31 @@ class TestRunController : public QObject {
     QVERIFY(!record->pairs.has_value());
   }
 
+  void largeResultWaitsForConfirmation() {
+    RunController controller(test_registry());
+    QSignalSpy confirm(&controller, &RunController::runNeedsConfirmation);
+    QSignalSpy finished(&controller, &RunController::runFinished);
+    const auto points = clustered_points(2000, 2);
+    RunRequest request = make_request("cpu-grid", points, 1.0);
+    const std::uint64_t expected = simjoin::testing::oracle_pairs(*points, nullptr, 1.0).size();
+    // Above the limit: no run, and the estimate (exact for a set no larger than its sample).
+    request.confirm_above_pairs = double(expected) - 1;
+    const quint64 id = controller.start(request);
+    QVERIFY(confirm.wait(30000));
+    QCOMPARE(confirm.at(0).at(0).toULongLong(), id);
+    QCOMPARE(confirm.at(0).at(1).toDouble(), double(expected));
+    QVERIFY(!controller.running());
+    QCOMPARE(finished.count(), 0);
+    // At the limit, or confirmed (0), it runs.
+    for (const double limit : {double(expected), 0.0}) {
+      request.confirm_above_pairs = limit;
+      controller.start(request);
+      QVERIFY(finished.wait(30000));
+      QCOMPARE(finished.last().at(1).value<RunRecordPtr>()->result.stats.pairs, expected);
+    }
+    QCOMPARE(confirm.count(), 1);
+  }
+
   void cancelStopsWithin100ms() {
     RunController controller(test_registry());
     QSignalSpy progress(&controller, &RunController::runProgress);

@@ -216,18 +216,22 @@ class TestViewModels : public QObject {
   // cell_of finds the cell the engine put each point in, also with outliers 10^5 cells away (the
   // cells are keyed by coordinates, so the unit square keeps its own cells), and picking draws the
   // cells the picked point searches.
+  // Each point is in the cell the engine placed it in, but the two far outliers, which run_engine joins
+  // apart from the grid; picking one says so, picking another point draws the cells it searches.
   void gridCellOfFindsEachPoint() {
     PointSet points = random_plane(600, seed());
-    points.point(0)[0] = 1e4, points.point(0)[1] = -1e4;
-    points.point(1)[0] = -1e4, points.point(1)[1] = 1e4;
+    points.point(0)[0] = 1e6, points.point(0)[1] = -1e6;
+    points.point(1)[0] = -1e6, points.point(1)[1] = 1e6;
     const RunResult result = run("cpu-grid", points, 0.1, 0);
     QVERIFY(result.grid);
     const GridStructure& g = *result.grid;
     QCOMPARE(g.cell_coords.size(), g.cell_count() * g.indexed_dims.size());
-    for (std::uint32_t i = 0; i < points.size(); ++i) {
-      const std::size_t c = cell_of(g, i);
-      QVERIFY(std::find(g.point_order.begin() + g.cell_begin[c], g.point_order.begin() + g.cell_end[c], i) !=
-              g.point_order.begin() + g.cell_end[c]);
+    QVERIFY(!cell_of(g, 0) && !cell_of(g, 1));
+    for (std::uint32_t i = 2; i < points.size(); ++i) {
+      const std::optional<std::size_t> c = cell_of(g, i);
+      QVERIFY(c);
+      QVERIFY(std::find(g.point_order.begin() + g.cell_begin[*c], g.point_order.begin() + g.cell_end[*c], i) !=
+              g.point_order.begin() + g.cell_end[*c]);
     }
     const auto projected = project_points(points, nullptr, kRawPlane);
     ViewInput input = plane_view(points, projected, ViewMode::Grid);
@@ -239,6 +243,10 @@ class TestViewModels : public QObject {
     bool searched = false;  // the picked point's cells are drawn translucent (alpha 110)
     for (std::size_t r = 3; r < layers.rect_rgba.size(); r += 4) searched = searched || layers.rect_rgba[r] == 110;
     QVERIFY(searched);
+    input.picked = 0;
+    const Layers far = build_layers(input);
+    QCOMPARE(far.notes.size(), std::size_t(1));
+    QVERIFY(QString::fromStdString(far.notes.front()).contains("far outside"));
   }
 
   void unicompSearchesEachAdjacentPairOnce() {

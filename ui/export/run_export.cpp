@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "core/io/pair_writers.hpp"
 #include "core/io/point_labels.hpp"
+#include "core/stats_document.hpp"
 #include "core/vtkio/vtk_points.hpp"
 #include "ui/run/partition_sizes.hpp"
 #include "ui/run/run_execution.hpp"
@@ -70,9 +71,8 @@ void export_neighbors_csr(const EngineRegistry& registry, const RunRecord& run,
 }
 
 void export_stats_json(const RunRecord& run, const std::string& path) {
-  nlohmann::json json = run.result.stats;
-  if (run.request.a) json["input_a"] = run.request.a->source;
-  if (run.request.b) json["input_b"] = run.request.b->source;
+  nlohmann::json json = stats_document(run.result.stats, run.request.a ? run.request.a->source : std::string(),
+                                       run.request.b ? run.request.b->source : std::string());
   json["pairs_kept"] = run.pairs.has_value();
   if (const auto& parts = run.result.partitions) {
     json["partition_sizes"] = partition_sizes(*parts);

@@ -21,8 +21,8 @@ void export_pairs(const EngineRegistry& registry, const RunRecord& run, const st
 void export_neighbors_csr(const EngineRegistry& registry, const RunRecord& run,
                           const std::string& prefix, RunControl& control);
 
-// The run's statistics (RunStats as JSON) with the input sources and, where present, the partition
-// sizes and grid shape.
+// The run's statistics in the document of `simjoin join --stats` (core/stats_document.hpp) and,
+// where present, the partition sizes and grid shape.
 void export_stats_json(const RunRecord& run, const std::string& path);
 
 // The points of A with int32 arrays "partition" (own partition, -1 without partitions),

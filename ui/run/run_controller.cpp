@@ -5,6 +5,7 @@
 #include <chrono>
 #include <new>
 
+#include "ui/run/result_guard.hpp"
 #include "ui/run/run_execution.hpp"
 
 namespace simjoin::ui {
@@ -34,8 +35,14 @@ struct RunController::Job {
               Qt::QueuedConnection);
         }) {}
 
+  void cancel() {
+    control.request_cancel();
+    guard.request_cancel();
+  }
+
   quint64 id;
   RunControl control;
+  RunControl guard;  // the result estimate of the guard, whose progress is not the run's
   std::chrono::steady_clock::time_point last_emit{};
   std::string last_phase;
 };
@@ -52,13 +59,13 @@ RunController::RunController(const EngineRegistry& registry, QObject* parent)
 }
 
 RunController::~RunController() {
-  if (current_job_) current_job_->control.request_cancel();
+  if (current_job_) current_job_->cancel();
   pool_.waitForDone();
 }
 
 quint64 RunController::start(RunRequest request) {
   debounce_.stop();
-  if (current_job_) current_job_->control.request_cancel();
+  if (current_job_) current_job_->cancel();
   const quint64 id = next_id_++;
   current_id_ = id;
   running_ = true;
@@ -73,6 +80,11 @@ quint64 RunController::start(RunRequest request) {
     lower_worker_priority();
     try {
       job->control.throw_if_cancelled();
+      if (const auto pairs = result_needing_confirmation(request, job->guard)) {
+        QMetaObject::invokeMethod(
+            this, [this, id = job->id, pairs = *pairs] { deliverConfirmation(id, pairs); }, Qt::QueuedConnection);
+        return;
+      }
       auto record = std::make_shared<const RunRecord>(
           execute_run(registry_, request, job->control, job->id));
       QMetaObject::invokeMethod(
@@ -91,7 +103,7 @@ quint64 RunController::start(RunRequest request) {
 
 void RunController::cancel() {
   debounce_.stop();
-  if (current_job_) current_job_->control.request_cancel();
+  if (current_job_) current_job_->cancel();
 }
 
 void RunController::setAutoRun(bool enabled) {
@@ -103,7 +115,7 @@ void RunController::setRequest(RunRequest request) {
   request_ = std::move(request);
   if (!auto_run_) return;
   // The run in progress is stale now: stop it at once rather than after the debounce.
-  if (current_job_) current_job_->control.request_cancel();
+  if (current_job_) current_job_->cancel();
   current_id_ = 0;
   running_ = false;
   debounce_.start();
@@ -119,6 +131,13 @@ void RunController::deliverFinished(quint64 id, RunRecordPtr record) {
   running_ = false;
   current_job_.reset();
   emit runFinished(id, std::move(record));
+}
+
+void RunController::deliverConfirmation(quint64 id, double pairs) {
+  if (id != current_id_) return;
+  running_ = false;
+  current_job_.reset();
+  emit runNeedsConfirmation(id, pairs);
 }
 
 void RunController::deliverFailure(quint64 id, RunFailure failure) {

@@ -34,7 +34,8 @@ class RunController : public QObject {
   // Cancels the current run and waits for the worker to stop.
   ~RunController() override;
 
-  // Starts a run now (superseding any other); returns its id.
+  // Starts a run now (superseding any other); returns its id. A request with confirm_above_pairs
+  // set first estimates its result, and one above that limit ends in runNeedsConfirmation instead.
   quint64 start(RunRequest request);
   // Cancels the current run; runCancelled follows once the engine has stopped.
   void cancel();
@@ -56,12 +57,15 @@ class RunController : public QObject {
   void runFinished(quint64 id, simjoin::ui::RunRecordPtr record);
   void runFailed(quint64 id, const simjoin::ui::RunFailure& failure);
   void runCancelled(quint64 id);
+  // The run did not start: about `pairs` pairs are expected, more than its request allows unasked.
+  void runNeedsConfirmation(quint64 id, double pairs);
 
  private:
   struct Job;
   void deliverProgress(quint64 id, double fraction, const QString& phase);
   void deliverFinished(quint64 id, RunRecordPtr record);
   void deliverFailure(quint64 id, RunFailure failure);
+  void deliverConfirmation(quint64 id, double pairs);
 
   const EngineRegistry& registry_;
   QThreadPool pool_;  // one thread: a superseded run stops before the next one starts

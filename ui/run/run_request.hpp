@@ -19,6 +19,9 @@ struct RunRequest {
   // Pairs are kept in memory (for verify and export) only up to this many; larger results keep
   // their count and statistics only.
   std::uint64_t keep_pairs_limit = 2'000'000;
+  // A run expected to return more pairs than this waits for confirmation (ui/run/result_guard.hpp);
+  // 0 runs whatever the size.
+  double confirm_above_pairs = 0;
 
   JoinSources inputs() const { return {a.get(), b.get()}; }
 };

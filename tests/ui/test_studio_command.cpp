@@ -1,0 +1,111 @@
+// simjoin-studio from the command line, as scripts use it: a run's --stats agree with
+// `simjoin join --count-only` for eps from 1e-9 to 1e9 times the data's extent (no cap), a file that
+// cannot be read exits with 3 after its error, and a run above --max-pairs is refused with 4.
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "core/eps_estimate.hpp"
+#include "core/io/point_writers.hpp"
+#include "core/point_set.hpp"
+#include "tests/ui/test_run_support.hpp"
+
+using namespace simjoin;
+
+namespace {
+struct Finished {
+  int code = -1;
+  QString out, err;
+};
+
+Finished run(const QString& program, const QStringList& arguments) {
+  QProcess process;
+  process.start(program, arguments);
+  Finished result;
+  if (!process.waitForFinished(120000)) {
+    process.kill();
+    process.waitForFinished();
+    result.err = "timed out";
+    return result;
+  }
+  result.code = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+  result.out = QString::fromLocal8Bit(process.readAllStandardOutput());
+  result.err = QString::fromLocal8Bit(process.readAllStandardError());
+  return result;
+}
+
+QJsonObject read_json(const QString& path) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) return {};
+  return QJsonDocument::fromJson(file.readAll()).object();
+}
+}  // namespace
+
+class TestStudioCommand : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir dir_;
+  QString points_;  // metre-scale points far from the origin, with duplicates
+  double extent_ = 0;
+
+ private slots:
+  void initTestCase() {
+    const auto clusters = ui::testing::clustered_points(600, 3, 51);
+    PointSet points(clusters->size() + 40, 3);
+    for (std::size_t i = 0; i < points.size(); ++i)
+      for (std::size_t k = 0; k < 3; ++k)
+        points.point(i)[k] = 4.2e6 + 120 * clusters->point(i % clusters->size())[k];
+    points_ = dir_.filePath("points.csv");
+    write_points(points_.toStdString(), points);
+    const Bounds64 bounds = compute_bounds(points);
+    for (std::size_t k = 0; k < 3; ++k) extent_ = std::max(extent_, bounds.high[k] - bounds.low[k]);
+  }
+
+  void statsAgreeWithTheCliAtAnyEps() {
+    for (const double factor : {1e-9, 1e-6, 1e-3, 1e-2, 0.1, 1.0, 1e3, 1e9}) {
+      const double eps = round_significant(factor * extent_, 6);
+      const QString e = QString::number(eps, 'g', 17);
+      const QString stats = dir_.filePath("stats.json");
+      QFile::remove(stats);
+      const Finished studio = run(SIMJOIN_STUDIO, {points_, "--eps", e, "--engine", "auto", "--run", "--stats", stats, "--quit"});
+      QVERIFY2(studio.code == 0, qPrintable(QString("eps %1: exit %2: %3").arg(e).arg(studio.code).arg(studio.err)));
+      const QJsonObject json = read_json(stats);
+      QCOMPARE(json["eps"].toDouble(), eps);
+      QCOMPARE(json["input"].toString(), points_);
+      QVERIFY(json.contains("seconds_total") && json.contains("phases") && json.contains("engine"));
+
+      const Finished cli = run(SIMJOIN_CLI, {"join", "--input", points_, "--eps", e, "--engine", "auto", "--count-only"});
+      QVERIFY2(cli.code == 0, qPrintable(cli.err));
+      const QRegularExpressionMatch pairs = QRegularExpression("pairs:\\s+(\\d+)").match(cli.out);
+      QVERIFY(pairs.hasMatch());
+      QVERIFY2(json["pairs"].toInteger() == pairs.captured(1).toLongLong(),
+               qPrintable(QString("eps %1: studio %2 pairs, simjoin join %3")
+                              .arg(e).arg(json["pairs"].toInteger()).arg(pairs.captured(1))));
+    }
+  }
+
+  void badFileExitsWithThree() {
+    const QString bad = dir_.filePath("bad.csv");
+    QFile file(bad);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("x,y\n1,2\n3,oops\n");
+    file.close();
+    const Finished studio = run(SIMJOIN_STUDIO, {bad, "--run", "--quit"});
+    QCOMPARE(studio.code, 3);
+    QVERIFY2(studio.err.contains("bad.csv") && studio.err.contains("line 3"), qPrintable(studio.err));
+    QCOMPARE(run(SIMJOIN_STUDIO, {dir_.filePath("missing.csv"), "--quit"}).code, 3);
+    QCOMPARE(run(SIMJOIN_STUDIO, {points_, "--eps", "-1", "--quit"}).code, 2);
+  }
+
+  void largeRunIsRefusedUnattended() {
+    const Finished studio = run(SIMJOIN_STUDIO, {points_, "--eps", "1e9", "--run", "--max-pairs", "1000", "--quit"});
+    QCOMPARE(studio.code, 4);
+    QVERIFY2(studio.err.contains("pairs are expected") && studio.err.contains("--max-pairs"), qPrintable(studio.err));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestStudioCommand)
+#include "test_studio_command.moc"
