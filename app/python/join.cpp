@@ -1,0 +1,75 @@
+#include "app/python/join.hpp"
+
+#include <memory>
+
+#include "app/python/array_points.hpp"
+#include "app/python/engines.hpp"
+#include "app/python/interruptible_run.hpp"
+#include "app/python/neighbor_graph.hpp"
+#include "app/python/pair_rows.hpp"
+#include "core/error.hpp"
+
+namespace py = pybind11;
+
+namespace simjoin::python {
+
+namespace {
+// Hands a vector to NumPy without copying it: the array owns the vector.
+template <typename Element, typename Value>
+py::array_t<Element> owning_array(std::vector<Value>&& values, std::vector<py::ssize_t> shape) {
+  auto owned = std::make_unique<std::vector<Value>>(std::move(values));
+  auto* data = reinterpret_cast<Element*>(owned->data());
+  py::capsule owner(owned.get(), [](void* vector) { delete static_cast<std::vector<Value>*>(vector); });
+  owned.release();
+  return py::array_t<Element>(std::move(shape), data, owner);
+}
+}  // namespace
+
+py::tuple join_arrays(const py::array& x, const std::optional<py::array>& y, const JoinRequest& request) {
+  const bool count_only = request.output == "count";
+  const bool graph = request.output == "connectivity" || request.output == "distance";
+  if (!count_only && !graph && request.output != "pairs")
+    fail(ErrorKind::Internal, "unknown join output '" + request.output + "'");
+  const EngineRegistry registry = every_engine();
+  Engine& engine = registry.get(request.engine);
+  const PointSet a = points_from_array(x, "X");
+  const std::optional<PointSet> b = y ? std::optional(points_from_array(*y, "Y")) : std::nullopt;
+  const JoinSources sources{&a, b ? &*b : nullptr};
+  JoinParams params;
+  params.eps = request.eps;
+  params.k = request.k;
+  params.devices = request.devices;
+
+  CountSink count;
+  PairListSink pairs;
+  NeighborGraph neighbors;
+  std::vector<Pair> sorted;
+  PairSink& sink = count_only ? static_cast<PairSink&>(count) : pairs;
+  const RunResult run = run_interruptibly(
+      [&](RunControl& control) {
+        RunResult result = run_engine(engine, sources, params, sink, control);
+        if (graph) {
+          const GraphLayout layout{request.output == "distance", request.include_self};
+          neighbors = neighbor_graph(pairs.pairs(), sources, layout, control);
+        } else if (!count_only) {
+          sorted = sorted_by_row(pairs.pairs(), a.size(), control);
+        }
+        std::vector<Pair>().swap(pairs.pairs());  // the result holds them now
+        return result;
+      },
+      request.progress);
+
+  if (count_only) return py::make_tuple(run.stats.pairs, run.stats);
+  if (graph) {
+    const auto rows = py::ssize_t(neighbors.indptr.size()), entries = py::ssize_t(neighbors.indices.size());
+    return py::make_tuple(py::make_tuple(owning_array<double>(std::move(neighbors.data), {entries}),
+                                         owning_array<std::int64_t>(std::move(neighbors.indices), {entries}),
+                                         owning_array<std::int64_t>(std::move(neighbors.indptr), {rows})),
+                          run.stats);
+  }
+  static_assert(sizeof(Pair) == 2 * sizeof(std::uint32_t));
+  const auto m = py::ssize_t(sorted.size());
+  return py::make_tuple(owning_array<std::uint32_t>(std::move(sorted), {m, 2}), run.stats);
+}
+
+}  // namespace simjoin::python

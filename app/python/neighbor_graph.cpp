@@ -1,0 +1,70 @@
+#include "app/python/neighbor_graph.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include "app/python/pair_rows.hpp"
+#include "core/parallel.hpp"
+
+namespace simjoin::python {
+
+namespace {
+double distance(const double* p, const double* q, std::size_t d) {
+  double sum = 0;
+  for (std::size_t k = 0; k < d; ++k) sum += (p[k] - q[k]) * (p[k] - q[k]);
+  return std::sqrt(sum);
+}
+
+void sort_row_by_column(NeighborGraph& graph, std::int64_t begin, std::int64_t end) {
+  std::sort(graph.indices.begin() + begin, graph.indices.begin() + end);
+  std::fill(graph.data.begin() + begin, graph.data.begin() + end, 1.0);
+}
+
+void sort_row_by_distance(NeighborGraph& graph, std::int64_t begin, std::int64_t end, const PointSet& rows,
+                          const PointSet& columns, std::size_t row) {
+  struct Entry {
+    double distance;
+    std::int64_t column;
+    auto operator<=>(const Entry&) const = default;
+  };
+  std::vector<Entry> entries;
+  entries.reserve(std::size_t(end - begin));
+  for (std::int64_t e = begin; e < end; ++e)
+    entries.push_back({distance(rows.point(row), columns.point(std::size_t(graph.indices[e])), rows.dims()),
+                       graph.indices[e]});
+  std::sort(entries.begin(), entries.end());
+  for (std::int64_t e = begin; e < end; ++e) {
+    graph.data[e] = entries[e - begin].distance;
+    graph.indices[e] = entries[e - begin].column;
+  }
+}
+}  // namespace
+
+NeighborGraph neighbor_graph(std::span<const Pair> pairs, const JoinSources& sources, GraphLayout layout,
+                             RunControl& control) {
+  control.set_phase("neighbour graph");
+  const bool self_join = sources.self_join();
+  const bool diagonal = self_join && layout.include_self;
+  const std::size_t rows = sources.a->size();
+  NeighborGraph graph;
+  graph.indptr = row_offsets(pairs, rows, self_join, diagonal ? 1 : 0);
+  graph.indices.resize(std::size_t(graph.indptr.back()));
+  graph.data.resize(graph.indices.size());
+  std::vector<std::int64_t> next(graph.indptr.begin(), graph.indptr.end() - 1);
+  if (diagonal)
+    for (std::size_t row = 0; row < rows; ++row) graph.indices[std::size_t(next[row]++)] = std::int64_t(row);
+  for (const Pair& pair : pairs) {
+    graph.indices[std::size_t(next[pair.i]++)] = pair.j;
+    if (self_join) graph.indices[std::size_t(next[pair.j]++)] = pair.i;
+  }
+  const PointSet& columns = self_join ? *sources.a : *sources.b;
+  parallel_for_each(rows, 0, control, [&](std::size_t row) {
+    const std::int64_t begin = graph.indptr[row], end = graph.indptr[row + 1];
+    if (layout.distances)
+      sort_row_by_distance(graph, begin, end, *sources.a, columns, row);
+    else
+      sort_row_by_column(graph, begin, end);
+  });
+  return graph;
+}
+
+}  // namespace simjoin::python

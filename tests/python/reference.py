@@ -1,0 +1,33 @@
+"""The expected pairs, from SciPy's cKDTree, and the comparison every engine must pass."""
+import numpy as np
+from scipy.spatial import cKDTree
+
+
+def sorted_pairs(pairs):
+    """(m, 2) int64 in (i, j) order."""
+    pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+    return pairs[np.lexsort((pairs[:, 1], pairs[:, 0]))]
+
+
+def self_pairs(X, eps):
+    """Pairs (i < j) of rows of X within eps, inclusive."""
+    return sorted_pairs(cKDTree(np.asarray(X, dtype=np.float64)).query_pairs(eps, output_type="ndarray"))
+
+
+def cross_pairs(X, Y, eps):
+    """Pairs (row of X, row of Y) within eps, inclusive."""
+    X, Y = np.asarray(X, dtype=np.float64), np.asarray(Y, dtype=np.float64)
+    near = cKDTree(X).query_ball_tree(cKDTree(Y), eps)
+    return sorted_pairs([(i, j) for i, js in enumerate(near) for j in js])
+
+
+def assert_engine_pairs(engine, got, expected):
+    """Exact engines return exactly the expected pairs; approximate ones a subset of them."""
+    assert got.dtype == np.uint32 and got.ndim == 2 and got.shape[1] == 2
+    got = sorted_pairs(got)
+    if engine["exact"]:
+        assert len(got) == len(expected), f"{engine['name']}: {len(got)} pairs, expected {len(expected)}"
+        assert np.array_equal(got, expected), f"{engine['name']}: pairs differ"
+    else:
+        known = set(map(tuple, expected.tolist()))
+        assert all(tuple(pair) in known for pair in got.tolist()), f"{engine['name']}: a pair beyond eps"
