@@ -6,8 +6,6 @@
 namespace simjoin::gpu {
 
 namespace {
-// Below this many candidate pairs one brute-force pass beats building any index.
-constexpr double kSmallJoin = 5e6;
 // Between these dimensions k-means partitions prune clustered data better than the grid's few
 // indexed dimensions (W1 at d = 8 and W5 at d = 32: 1.6 and 2.8 times faster); below, the grid wins
 // on every workload, and above (128-D clustered unit vectors) the grid's cost model still finds
@@ -31,7 +29,7 @@ Capabilities GpuAutoEngine::capabilities() const {
 
 GpuAutoEngine::Choice GpuAutoEngine::choose(const JoinShape& shape) const {
   const double candidates = shape.candidates();
-  if (candidates <= kSmallJoin)
+  if (candidates <= kSmallJoinCandidates)
     return {bruteforce_.get(), "small input (" + std::to_string(std::uint64_t(candidates)) +
                                    " candidate pairs): one brute-force pass needs no index"};
   if (shape.widest <= 2 * shape.eps)

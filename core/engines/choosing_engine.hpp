@@ -8,6 +8,9 @@
 
 namespace simjoin {
 
+// Below this many candidate pairs a nested loop or brute force finishes before an index pays off.
+inline constexpr double kSmallJoinCandidates = 5e6;
+
 struct JoinShape {
   std::size_t n = 0;        // points in A
   std::size_t queries = 0;  // points in B, or in A for a self-join

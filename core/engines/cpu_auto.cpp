@@ -7,8 +7,6 @@
 namespace simjoin {
 
 namespace {
-// Below this many candidate pairs a nested loop finishes before an index pays off.
-constexpr double kSmallJoin = 5e6;
 // Up to this many dimensions the grid's 3^m cells prune well; above kMidDims partitions stop
 // pruning too and the nested loop's vectorised scan wins.
 constexpr std::size_t kLowDims = 8;
@@ -31,7 +29,7 @@ CpuAutoEngine::Choice CpuAutoEngine::choose(const JoinShape& shape) const {
   const double candidates = shape.candidates();
   const double widest = shape.widest, eps = shape.eps;
   const std::size_t dims = shape.dims;
-  if (candidates <= kSmallJoin)
+  if (candidates <= kSmallJoinCandidates)
     return {nlj_.get(), "small input (" + std::to_string(std::uint64_t(candidates)) +
                             " candidate pairs): a nested loop needs no index"};
   if (widest <= 2 * eps)
