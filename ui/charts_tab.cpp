@@ -7,6 +7,7 @@
 #include "ui/chart_export_button.hpp"
 #include "ui/charts/interactive_chart_view.hpp"
 #include "ui/charts/phase_chart.hpp"
+#include "ui/charts/sweep_chart.hpp"
 #include "ui/sweep_panel.hpp"
 
 namespace simjoin::ui {
@@ -24,6 +25,11 @@ ChartsTab::ChartsTab(const EngineRegistry& registry, std::function<JoinParams()>
   addWidget(current);
   // The phase bars need room for their axis labels: about 55 : 45.
   setSizes({550, 450});
+}
+
+QChart* ChartsTab::currentChart() const {
+  if (sweep_->chart()->points().empty()) return phases_;
+  return sweep_->chart();
 }
 
 void ChartsTab::showRun(const RunRecordPtr& run) {

@@ -7,6 +7,8 @@
 #include "core/engine.hpp"
 #include "ui/run/run_controller.hpp"
 
+class QChart;
+
 namespace simjoin::ui {
 
 class PhaseChart;
@@ -21,6 +23,8 @@ class ChartsTab : public QSplitter {
   void showRun(const RunRecordPtr& run);  // null clears
   PhaseChart* phaseChart() const { return phases_; }
   SweepPanel* sweep() const { return sweep_; }
+  // The chart --export-chart writes: the sweep's once it has points, else the run's phases.
+  QChart* currentChart() const;
 
  private:
   PhaseChart* phases_;

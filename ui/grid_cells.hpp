@@ -1,43 +1,43 @@
 #pragma once
-// The epsilon-grid of a grid engine, as the views draw it: cell coordinates of the non-empty cells
-// and the cells a query point searches (all neighbours, or the unicomp half).
+// The epsilon-grid of the viewed plane, as the Grid view draws it: cells `width` wide along the two
+// viewed axes, identified by integer coordinates (core/engines/grid_cell_order.hpp's cell_floor),
+// so that far outliers add cells of their own but never widen the others. Any 2-D projection of a
+// join is a valid index for it (a projection never lengthens a distance), so this grid can be shown
+// for every data set, whatever the engine's own grid indexes.
+#include <array>
 #include <cstdint>
-#include <optional>
 #include <vector>
-
-#include "core/point_set.hpp"
-#include "core/run_stats.hpp"
 
 namespace simjoin::ui {
 
-struct GridCells {
-  std::size_t dims = 0;                // indexed dimensions
-  std::vector<std::int64_t> coords;    // cells x dims, one row per non-empty cell (in B's order)
-  std::vector<std::uint32_t> counts;   // points per cell
-};
-
-// Coordinates and sizes of every non-empty cell. Throws Error(BadInput) when the structure's arrays
-// disagree with each other or the points.
-GridCells grid_cells(const GridStructure& grid, const PointSet& points);
-
-// The cell (a row of grid_cells) the engine placed point `point` in; none for a far outlier, which
-// run_engine joins apart from the grid (core/far_points.hpp).
-std::optional<std::size_t> cell_of(const GridStructure& grid, std::uint32_t point);
+using CellXY = std::array<std::int64_t, 2>;
 
 struct Cell2d {
   std::int64_t x = 0, y = 0;
-  std::uint32_t count = 0;  // points in all cells with these two coordinates
+  std::uint32_t count = 0;  // points in the cell
 };
-// The non-empty cells seen along two indexed dimensions (positions in indexed_dims).
-std::vector<Cell2d> cells_in_plane(const GridCells& cells, std::size_t dim_x, std::size_t dim_y);
+
+struct PlaneGrid {
+  double width = 0;
+  std::array<double, 2> origin{};   // cell (x, y) covers [origin + x w, origin + (x + 1) w) per axis
+  std::vector<CellXY> point_cell;   // per point
+  std::vector<bool> has_cell;       // false for a point too far out for an int64 coordinate
+  std::vector<Cell2d> cells;        // the non-empty cells, sorted by (y, x)
+};
+
+// The grid of points at plane coordinates `st` (n x 2). Throws Error(Usage) for width <= 0.
+PlaneGrid plane_grid(const std::vector<double>& st, double width, std::array<double, 2> origin);
+
+// The coordinate-wise median of `st` (n x 2): an origin that far outliers do not move.
+std::array<double, 2> median_origin(const std::vector<double>& st);
+
+// The cells grouped into super-cells of factor x factor cells (coordinates floor(c / factor)),
+// their counts summed, sorted by (y, x).
+std::vector<Cell2d> aggregate_cells(const std::vector<Cell2d>& cells, std::int64_t factor);
 
 // Whether a query in cell `from` compares against the points of the adjacent cell `to`. With
 // unicomp, per the last dimension k where they differ, only a cell with odd coordinate k searches.
 // A cell always searches itself.
 bool searches(const std::int64_t* from, const std::int64_t* to, std::size_t dims, bool unicomp);
-
-// Rows of `cells` that a point in cell `from` searches.
-std::vector<std::size_t> searched_cells(const GridCells& cells, const std::vector<std::int64_t>& from,
-                                        bool unicomp);
 
 }  // namespace simjoin::ui

@@ -1,6 +1,7 @@
 #pragma once
-// The read-only docks: Data (file, size, ranges, PCA explained variance, the eps the data suggests)
-// and Results (pairs, timings, per-partition replication table).
+// The read-only docks: Data (file, size, the eps the data suggests, each column's name and range, each
+// principal component's variance and loadings) and Results (pairs, timings, per-partition replication
+// table, and whether the run shown is stale).
 #include <QWidget>
 
 #include "core/eps_estimate.hpp"
@@ -13,14 +14,22 @@ class QTableWidget;
 
 namespace simjoin::ui {
 
+class StaleMarker;
+
 class DataPanel : public QWidget {
   Q_OBJECT
  public:
   explicit DataPanel(QWidget* parent = nullptr);
   void display(const PointSet& points, const Pca* pca, const EpsEstimate& estimate);
+  // Rows: the file's columns; columns: name, min, max, mean.
+  QTableWidget* columnTable() const { return columns_; }
+  // Rows: principal components; columns: component, explained variance, loadings.
+  QTableWidget* componentTable() const { return components_; }
 
  private:
   QLabel* text_;
+  QTableWidget* columns_;
+  QTableWidget* components_;
 };
 
 class ResultsPanel : public QWidget {
@@ -31,8 +40,11 @@ class ResultsPanel : public QWidget {
   void clear();
   // Rows: partitions; columns: own, received, sent.
   QTableWidget* partitionTable() const { return table_; }
+  // Says why the run shown no longer matches the parameters (empty: it does).
+  StaleMarker* staleMarker() const { return stale_; }
 
  private:
+  StaleMarker* stale_;
   QLabel* text_;
   QTableWidget* table_;
 };

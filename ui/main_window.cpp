@@ -14,7 +14,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QPainter>
 #include <QPushButton>
 #include <QSettings>
 #include <QStatusBar>
@@ -22,6 +21,7 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include "core/pca_axes.hpp"
 #include "core/vtkio/load_points.hpp"
 #include "ui/background_task.hpp"
 #include "ui/charts_tab.hpp"
@@ -29,9 +29,11 @@
 #include "ui/parameters_panel.hpp"
 #include "ui/projection_view.hpp"
 #include "ui/run/run_history_model.hpp"
+#include "ui/run/run_staleness.hpp"
 #include "ui/run_status.hpp"
 #include "ui/runs_panel.hpp"
 #include "ui/samples.hpp"
+#include "ui/stale_marker.hpp"
 #include "ui/sweep_panel.hpp"
 #include "ui/vtk_view_widget.hpp"
 
@@ -61,9 +63,12 @@ QString best_cpu_engine(const EngineRegistry& registry) {
   return {};
 }
 
-// The PCA of the 2-D views and the eps the points' scale suggests (a fraction of a second each).
+// The PCA of the 2-D views, its axes oriented (a map stays unmirrored), and the eps the points'
+// scale suggests (a fraction of a second each).
 LoadedPoints analyse_points(std::shared_ptr<const PointSet> points, RunControl& control) {
-  auto pca = std::make_shared<const Pca>(fit_pca(*points));
+  Pca fitted = fit_pca(*points);
+  orient_axes(fitted);
+  auto pca = std::make_shared<const Pca>(std::move(fitted));
   const EpsEstimate estimate = estimate_eps(*points, control);
   return {std::move(points), std::move(pca), estimate};
 }
@@ -95,11 +100,12 @@ MainWindow::MainWindow(const EngineRegistry& registry, DeviceSummary devices, QW
   tabs_->addTab(charts_, tr("Charts"));
   setCentralWidget(tabs_);
 
-  dock(this, tr("Data"), data_, Qt::LeftDockWidgetArea);
+  QDockWidget* data = dock(this, tr("Data"), data_, Qt::LeftDockWidgetArea);
   dock(this, tr("Parameters"), parameters_, Qt::LeftDockWidgetArea);
   dock(this, tr("Results"), results_, Qt::RightDockWidgetArea);
   QDockWidget* runs = dock(this, tr("Runs"), runs_panel_, Qt::BottomDockWidgetArea);
   resizeDocks({runs}, {170}, Qt::Vertical);  // the views keep most of the height
+  resizeDocks({data}, {340}, Qt::Horizontal);  // room for the column and component tables
   connect(runs_panel_, &RunsPanel::loadRequested, this, &MainWindow::showRun);
   statusBar()->addPermanentWidget(new QLabel(devices.status));
 
@@ -107,6 +113,7 @@ MainWindow::MainWindow(const EngineRegistry& registry, DeviceSummary devices, QW
   parameters_->runArea()->addWidget(run_status_);
   connect(parameters_, &ParametersPanel::changed, this, [this] {
     view_->setEps(parameters_->eps());
+    updateStale();
     if (points_) runs_->setRequest(currentRequest());
   });
   connect(parameters_, &ParametersPanel::runRequested, this, &MainWindow::runJoin);
@@ -129,6 +136,8 @@ MainWindow::MainWindow(const EngineRegistry& registry, DeviceSummary devices, QW
     parameters_->setRunning(false);
     run_status_->stopped(tr("Run cancelled."));
     statusBar()->showMessage(tr("Run cancelled"), 5000);
+    cancelled_since_shown_ = true;
+    updateStale();
     emit runFinished(false);
   });
   view_->setEps(parameters_->eps());
@@ -137,6 +146,7 @@ MainWindow::MainWindow(const EngineRegistry& registry, DeviceSummary devices, QW
   QSettings settings;
   parameters_->setEngine(settings.value("engine", "auto").toString());
   buildMenus();
+  setPalette(parse_palette(settings.value("palette").toString().toStdString()).value_or(PaletteKind::Distinct));
   resize(1400, 900);
   restoreGeometry(settings.value("geometry").toByteArray());
   restoreState(settings.value("windowState").toByteArray());
@@ -169,6 +179,12 @@ void MainWindow::buildMenus() {
     view->addAction(tr(kModeNames[mode]), QKeySequence(Qt::CTRL | (Qt::Key_1 + mode)), this,
                     [this, mode] { setViewMode(static_cast<ViewMode>(mode)); });
   view->addSeparator();
+  colorblind_ = view->addAction(tr("Colour-&blind-safe palette"), this, [this](bool on) {
+    setPalette(on ? PaletteKind::ColorBlind : PaletteKind::Distinct);
+  });
+  colorblind_->setCheckable(true);
+  colorblind_->setToolTip(tr("Partitions in Okabe & Ito's colours, told apart with any colour vision (up to %1)")
+                              .arg(palette_size(PaletteKind::ColorBlind)));
   view->addAction(tr("&Reset View"), QKeySequence(Qt::CTRL | Qt::Key_R), view_, &ProjectionView::resetCamera);
 
   QMenu* run = menuBar()->addMenu(tr("&Run"));
@@ -181,6 +197,11 @@ void MainWindow::buildMenus() {
                        tr("Simjoin Studio: the epsilon-similarity join on CPUs and GPUs, "
                           "with views of the k-means partitions, replication and the eps-grid."));
   });
+}
+
+void MainWindow::setPalette(PaletteKind palette) {
+  colorblind_->setChecked(palette == PaletteKind::ColorBlind);
+  view_->setPalette(palette);
 }
 
 void MainWindow::setViewMode(ViewMode mode) {
@@ -227,6 +248,7 @@ void MainWindow::setPoints(const LoadedPoints& loaded, double eps, int k) {
   runs_->cancel();  // a run on the old points is stale
   points_ = loaded.points;
   current_.reset();
+  updateStale();
   charts_->showRun(nullptr);
   charts_->sweep()->setPoints(points_);
   data_->display(*points_, loaded.pca.get(), loaded.estimate);
@@ -325,10 +347,19 @@ void MainWindow::showRun(RunRecordPtr record) {
     setPoints(analyse_points(record->request.a, control), record->request.params.eps, record->request.params.k);
   }
   current_ = std::move(record);
+  cancelled_since_shown_ = false;
+  updateStale();
   results_->display(current_->result);
   charts_->showRun(current_);
   // The views share the record's result (aliasing: the record stays alive with it).
   view_->setResult(std::shared_ptr<const RunResult>(current_, &current_->result));
+}
+
+void MainWindow::updateStale() {
+  const QString reason = current_ ? stale_reason(*current_, currentRequest(), cancelled_since_shown_) : QString();
+  view_->setStale(reason);
+  results_->staleMarker()->setReason(reason);
+  history_->setShown(current_.get(), reason);
 }
 
 void MainWindow::waitForTask() {
@@ -374,17 +405,7 @@ void MainWindow::refreshRecentMenu() {
   recent_menu_->setEnabled(!files.isEmpty());
 }
 
-QImage MainWindow::screenshot() {
-  // grab() draws child widgets; the OpenGL view is drawn from its own framebuffer on top.
-  QImage image = grab().toImage();
-  VtkViewWidget* gl = view_->vtkWidget();
-  if (gl->isVisible()) {
-    QPainter painter(&image);
-    const QPoint origin = gl->mapTo(this, QPoint(0, 0));
-    painter.drawImage(QRect(origin, gl->size()), gl->grabFramebuffer());
-  }
-  return image;
-}
+QImage MainWindow::screenshot() { return grab_with_view(this, view_->vtkWidget()); }
 
 void MainWindow::saveScreenshotAs() {
   const QString path = QFileDialog::getSaveFileName(this, tr("Save screenshot"), "simjoin.png", tr("PNG (*.png)"));
@@ -405,6 +426,8 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   settings.setValue("geometry", saveGeometry());
   settings.setValue("windowState", saveState());
   settings.setValue("engine", parameters_->engine());
+  settings.setValue("palette", QString::fromStdString(
+                                   palette_name(colorblind_->isChecked() ? PaletteKind::ColorBlind : PaletteKind::Distinct)));
   if (task_) task_->cancel();
   runs_->cancel();
   event->accept();

@@ -72,6 +72,8 @@ class MainWindow : public QMainWindow {
   double confirmAbovePairs() const { return confirm_above_pairs_; }
 
   void setViewMode(ViewMode mode);
+  // The partitions' colours (View > Colour-blind-safe palette; the choice is kept on closing).
+  void setPalette(PaletteKind palette);
   ParametersPanel* parameters() const { return parameters_; }
   ProjectionView* view() const { return view_; }
   ResultsPanel* results() const { return results_; }
@@ -123,6 +125,9 @@ class MainWindow : public QMainWindow {
   void onRunFinished(RunRecordPtr record);
   void onRunFailed(const RunFailure& failure);
   void onRunNeedsConfirmation(double pairs);
+  // Marks the views, Results and the Runs table stale when the run shown no longer matches the
+  // parameters or the run after it was cancelled.
+  void updateStale();
 
   const EngineRegistry& registry_;
   DataPanel* data_;
@@ -133,6 +138,7 @@ class MainWindow : public QMainWindow {
   QTabBar* modes_;
   ChartsTab* charts_;
   QMenu* recent_menu_ = nullptr;
+  QAction* colorblind_ = nullptr;
   BackgroundTask* task_ = nullptr;  // loading a file or exporting
   RunController* runs_;
   RunStatus* run_status_;
@@ -140,6 +146,7 @@ class MainWindow : public QMainWindow {
   RunsPanel* runs_panel_;
   std::shared_ptr<const PointSet> points_;
   RunRecordPtr current_;
+  bool cancelled_since_shown_ = false;
   double confirm_above_pairs_ = 1e8;
   QPointer<QMessageBox> confirm_box_;  // the open question about a large result
 };

@@ -1,5 +1,5 @@
 // File -> Export: the selected run's pairs, neighbour lists, statistics and labelled points, and the
-// current view as PNG, each written on a worker thread with progress (BackgroundTask).
+// current view (PNG, SVG or PDF), each written on a worker thread with progress (BackgroundTask).
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
@@ -7,11 +7,11 @@
 
 #include "ui/background_task.hpp"
 #include "ui/chart_export_button.hpp"
+#include "ui/export/image_export.hpp"
 #include "ui/export/run_export.hpp"
 #include "ui/main_window.hpp"
 #include "ui/projection_view.hpp"
 #include "ui/runs_panel.hpp"
-#include "ui/vtk_view_widget.hpp"
 
 #include "core/error.hpp"
 
@@ -42,8 +42,8 @@ void MainWindow::buildExportMenu(QMenu* file) {
     action->setToolTip(tr("Writes the run selected in the Runs dock (else the run shown)"));
   }
   menu->addSeparator();
-  menu->addAction(tr("Current &view (PNG)..."), this, [this] {
-    save_with_dialog(this, tr("Export view"), "view.png", tr("PNG (*.png)"),
+  menu->addAction(tr("Current &view (PNG, SVG, PDF)..."), this, [this] {
+    save_with_dialog(this, tr("Export view"), "view.png", tr("Images (*.png *.svg *.pdf)"),
                      [this](const std::string& path) { exportView(QString::fromStdString(path)); });
   });
 }
@@ -81,11 +81,11 @@ void MainWindow::exportRun(RunExport kind, const QString& path) {
 }
 
 void MainWindow::exportView(const QString& path) {
-  // The framebuffer is read on the GUI thread; encoding and writing happen on the worker.
-  const QImage image = view_->vtkWidget()->grabFramebuffer();
-  runInBackground(tr("Exporting the view to %1").arg(QFileInfo(path).fileName()), [image, path](RunControl&) {
-    if (!image.save(path, "PNG")) fail(ErrorKind::Usage, path.toStdString() + ": cannot write the PNG image");
-  });
+  // The view is rendered on the GUI thread; encoding and writing happen on the worker.
+  const QImage image = view_->render();
+  const std::string file = path.toStdString();
+  runInBackground(tr("Exporting the view to %1").arg(QFileInfo(path).fileName()),
+                  [image, file](RunControl&) { save_image(image, file); });
 }
 
 void MainWindow::runInBackground(const QString& title, std::function<void(RunControl&)> job) {

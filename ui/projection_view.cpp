@@ -7,31 +7,31 @@
 #include <QPainter>
 #include <QPixmap>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QToolTip>
 #include <QVBoxLayout>
 
+#include "core/pca_axes.hpp"
 #include "ui/picking.hpp"
 #include "ui/scene_2d.hpp"
+#include "ui/stale_marker.hpp"
 #include "ui/vtk_view_widget.hpp"
 
 namespace simjoin::ui {
 
 namespace {
 
+constexpr int kMaxLegendWidth = 320;
+
 // Axis combo entries: data = index, negative for raw dimensions (-1 - dim).
 void fill_axes(QComboBox* combo, const PointSet& points, const Pca* pca) {
   const QSignalBlocker block(combo);
   combo->clear();
   for (std::size_t c = 0; pca && c < pca->dims; ++c)
-    combo->addItem(QObject::tr("PC%1 (%2%)").arg(c + 1).arg(100 * pca->explained(c), 0, 'f', 1),
-                   static_cast<int>(c));
-  for (std::size_t j = 0; j < points.dims(); ++j) {
-    const QString name = j < points.column_names.size()
-                             ? QString::fromStdString(points.column_names[j])
-                             : QObject::tr("dim %1").arg(j);
-    combo->addItem(name, -1 - static_cast<int>(j));
-  }
+    combo->addItem(QString::fromStdString(axis_label(*pca, c, points)), static_cast<int>(c));
+  for (std::size_t j = 0; j < points.dims(); ++j)
+    combo->addItem(QString::fromStdString(column_name(points, j)), -1 - static_cast<int>(j));
 }
 
 void select_axis(QComboBox* combo, bool principal, std::size_t index) {
@@ -56,7 +56,8 @@ ProjectionView::ProjectionView(QWidget* parent)
       y_axis_(new QComboBox),
       partition_(new QComboBox),
       legend_(new QListWidget),
-      notes_(new QLabel) {
+      notes_(new QLabel),
+      stale_(new StaleMarker) {
   auto* reset = new QPushButton(tr("Reset view"));
   auto* controls = new QHBoxLayout;
   controls->addWidget(new QLabel(tr("X")));
@@ -67,7 +68,8 @@ ProjectionView::ProjectionView(QWidget* parent)
   controls->addWidget(partition_);
   controls->addStretch();
   controls->addWidget(reset);
-  legend_->setMaximumWidth(260);
+  // The boxes are as wide as their longest axis label ("PC1 (55.2 %): lon"), never cutting it off.
+  for (QComboBox* box : {x_axis_, y_axis_}) box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   legend_->setSelectionMode(QAbstractItemView::NoSelection);
   notes_->setWordWrap(true);
   auto* body = new QHBoxLayout;
@@ -75,6 +77,7 @@ ProjectionView::ProjectionView(QWidget* parent)
   body->addWidget(legend_);
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(controls);
+  layout->addWidget(stale_);
   layout->addLayout(body, 1);
   layout->addWidget(notes_);
 
@@ -152,6 +155,11 @@ void ProjectionView::setAxes(const Axes& axes) {
   resetCamera();
 }
 
+void ProjectionView::setPalette(PaletteKind palette) {
+  palette_ = palette;
+  if (points_) rebuild();
+}
+
 void ProjectionView::selectPartition(std::optional<std::uint32_t> partition) {
   selected_ = partition;
   const QSignalBlocker block(partition_);
@@ -177,30 +185,53 @@ void ProjectionView::rebuild() {
   input.axes = axes_;
   input.projected = &projected_;
   input.mode = mode_;
+  input.stats = result_ ? &result_->stats : nullptr;
   input.partitions = result_ && result_->partitions ? &*result_->partitions : nullptr;
   input.grid = result_ && result_->grid ? &*result_->grid : nullptr;
   input.eps = eps_;
   input.selected_partition = selected_;
   input.picked = picked_;
+  input.palette = palette_;
   layers_ = build_layers(input);
   scene_->set_point_size(layers_.small_points || layers_.ids.size() > 200000 ? 2 : 4);
   scene_->show(layers_);
   legend_->clear();
   for (const auto& entry : layers_.legend)
     legend_->addItem(new QListWidgetItem(swatch(entry.color), QString::fromStdString(entry.label)));
+  // The picked point's facts follow the legend, under a heading; long lines show whole as tooltips.
+  if (!layers_.picked_facts.empty()) legend_->addItem(tr("Picked point"));
+  for (const auto& fact : layers_.picked_facts) {
+    auto* item = new QListWidgetItem(swatch(fact.color), QString::fromStdString(fact.label));
+    item->setToolTip(item->text());
+    legend_->addItem(item);
+  }
+  // The legend takes the width of its entries, and no room at all when it has none.
+  legend_->setVisible(legend_->count() > 0);
+  legend_->setFixedWidth(std::min(kMaxLegendWidth, legend_->sizeHintForColumn(0) + 2 * legend_->frameWidth() +
+                                                       legend_->verticalScrollBar()->sizeHint().width()));
   QStringList notes;
   for (const auto& note : layers_.notes) notes << QString::fromStdString(note);
   notes_->setText(notes.join("\n"));
   vtk_->update();
 }
 
+void ProjectionView::setStale(const QString& reason) { stale_->setReason(reason); }
+
+QImage ProjectionView::render() { return grab_with_view(this, vtk_); }
+
 void ProjectionView::resetCamera() { vtk_->resetCamera(); }
 
 std::optional<std::uint32_t> ProjectionView::pickAt(QPointF world) {
   if (!points_) return std::nullopt;
-  picked_ = pick_nearest(layers_.xy, layers_.ids, world.x(), world.y(), 6 * vtk_->worldPerPixel());
-  rebuild();
+  pick(pick_nearest(layers_.xy, layers_.ids, world.x(), world.y(), 6 * vtk_->worldPerPixel()));
   return picked_;
+}
+
+bool ProjectionView::pick(std::optional<std::uint32_t> id) {
+  if (!points_ || (id && *id >= points_->size())) return false;
+  picked_ = id;
+  rebuild();
+  return true;
 }
 
 QString ProjectionView::describePoint(std::uint32_t id) const {
@@ -211,6 +242,10 @@ QString ProjectionView::describePoint(std::uint32_t id) const {
   QString text = tr("point %1\n(%2)").arg(id).arg(coords.join(", "));
   if (result_ && result_->partitions && id < result_->partitions->membership.size())
     text += tr("\npartition %1").arg(result_->partitions->membership[id]);
+  if (picked_ == id && !layers_.picked_facts.empty()) {
+    for (const auto& fact : layers_.picked_facts) text += "\n" + QString::fromStdString(fact.label);
+    return text;
+  }
   text += tr("\n%1 neighbours within eps = %2")
               .arg(neighbours_within(*points_, id, eps_).size())
               .arg(eps_, 0, 'g', 6);

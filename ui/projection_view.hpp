@@ -18,6 +18,7 @@ class QListWidget;
 namespace simjoin::ui {
 
 class Scene2d;
+class StaleMarker;
 class VtkViewWidget;
 
 class ProjectionView : public QWidget {
@@ -32,15 +33,29 @@ class ProjectionView : public QWidget {
   void setEps(double eps);
   void setMode(ViewMode mode);
   void setAxes(const Axes& axes);
+  void setPalette(PaletteKind palette);
   void selectPartition(std::optional<std::uint32_t> partition);
   // Picks the displayed point nearest to a view position (within a few pixels); updates the view.
   std::optional<std::uint32_t> pickAt(QPointF world);
-  // Tooltip text for a point: id, coordinates, partition, neighbours within eps.
+  // Picks point `id` (none: clears the pick); false, picking nothing new, for an id outside the points.
+  bool pick(std::optional<std::uint32_t> id);
+  std::optional<std::uint32_t> picked() const { return picked_; }
+  // Tooltip text for a point: id, coordinates, partition, and for the picked point what the view
+  // says it did (its search, its copies), else its neighbours within eps.
   QString describePoint(std::uint32_t id) const;
+
+  // Says over the view why what it shows no longer matches the parameters (empty: it does).
+  void setStale(const QString& reason);
+  StaleMarker* staleMarker() const { return stale_; }
+  QListWidget* legend() const { return legend_; }
+  QComboBox* xAxisBox() const { return x_axis_; }
+  QComboBox* yAxisBox() const { return y_axis_; }
 
   const Layers& layers() const { return layers_; }
   const Axes& axes() const { return axes_; }
   VtkViewWidget* vtkWidget() const { return vtk_; }
+  // The view as the user sees it: axis boxes, the drawing, its legend and notes.
+  QImage render();
   void resetCamera();
 
  private:
@@ -57,6 +72,7 @@ class ProjectionView : public QWidget {
   QComboBox* partition_;
   QListWidget* legend_;
   QLabel* notes_;
+  StaleMarker* stale_;
 
   std::shared_ptr<const PointSet> points_;
   std::shared_ptr<const Pca> pca_;
@@ -65,6 +81,7 @@ class ProjectionView : public QWidget {
   Axes axes_;
   ViewMode mode_ = ViewMode::Scatter;
   double eps_ = 0;
+  PaletteKind palette_ = PaletteKind::Distinct;
   std::optional<std::uint32_t> selected_;
   std::optional<std::uint32_t> picked_;
   Layers layers_;

@@ -77,24 +77,63 @@ std::vector<std::uint32_t> received_by(const PartitionStructure& s, std::uint32_
   return points;
 }
 
-PartitionCell partition_cell_2d(const PartitionStructure& s, std::uint32_t partition, double eps,
-                                const double low[2], const double high[2]) {
+double bisector_distance(const double* x, const double* ci, const double* cj, std::size_t d) {
+  double to_j = 0, to_i = 0, between = 0;
+  for (std::size_t t = 0; t < d; ++t) {
+    to_j += (x[t] - cj[t]) * (x[t] - cj[t]);
+    to_i += (x[t] - ci[t]) * (x[t] - ci[t]);
+    between += (ci[t] - cj[t]) * (ci[t] - cj[t]);
+  }
+  return (to_j - to_i) / (2 * std::sqrt(between));
+}
+
+PointCopies point_copies(const PartitionStructure& s, const PointSet& points, std::uint32_t point) {
+  check_replicas(s);
+  const std::size_t d = points.dims();
+  if (point >= s.membership.size() || s.centroids.size() != s.k * d)
+    fail(ErrorKind::BadInput, "point " + std::to_string(point) + " is not in the partition structure");
+  PointCopies result;
+  result.home = s.membership[point];
+  check_partition(result.home, s.k, "point", point);
+  const double* ci = &s.centroids[result.home * d];
+  std::vector<bool> copied(s.k, false);
+  for (std::size_t r = 0; r < s.replica_point.size(); ++r)
+    if (s.replica_point[r] == point) copied[s.replica_partition[r]] = true;
+  for (std::uint32_t j = 0; j < s.k; ++j) {
+    if (j == result.home) continue;
+    const CopyReason reason{j, bisector_distance(points.point(point), ci, &s.centroids[j * d], d)};
+    if (copied[j]) result.copies.push_back(reason);
+    else if (!result.nearest_kept || reason.h < result.nearest_kept->h) result.nearest_kept = reason;
+  }
+  return result;
+}
+
+PartitionCell partition_cell_in_plane(const PartitionStructure& s, std::uint32_t partition, double eps,
+                                      const ViewPlane& plane, const double low[2], const double high[2]) {
   PartitionCell result;
-  if (s.k == 0 || s.centroids.size() != s.k * 2 || partition >= s.k) return result;
+  const std::size_t d = plane.origin.size();
+  if (s.k == 0 || s.centroids.size() != s.k * d || partition >= s.k) return result;
   const Polygon2d box{{low[0], low[1], high[0], low[1], high[0], high[1], low[0], high[1]}};
   result.cell = box;
   result.band = box;
-  const double ci[2] = {s.centroids[2 * partition], s.centroids[2 * partition + 1]};
+  const double* ci = &s.centroids[partition * d];
   for (std::size_t j = 0; j < s.k; ++j) {
     if (j == partition) continue;
-    const double cj[2] = {s.centroids[2 * j], s.centroids[2 * j + 1]};
-    // Closer to c_i than to c_j:  2 (c_j - c_i) . x <= |c_j|^2 - |c_i|^2.
-    const double a = 2 * (cj[0] - ci[0]), b = 2 * (cj[1] - ci[1]);
-    const double c = cj[0] * cj[0] + cj[1] * cj[1] - ci[0] * ci[0] - ci[1] * ci[1];
-    const double norm = std::hypot(a, b);
-    if (norm == 0) continue;  // coincident centroids share the whole plane
-    result.cell = clip(result.cell, a, b, c);
-    result.band = clip(result.band, a, b, c + eps * norm);
+    const double* cj = &s.centroids[j * d];
+    // Closer to c_i than to c_j:  w . x <= c with w = 2 (c_j - c_i), c = |c_j|^2 - |c_i|^2; on the plane
+    // x = o + s u + t v that is (w . u) s + (w . v) t <= c - w . o.
+    double wu = 0, wv = 0, wo = 0, c = 0, norm2 = 0;
+    for (std::size_t t = 0; t < d; ++t) {
+      const double w = 2 * (cj[t] - ci[t]);
+      wu += w * plane.u[t];
+      wv += w * plane.v[t];
+      wo += w * plane.origin[t];
+      c += cj[t] * cj[t] - ci[t] * ci[t];
+      norm2 += w * w;
+    }
+    if (norm2 == 0) continue;  // coincident centroids share the whole space
+    result.cell = clip(result.cell, wu, wv, c - wo);
+    result.band = clip(result.band, wu, wv, c - wo + eps * std::sqrt(norm2));
   }
   return result;
 }

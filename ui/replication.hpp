@@ -1,9 +1,13 @@
 #pragma once
-// What KMEANS-JOIN's replication did, per partition, and the geometry of its epsilon-bands.
+// What KMEANS-JOIN's replication did, per partition and per point, and the geometry of its
+// bisectors and epsilon-bands in the viewed plane (Korkmaz 2012, sec. 4.2).
 #include <cstdint>
+#include <optional>
 #include <vector>
 
+#include "core/point_set.hpp"
 #include "core/run_stats.hpp"
+#include "ui/view_plane.hpp"
 
 namespace simjoin::ui {
 
@@ -23,18 +27,39 @@ std::vector<std::uint32_t> copies_per_point(const PartitionStructure& partitions
 // Points copied into `partition`, ascending.
 std::vector<std::uint32_t> received_by(const PartitionStructure& partitions, std::uint32_t partition);
 
+// The signed distance of x to the bisector of centroids ci and cj, positive on ci's side, in full
+// dimension: (|x - cj|^2 - |x - ci|^2) / (2 |ci - cj|). cpu-kmeans copies a point of partition i into
+// j when this is at most eps (core/engines/cpu_kmeans.cpp, in_bisector_band).
+double bisector_distance(const double* x, const double* ci, const double* cj, std::size_t d);
+
+struct CopyReason {
+  std::uint32_t partition = 0;
+  double h = 0;  // bisector_distance to that partition's centroid
+};
+
+// Where one point went: its own partition, the copies the engine made of it (from the structure,
+// ascending by partition) with their h, and the nearest bisector it was not copied across (none when
+// k = 1 or it was copied everywhere).
+struct PointCopies {
+  std::uint32_t home = 0;
+  std::vector<CopyReason> copies;
+  std::optional<CopyReason> nearest_kept;
+};
+PointCopies point_copies(const PartitionStructure& partitions, const PointSet& points, std::uint32_t point);
+
 struct Polygon2d {
   std::vector<double> xy;  // vertices x0, y0, x1, y1, ... in order
 };
 
-// For 2-D centroids: the Voronoi cell of `partition` inside the box [low, high] (its edges lie on
-// the bisectors), and the same cell with every bisector pushed out by eps (the band from which it
-// receives copies). Empty polygons when the data is not 2-D.
+// Where the view plane meets the Voronoi cell of `partition` (its edges lie on the traces of the
+// bisector hyperplanes), inside the box [low, high] of plane coordinates, and the same with every
+// bisector pushed out by eps in full dimension (the band from which the partition receives copies).
+// For 2-D data on any axes these are the cell and band themselves.
 struct PartitionCell {
   Polygon2d cell;
   Polygon2d band;
 };
-PartitionCell partition_cell_2d(const PartitionStructure& partitions, std::uint32_t partition,
-                                double eps, const double low[2], const double high[2]);
+PartitionCell partition_cell_in_plane(const PartitionStructure& partitions, std::uint32_t partition, double eps,
+                                      const ViewPlane& plane, const double low[2], const double high[2]);
 
 }  // namespace simjoin::ui

@@ -1,7 +1,10 @@
 #include "ui/run_compare_dialog.hpp"
 
+#include <algorithm>
+
 #include <QHeaderView>
 #include <QHBoxLayout>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTableView>
 
@@ -10,6 +13,10 @@
 #include "ui/run/run_history_model.hpp"
 
 namespace simjoin::ui {
+
+namespace {
+constexpr int kMaxTableWidth = 900;
+}  // namespace
 
 RunCompareDialog::RunCompareDialog(std::vector<RunRecordPtr> runs, QWidget* parent)
     : QDialog(parent), model_(new RunCompareModel(this)), chart_(new PhaseChart) {
@@ -23,6 +30,12 @@ RunCompareDialog::RunCompareDialog(std::vector<RunRecordPtr> runs, QWidget* pare
   auto* table = new QTableView;
   table->setModel(model_);
   table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  table->resizeColumnsToContents();
+  // The table keeps the width of all its columns (up to kMaxTableWidth, past which it scrolls), so
+  // that the splitter never cuts runs off.
+  const int table_width = table->verticalHeader()->sizeHint().width() + table->horizontalHeader()->length() +
+                          2 * table->frameWidth() + table->verticalScrollBar()->sizeHint().width();
+  table->setMinimumWidth(std::min(table_width, kMaxTableWidth));
   auto* splitter = new QSplitter;
   splitter->addWidget(table);
   splitter->addWidget(new InteractiveChartView(chart_));  // the view owns the chart

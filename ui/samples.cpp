@@ -1,5 +1,7 @@
 #include "ui/samples.hpp"
 
+#include <algorithm>
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -29,10 +31,29 @@ const std::vector<GeneratedSample>& generated_samples() {
   return samples;
 }
 
+// The built-in files the readers can load (not the README beside them).
+QStringList sample_files() {
+  QStringList files;
+  for (const QString& file : QDir(kPrefix).entryList(QDir::Files, QDir::Name)) {
+    const QString extension = "." + QFileInfo(file).suffix().toLower();
+    const auto& known = supported_point_extensions();
+    if (std::any_of(known.begin(), known.end(), [&](const std::string& e) { return extension == e.c_str(); }))
+      files << file;
+  }
+  return files;
+}
+
+// The built-in file a sample name means: its full name, or its name without the extension.
+QString sample_file(const QString& name) {
+  for (const QString& file : sample_files())
+    if (file == name || QFileInfo(file).completeBaseName() == name) return file;
+  return {};
+}
+
 }  // namespace
 
 QStringList sample_names() {
-  QStringList names = QDir(kPrefix).entryList(QDir::Files, QDir::Name);
+  QStringList names = sample_files();
   for (const auto& sample : generated_samples()) names << QString::fromUtf8(sample.name);
   return names;
 }
@@ -44,15 +65,18 @@ PointSet load_sample(const QString& name, RunControl* control) {
       points.source = sample.name;
       return points;
     }
-  QFile resource(kPrefix + name);
-  if (!resource.exists()) fail(ErrorKind::BadInput, "no sample named " + name.toStdString());
+  const QString file = sample_file(name);
+  if (file.isEmpty())
+    fail(ErrorKind::BadInput, "no sample named '" + name.toStdString() + "'; the samples are: " +
+                                  sample_names().join(", ").toStdString());
   // The readers take a path; a built-in resource is copied to a temporary file first.
+  QFile resource(kPrefix + file);
   QTemporaryDir dir;
-  const QString path = dir.filePath(QFileInfo(name).fileName());
+  const QString path = dir.filePath(file);
   if (!dir.isValid() || !resource.copy(path))
-    fail(ErrorKind::BadInput, "cannot extract sample " + name.toStdString());
+    fail(ErrorKind::BadInput, "cannot extract sample " + file.toStdString());
   PointSet points = load_points(path.toStdString(), {}, control);
-  points.source = "sample " + name.toStdString();
+  points.source = "sample " + file.toStdString();
   return points;
 }
 

@@ -10,7 +10,8 @@
 namespace simjoin::ui {
 
 QStringList sample_names();
-// Loads a sample by name; throws Error(BadInput) for an unknown name.
+// Loads a sample by name, a built-in file's with or without its extension; throws Error(BadInput)
+// naming every sample for an unknown name.
 PointSet load_sample(const QString& name, RunControl* control = nullptr);
 
 }  // namespace simjoin::ui

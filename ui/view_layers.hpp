@@ -1,6 +1,7 @@
 #pragma once
 // What a 2-D view draws, computed without any graphics: point colours, markers, lines, shaded
-// cells and the legend for each view mode. The VTK scene only turns these into actors.
+// cells, labels, the legend and the picked point's facts for each view mode. The VTK scene only
+// turns these into actors.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -10,20 +11,20 @@
 #include "core/point_set.hpp"
 #include "core/run_stats.hpp"
 #include "ui/palette.hpp"
+#include "ui/view_plane.hpp"
 
 namespace simjoin::ui {
 
 enum class ViewMode { Scatter, Partitions, Replication, Grid };
 
-// The two displayed axes: principal components (of `pca`) or raw dimensions.
-struct Axes {
-  bool principal = true;
-  std::size_t a = 0, b = 1;
-};
-
 struct LegendEntry {
   std::string label;
   Rgb color;
+};
+
+struct Label {
+  float x = 0, y = 0;
+  std::string text;
 };
 
 struct Layers {
@@ -32,11 +33,15 @@ struct Layers {
   std::vector<std::uint8_t> rgb;      // their colours
   std::vector<float> marker_xy;       // centroids
   std::vector<std::uint8_t> marker_rgb;
+  std::vector<float> copy_xy;         // copies made by replication, at their points
+  std::vector<std::uint8_t> copy_rgb; // the receiving partition's colour
   std::vector<float> segments;        // x0, y0, x1, y1 per line segment
   std::vector<std::uint8_t> segment_rgb;
-  std::vector<float> rects;           // x0, y0, x1, y1 per shaded cell
-  std::vector<std::uint8_t> rect_rgba;
+  std::vector<float> rects;           // x0, y0, x1, y1 per shaded cell, drawn with a thin border
+  std::vector<std::uint8_t> rect_rgb;
+  std::vector<Label> labels;          // text at view positions (centroid numbers)
   std::vector<LegendEntry> legend;
+  std::vector<LegendEntry> picked_facts;  // what the picked point did, listed beside the legend
   std::vector<std::string> notes;     // shown under the view (decimation, why a layer is missing)
   bool small_points = false;          // points drawn small so that the layers under them read
 };
@@ -47,11 +52,13 @@ struct ViewInput {
   Axes axes;
   const std::vector<float>* projected = nullptr;  // all points on `axes`, n x 2
   ViewMode mode = ViewMode::Scatter;
+  const RunStats* stats = nullptr;           // the run's engine and notes
   const PartitionStructure* partitions = nullptr;
   const GridStructure* grid = nullptr;
   double eps = 0;
   std::optional<std::uint32_t> selected_partition;
   std::optional<std::uint32_t> picked;
+  PaletteKind palette = PaletteKind::Distinct;  // of the partitions
   std::size_t max_display = 1'000'000;       // above this, every m-th point is drawn
 };
 

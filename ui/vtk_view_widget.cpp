@@ -4,6 +4,7 @@
 #include <QMouseEvent>
 #include <QOpenGLContext>
 #include <QOpenGLExtraFunctions>
+#include <QPainter>
 #include <QSurfaceFormat>
 #include <QWheelEvent>
 
@@ -204,6 +205,15 @@ void VtkViewWidget::keyPressEvent(QKeyEvent* event) {
 
 void VtkViewWidget::keyReleaseEvent(QKeyEvent* event) {
   interactor_->InvokeEvent(vtkCommand::KeyReleaseEvent, event);
+}
+
+QImage grab_with_view(QWidget* widget, VtkViewWidget* gl) {
+  QImage image = widget->grab().toImage();
+  if (gl->isVisible()) {
+    QPainter painter(&image);
+    painter.drawImage(QRect(gl->mapTo(widget, QPoint(0, 0)), gl->size()), gl->grabFramebuffer());
+  }
+  return image;
 }
 
 }  // namespace simjoin::ui

@@ -66,4 +66,8 @@ class VtkViewWidget : public QOpenGLWidget {
   bool gl_ready_ = false;
 };
 
+// `widget` rendered with its children, `gl` (one of them) drawn from its own framebuffer: grab()
+// alone leaves an OpenGL child blank.
+QImage grab_with_view(QWidget* widget, VtkViewWidget* gl);
+
 }  // namespace simjoin::ui

@@ -1,9 +1,11 @@
 // simjoin-studio [FILE] [--eps E] [--k K] [--engine NAME] [--view MODE] [--run [--stats S.json]]
 //                [--max-pairs P] [--sweep-eps FROM,TO,STEPS [--sweep-engines A,B]] [--tab views|charts]
+//                [--palette distinct|colorblind] [--pick INDEX] [--export-view F] [--export-chart F]
 //                [--screenshot PNG] [--quit]
 // A file that cannot be loaded, or a run that fails, leaves the window open with its error; with
 // --quit the exit code is then the one `simjoin` gives (README): 3 bad input, 4 out of resources.
 #include <cstdio>
+#include <functional>
 #include <optional>
 
 #include <QApplication>
@@ -19,9 +21,12 @@
 #include "ui/charts/sweep_runner.hpp"
 #include "ui/charts_tab.hpp"
 #include "ui/eps_spin_box.hpp"
+#include "ui/export/chart_export.hpp"
+#include "ui/export/image_export.hpp"
 #include "ui/export/run_export.hpp"
 #include "ui/main_window.hpp"
 #include "ui/parameters_panel.hpp"
+#include "ui/projection_view.hpp"
 #include "ui/samples.hpp"
 #include "ui/sweep_panel.hpp"
 #include "ui/vtk_view_widget.hpp"
@@ -61,17 +66,23 @@ struct Options {
       "max-pairs", "ask before a run expected to return more pairs (default 1e8; 0: never); refused with --quit or --screenshot",
       "P"};
   const QCommandLineOption screenshot{"screenshot", "save a PNG of the window", "PNG"};
+  const QCommandLineOption export_view{"export-view", "write the 2-D view with its axes and legend (.png, .svg, .pdf)", "FILE"};
+  const QCommandLineOption export_chart{
+      "export-chart", "write the chart: the sweep's after --sweep-eps, else the run's phases (.png, .svg, .pdf)", "FILE"};
   const QCommandLineOption quit{"quit", "quit when done"};
   const QCommandLineOption sweep_eps{"sweep-eps", "sweep eps on the Charts tab (log spacing)", "FROM,TO,STEPS"};
   const QCommandLineOption sweep_engines{"sweep-engines", "engines of the sweep", "A,B"};
   const QCommandLineOption tab{"tab", "tab to show: views or charts", "TAB"};
+  const QCommandLineOption pick{"pick", "pick point INDEX (a row of the file) in the views, after --run", "INDEX"};
+  const QCommandLineOption palette{"palette", "partition colours: distinct (64 colours) or colorblind (Okabe-Ito)", "NAME"};
 
   Options() {
     parser.setApplicationDescription("Explore the epsilon-similarity join");
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument("FILE", "point file to open (or sample:NAME)");
-    parser.addOptions({eps, k, engine, view, run, stats, max_pairs, sweep_eps, sweep_engines, tab, screenshot, quit});
+    parser.addOptions({eps, k, engine, view, run, stats, max_pairs, sweep_eps, sweep_engines, tab, palette, pick,
+                       export_view, export_chart, screenshot, quit});
   }
 };
 
@@ -102,6 +113,11 @@ bool parse_mode(const QString& name, ui::ViewMode& mode) {
   if (index < 0) return false;
   mode = static_cast<ui::ViewMode>(index);
   return true;
+}
+
+bool image_path(const QString& path) {
+  return path.endsWith(".png", Qt::CaseInsensitive) || path.endsWith(".svg", Qt::CaseInsensitive) ||
+         path.endsWith(".pdf", Qt::CaseInsensitive);
 }
 
 int fail_usage(const QString& message) {
@@ -178,6 +194,11 @@ int main(int argc, char** argv) {
     if (!ok || !(pairs >= 0)) return fail_usage("--max-pairs must be a number >= 0, e.g. 1e9");
     window.setConfirmAbovePairs(pairs);
   }
+  if (parser.isSet(options.palette)) {
+    const auto palette = ui::parse_palette(parser.value(options.palette).toStdString());
+    if (!palette) return fail_usage("--palette must be distinct or colorblind");
+    window.setPalette(*palette);
+  }
   std::optional<SweepRange> sweep_range;
   if (parser.isSet(options.sweep_eps) && !(sweep_range = parse_sweep_range(parser.value(options.sweep_eps))))
     return fail_usage("--sweep-eps must be FROM,TO,STEPS with 0 < FROM <= TO, e.g. 500,8000,5");
@@ -186,8 +207,13 @@ int main(int argc, char** argv) {
   if ((parser.isSet(options.run) || sweep_range) && files.isEmpty())
     return fail_usage("--run and --sweep-eps need a point file");
   if (parser.isSet(options.stats) && !parser.isSet(options.run)) return fail_usage("--stats needs --run");
+  for (const QCommandLineOption* option : {&options.export_view, &options.export_chart})
+    if (parser.isSet(*option) && !image_path(parser.value(*option)))
+      return fail_usage("--" + option->names().first() + " writes .png, .svg or .pdf files");
 
-  const bool scripted = parser.isSet(options.quit) || parser.isSet(options.screenshot);
+  const bool outputs = parser.isSet(options.screenshot) || parser.isSet(options.export_view) ||
+                       parser.isSet(options.export_chart);
+  const bool scripted = parser.isSet(options.quit) || outputs;
   app.setProperty("unattended", scripted);
   window.show();
   window.setViewMode(mode);
@@ -235,17 +261,33 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "simjoin-studio: the sweep did not complete\n");
     note_failure(ErrorKind::Internal);
   }
+  if (parser.isSet(options.pick) && window.points()) {
+    const qulonglong index = parser.value(options.pick).toULongLong(&ok);
+    if (!ok || index >= window.points()->size() || !window.view()->pick(std::uint32_t(index)))
+      return fail_usage("--pick must be a point index below " + QString::number(window.points()->size()));
+  }
   if (!tab.isEmpty() || sweep_range) window.tabs()->setCurrentIndex(tab == "views" ? 0 : 1);
-  if (parser.isSet(options.screenshot)) {
-    // Let the window lay out and paint once before grabbing it.
+  if (outputs) {
+    // Let the window lay out and paint once before rendering it.
     QTimer::singleShot(300, &window, [&] {
-      if (!window.screenshot().save(parser.value(options.screenshot))) {
-        std::fprintf(stderr, "simjoin-studio: cannot write %s\n", qPrintable(parser.value(options.screenshot)));
-        note_failure(ErrorKind::BadInput);
-        app.exit(exit_code_for(ErrorKind::BadInput));
-      } else if (parser.isSet(options.quit)) {
-        app.quit();
-      }
+      bool all_written = true;
+      const auto write = [&](const QCommandLineOption& option, const std::function<void(const std::string&)>& save) {
+        if (!parser.isSet(option)) return;
+        try {
+          save(parser.value(option).toStdString());
+        } catch (const Error& error) {
+          std::fprintf(stderr, "simjoin-studio: %s\n", error.what());
+          note_failure(error.kind());
+          all_written = false;
+        }
+      };
+      write(options.export_view, [&](const std::string& path) { ui::save_image(window.view()->render(), path); });
+      write(options.export_chart, [&](const std::string& path) { ui::save_chart_image(*window.charts()->currentChart(), path); });
+      write(options.screenshot, [&](const std::string& path) {
+        if (!window.screenshot().save(QString::fromStdString(path))) fail(ErrorKind::BadInput, path + ": cannot write the screenshot");
+      });
+      // An output that could not be written ends the application, as with --quit.
+      if (parser.isSet(options.quit) || !all_written) app.exit(failure);
     });
   } else if (parser.isSet(options.quit)) {
     QTimer::singleShot(0, &app, &QApplication::quit);

@@ -8,5 +8,6 @@ target_sources(core_tests PRIVATE
   test_engine_rtree.cpp
   test_result_estimate.cpp
   test_eps_estimate.cpp
+  test_pca_axes.cpp
   test_far_points.cpp
 )

@@ -1,6 +1,7 @@
 // simjoin-studio from the command line, as scripts use it: a run's --stats agree with
 // `simjoin join --count-only` for eps from 1e-9 to 1e9 times the data's extent (no cap), a file that
 // cannot be read exits with 3 after its error, and a run above --max-pairs is refused with 4.
+#include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -104,6 +105,32 @@ class TestStudioCommand : public QObject {
     const Finished studio = run(SIMJOIN_STUDIO, {points_, "--eps", "1e9", "--run", "--max-pairs", "1000", "--quit"});
     QCOMPARE(studio.code, 4);
     QVERIFY2(studio.err.contains("pairs are expected") && studio.err.contains("--max-pairs"), qPrintable(studio.err));
+  }
+
+  // --export-view and --export-chart write the view and the chart in the format the extension names.
+  void exportsViewAndChartByExtension() {
+    const QString view_png = dir_.filePath("view.png"), view_pdf = dir_.filePath("view.pdf");
+    const QString chart_svg = dir_.filePath("chart.svg"), chart_pdf = dir_.filePath("chart.pdf");
+    for (const auto& [view, chart] : {std::pair{view_png, chart_svg}, std::pair{view_pdf, chart_pdf}}) {
+      const Finished done = run(SIMJOIN_STUDIO, {points_, "--engine", "cpu-kmeans", "--run", "--view", "partitions",
+                                                 "--export-view", view, "--export-chart", chart, "--quit"});
+      QVERIFY2(done.code == 0, qPrintable(done.err));
+    }
+    const QImage image(view_png);
+    QVERIFY(image.width() > 400 && image.height() > 300);
+    const auto starts_with = [](const QString& path, const QByteArray& magic) {
+      QFile file(path);
+      return file.open(QIODevice::ReadOnly) && file.read(magic.size()) == magic;
+    };
+    QVERIFY(starts_with(view_pdf, "%PDF"));
+    QVERIFY(starts_with(chart_pdf, "%PDF"));
+    QFile svg(chart_svg);
+    QVERIFY(svg.open(QIODevice::ReadOnly));
+    QVERIFY(svg.readAll().contains("<svg"));
+    // Another extension is a usage error before anything runs.
+    const Finished refused = run(SIMJOIN_STUDIO, {points_, "--export-view", dir_.filePath("view.jpg"), "--quit"});
+    QCOMPARE(refused.code, 2);
+    QVERIFY(refused.err.contains(".png, .svg or .pdf"));
   }
 };
 

@@ -1,5 +1,6 @@
 // View computations on fresh random inputs: PCA, partition colours, replication counts, picking,
 // grid search halves, the replication view's cells and the grid view's points.
+#include <cmath>
 #include <random>
 
 #include <QtTest>
@@ -31,6 +32,27 @@ PointSet random_plane(std::size_t n, std::uint64_t s) {
 }
 
 const Axes kRawPlane{false, 0, 1};
+
+// CIE 1976 colour difference (Delta E*ab) of two sRGB colours.
+double lab_distance(Rgb p, Rgb q) {
+  const auto lab = [](Rgb c) {
+    double xyz[3] = {0, 0, 0};
+    const double m[3][3] = {{0.4124564, 0.3575761, 0.1804375}, {0.2126729, 0.7151522, 0.0721750},
+                            {0.0193339, 0.1191920, 0.9503041}};
+    const double white[3] = {0.95047, 1.0, 1.08883};
+    for (int i = 0; i < 3; ++i) {
+      for (int j = 0; j < 3; ++j) {
+        const double u = c[j] / 255.0;
+        xyz[i] += m[i][j] * (u <= 0.04045 ? u / 12.92 : std::pow((u + 0.055) / 1.055, 2.4));
+      }
+      xyz[i] /= white[i];
+    }
+    const auto f = [](double t) { return t > 216.0 / 24389 ? std::cbrt(t) : t * 24389 / 3132 + 4.0 / 29; };
+    return std::array<double, 3>{116 * f(xyz[1]) - 16, 500 * (f(xyz[0]) - f(xyz[1])), 200 * (f(xyz[1]) - f(xyz[2]))};
+  };
+  const auto a = lab(p), b = lab(q);
+  return std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+}
 
 // The view of 2-D `points` on their raw axes; `projected` = project_points(points, nullptr, kRawPlane).
 ViewInput plane_view(const PointSet& points, const std::vector<float>& projected, ViewMode mode) {
@@ -116,9 +138,27 @@ class TestViewModels : public QObject {
     }
     QCOMPARE(layers.marker_xy.size(), k * 2);
     QCOMPARE(layers.legend.size(), k);
-    // Distinguishable: no two of the first 40 categories share a colour.
-    for (std::size_t a = 0; a < 40; ++a)
-      for (std::size_t b = a + 1; b < 40; ++b) QVERIFY(category_color(a) != category_color(b));
+  }
+
+  // The partitions' colours stay far apart (CIELAB distance) up to k = 64, and from the background
+  // and every highlight; the highlights differ from each other.
+  void paletteStaysDistinctTo64() {
+    const std::vector<Rgb> highlights = {kDimmed, kCopy, kBand, kPicked, kNeighbour};
+    for (std::size_t a = 0; a < 64; ++a) {
+      for (std::size_t b = a + 1; b < 64; ++b)
+        QVERIFY2(lab_distance(category_color(a), category_color(b)) > 20, qPrintable(QString("%1, %2").arg(a).arg(b)));
+      QVERIFY(lab_distance(category_color(a), {255, 255, 255}) > 20);
+      for (const Rgb& highlight : highlights) QVERIFY(lab_distance(category_color(a), highlight) > 20);
+    }
+    for (std::size_t a = 0; a < highlights.size(); ++a)
+      for (std::size_t b = a + 1; b < highlights.size(); ++b) QVERIFY(lab_distance(highlights[a], highlights[b]) > 20);
+    // The colour-blind palette is Okabe & Ito's, and its name round-trips for --palette.
+    QCOMPARE(palette_size(PaletteKind::ColorBlind), std::size_t(7));
+    QCOMPARE(category_color(0, PaletteKind::ColorBlind), Rgb({230, 159, 0}));
+    QCOMPARE(category_color(6, PaletteKind::ColorBlind), Rgb({204, 121, 167}));
+    QCOMPARE(parse_palette("colorblind"), std::optional(PaletteKind::ColorBlind));
+    QCOMPARE(parse_palette(palette_name(PaletteKind::Distinct)), std::optional(PaletteKind::Distinct));
+    QVERIFY(!parse_palette("rainbow"));
   }
 
   void replicationCountsMatchReplicas() {
@@ -197,7 +237,6 @@ class TestViewModels : public QObject {
       input.grid = &*result.grid;
       input.eps = 0.1;
       const Layers layers = build_layers(input);
-      QVERIFY(layers.notes.empty());
       QVERIFY(!layers.rects.empty());
       QVERIFY(layers.small_points);
       for (std::size_t v = 0; v < layers.ids.size(); ++v)
@@ -213,40 +252,30 @@ class TestViewModels : public QObject {
     }
   }
 
-  // cell_of finds the cell the engine put each point in, also with outliers 10^5 cells away (the
-  // cells are keyed by coordinates, so the unit square keeps its own cells), and picking draws the
-  // cells the picked point searches.
-  // Each point is in the cell the engine placed it in, but the two far outliers, which run_engine joins
-  // apart from the grid; picking one says so, picking another point draws the cells it searches.
-  void gridCellOfFindsEachPoint() {
+  // The two far outliers, which run_engine joins apart from the grid, have cells of their own in the
+  // view's grid (keyed by integer coordinates, so the unit square keeps its cells); picking one says
+  // the engine joined it apart, picking another draws the cells it searches.
+  void gridFarOutliersKeepTheirCells() {
     PointSet points = random_plane(600, seed());
     points.point(0)[0] = 1e6, points.point(0)[1] = -1e6;
     points.point(1)[0] = -1e6, points.point(1)[1] = 1e6;
     const RunResult result = run("cpu-grid", points, 0.1, 0);
     QVERIFY(result.grid);
-    const GridStructure& g = *result.grid;
-    QCOMPARE(g.cell_coords.size(), g.cell_count() * g.indexed_dims.size());
-    QVERIFY(!cell_of(g, 0) && !cell_of(g, 1));
-    for (std::uint32_t i = 2; i < points.size(); ++i) {
-      const std::optional<std::size_t> c = cell_of(g, i);
-      QVERIFY(c);
-      QVERIFY(std::find(g.point_order.begin() + g.cell_begin[*c], g.point_order.begin() + g.cell_end[*c], i) !=
-              g.point_order.begin() + g.cell_end[*c]);
-    }
     const auto projected = project_points(points, nullptr, kRawPlane);
     ViewInput input = plane_view(points, projected, ViewMode::Grid);
-    input.grid = &g;
+    input.grid = &*result.grid;
     input.eps = 0.1;
     input.picked = 7;
     const Layers layers = build_layers(input);
-    QVERIFY(layers.notes.empty());
-    bool searched = false;  // the picked point's cells are drawn translucent (alpha 110)
-    for (std::size_t r = 3; r < layers.rect_rgba.size(); r += 4) searched = searched || layers.rect_rgba[r] == 110;
-    QVERIFY(searched);
+    QVERIFY(!layers.picked_facts.empty());
+    for (const auto& note : layers.notes) QVERIFY(!QString::fromStdString(note).contains("far outside"));
     input.picked = 0;
     const Layers far = build_layers(input);
-    QCOMPARE(far.notes.size(), std::size_t(1));
-    QVERIFY(QString::fromStdString(far.notes.front()).contains("far outside"));
+    QVERIFY(!far.picked_facts.empty());
+    QCOMPARE(far.rects, layers.rects);
+    bool noted = false;
+    for (const auto& note : far.notes) noted = noted || QString::fromStdString(note).contains("far outside");
+    QVERIFY(noted);
   }
 
   void unicompSearchesEachAdjacentPairOnce() {

@@ -13,9 +13,9 @@
 #include <QtTest>
 
 #include "core/eps_estimate.hpp"
-#include "core/io/point_writers.hpp"
 #include "tests/core/oracle_check.hpp"
 #include "tests/ui/test_run_support.hpp"
+#include "tests/ui/window_support.hpp"
 #include "ui/background_task.hpp"
 #include "ui/charts_tab.hpp"
 #include "ui/eps_spin_box.hpp"
@@ -29,7 +29,7 @@
 using namespace simjoin;
 using namespace simjoin::ui;
 using simjoin::ui::testing::clustered_points;
-using simjoin::ui::testing::test_registry;
+using simjoin::ui::testing::WindowTest;
 
 namespace {
 // `points` with every coordinate times `scale` plus `offset`.
@@ -72,27 +72,8 @@ QAbstractButton* button(QMessageBox* box, const QString& text) {
 }
 }  // namespace
 
-class TestWindowData : public QObject {
+class TestWindowData : public WindowTest {
   Q_OBJECT
-
-  QTemporaryDir dir_;
-  std::unique_ptr<MainWindow> window_;
-
-  void newWindow() {
-    window_ = std::make_unique<MainWindow>(test_registry(), DeviceSummary{{}, "CPU only: test"});
-    window_->show();
-    QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
-  }
-
-  // Writes `points` as CSV and opens the file in the window.
-  void open(const PointSet& points, const QString& name) {
-    const QString path = dir_.filePath(name);
-    write_points(path.toStdString(), points);
-    window_->openFile(path);
-    window_->waitForTask();
-    QVERIFY(window_->points());
-    QCOMPARE(window_->points()->size(), points.size());
-  }
 
  private slots:
   void init() {

@@ -6,7 +6,9 @@
 #include <QBarSet>
 #include <QGraphicsScene>
 #include <QImage>
+#include <QPageSize>
 #include <QPainter>
+#include <QPdfWriter>
 #include <QSvgGenerator>
 #include <QXYSeries>
 
@@ -62,11 +64,25 @@ void save_chart_svg(QChart& chart, const std::string& path, QSize size) {
   if (!painter.end()) fail(ErrorKind::Usage, path + ": cannot write the SVG image");
 }
 
+void save_chart_pdf(QChart& chart, const std::string& path, QSize size) {
+  // One page of `size` pixels at 96 per inch, without margins: the chart as vectors and text.
+  QPdfWriter pdf(QString::fromStdString(path));
+  pdf.setResolution(96);
+  pdf.setPageSize(QPageSize(QSizeF(size) * 72.0 / 96.0, QPageSize::Point));
+  pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+  pdf.setTitle(chart.title());
+  QPainter painter;
+  if (!painter.begin(&pdf)) fail(ErrorKind::Usage, path + ": cannot write the PDF document");
+  render_chart(chart, size, painter);
+  if (!painter.end()) fail(ErrorKind::Usage, path + ": cannot write the PDF document");
+}
+
 void save_chart_image(QChart& chart, const std::string& path, QSize size) {
   const std::string ext = lower_extension(path);
   if (ext == ".png") return save_chart_png(chart, path, size);
   if (ext == ".svg") return save_chart_svg(chart, path, size);
-  fail(ErrorKind::Usage, path + ": unknown chart image type '" + ext + "'; use .png or .svg");
+  if (ext == ".pdf") return save_chart_pdf(chart, path, size);
+  fail(ErrorKind::Usage, path + ": unknown chart image type '" + ext + "'; use .png, .svg or .pdf");
 }
 
 void write_chart_csv(const QChart& chart, const std::string& path) {

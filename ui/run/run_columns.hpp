@@ -15,6 +15,7 @@ namespace simjoin::ui {
 struct RunColumn {
   QString title;
   std::function<QVariant(const RunRecord&)> value;
+  QString tip;  // what the field means, shown over its header
 };
 
 // Fixed fields, then one "<phase> (s)" field per name in `phases`.

@@ -85,8 +85,7 @@ quint64 RunController::start(RunRequest request) {
             this, [this, id = job->id, pairs = *pairs] { deliverConfirmation(id, pairs); }, Qt::QueuedConnection);
         return;
       }
-      auto record = std::make_shared<const RunRecord>(
-          execute_run(registry_, request, job->control, job->id));
+      auto record = std::make_shared<RunRecord>(execute_run(registry_, request, job->control));
       QMetaObject::invokeMethod(
           this, [this, id = job->id, record] { deliverFinished(id, record); }, Qt::QueuedConnection);
     } catch (const Error& error) {
@@ -126,10 +125,11 @@ void RunController::deliverProgress(quint64 id, double fraction, const QString& 
   emit runProgress(id, fraction, phase);
 }
 
-void RunController::deliverFinished(quint64 id, RunRecordPtr record) {
+void RunController::deliverFinished(quint64 id, std::shared_ptr<RunRecord> record) {
   if (id != current_id_) return;
   running_ = false;
   current_job_.reset();
+  record->id = next_number_++;
   emit runFinished(id, std::move(record));
 }
 

@@ -63,7 +63,7 @@ class RunController : public QObject {
  private:
   struct Job;
   void deliverProgress(quint64 id, double fraction, const QString& phase);
-  void deliverFinished(quint64 id, RunRecordPtr record);
+  void deliverFinished(quint64 id, std::shared_ptr<RunRecord> record);
   void deliverFailure(quint64 id, RunFailure failure);
   void deliverConfirmation(quint64 id, double pairs);
 
@@ -74,6 +74,7 @@ class RunController : public QObject {
   bool auto_run_ = false;
   int progress_interval_ms_ = 40;
   quint64 next_id_ = 1;
+  quint64 next_number_ = 1;  // finished runs are numbered on their own: superseded ones leave no gap
   quint64 current_id_ = 0;
   bool running_ = false;
   std::shared_ptr<Job> current_job_;

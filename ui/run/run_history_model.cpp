@@ -1,5 +1,7 @@
 #include "ui/run/run_history_model.hpp"
 
+#include <QFont>
+
 namespace simjoin::ui {
 
 namespace {
@@ -33,13 +35,30 @@ int RunHistoryModel::columnCount(const QModelIndex& parent) const {
 
 QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount()) return {};
-  return field_data(columns_[std::size_t(index.column())], *runs_[std::size_t(index.row())], role);
+  const RunRecord& run = *runs_[std::size_t(index.row())];
+  if (&run == shown_ && role == Qt::FontRole) {
+    QFont font;
+    font.setBold(true);
+    font.setItalic(!stale_.isEmpty());
+    return font;
+  }
+  if (&run == shown_ && role == Qt::ToolTipRole)
+    return stale_.isEmpty() ? tr("Shown in the views") : stale_;
+  return field_data(columns_[std::size_t(index.column())], run, role);
 }
 
 QVariant RunHistoryModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (role != Qt::DisplayRole) return {};
-  if (orientation == Qt::Vertical) return section + 1;
-  return section < columnCount() ? columns_[std::size_t(section)].title : QVariant();
+  if (orientation == Qt::Vertical) return role == Qt::DisplayRole ? QVariant(section + 1) : QVariant();
+  if (section >= columnCount()) return {};
+  if (role == Qt::DisplayRole) return columns_[std::size_t(section)].title;
+  if (role == Qt::ToolTipRole) return columns_[std::size_t(section)].tip;
+  return {};
+}
+
+void RunHistoryModel::setShown(const RunRecord* run, const QString& stale) {
+  shown_ = run;
+  stale_ = stale;
+  if (rowCount() > 0) emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
 }
 
 void RunHistoryModel::addRun(RunRecordPtr record) {
@@ -102,6 +121,8 @@ QVariant RunCompareModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant RunCompareModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation == Qt::Vertical && section < rowCount() && role == Qt::ToolTipRole)
+    return fields_[std::size_t(section)].tip;
   if (role != Qt::DisplayRole) return {};
   if (orientation == Qt::Vertical)
     return section < rowCount() ? fields_[std::size_t(section)].title : QVariant();

@@ -31,12 +31,16 @@ class RunHistoryModel : public QAbstractTableModel {
   const std::vector<RunRecordPtr>& runs() const { return runs_; }
   // Column number of a field title, -1 when absent (e.g. a phase no run has).
   int columnOf(const QString& title) const;
+  // Marks the run the views show (bold; italic with `stale` saying why once it is stale); null: none.
+  void setShown(const RunRecord* run, const QString& stale);
 
  private:
   void rebuildColumns();
 
   std::vector<RunRecordPtr> runs_;
   std::vector<RunColumn> columns_;
+  const RunRecord* shown_ = nullptr;
+  QString stale_;
 };
 
 // Several runs side by side: one row per field, one column per run.

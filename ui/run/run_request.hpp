@@ -27,7 +27,7 @@ struct RunRequest {
 };
 
 struct RunRecord {
-  std::uint64_t id = 0;
+  std::uint64_t id = 0;  // the run's number, counting finished runs (RunController)
   RunRequest request;
   RunResult result;
   // Sorted (i, j); empty optional when the result was larger than request.keep_pairs_limit.

@@ -1,0 +1,270 @@
+// The teaching views on fresh random inputs: the Grid view's epsilon-grid of any viewed plane, the
+// picked point's search (searched and skipped cells, candidates, neighbours, tests unicomp saves),
+// super-cells, and replication point by point (the copies listed equal the engine's structure, the
+// partitions' colours, numbered centroids, copy markers, plane traces for d > 2, no bands without
+// replication).
+#include <random>
+
+#include <QtTest>
+
+#include "core/engine.hpp"
+#include "core/pca.hpp"
+#include "ui/grid_cells.hpp"
+#include "ui/grid_layers.hpp"
+#include "ui/grid_search.hpp"
+#include "ui/picking.hpp"
+#include "ui/replication.hpp"
+#include "tests/ui/test_run_support.hpp"
+#include "ui/view_layers.hpp"
+
+using namespace simjoin;
+using namespace simjoin::ui;
+
+namespace {
+PointSet random_points(std::size_t n, std::size_t d, std::uint64_t salt) {
+  std::mt19937_64 rng(testing::seed() + salt);
+  std::uniform_real_distribution<double> coord(0, 1);
+  PointSet points(n, d);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < d; ++j) points.point(i)[j] = coord(rng);
+  return points;
+}
+
+RunResult run(const std::string& engine, const PointSet& points, double eps, int k) {
+  JoinParams params;
+  params.eps = eps;
+  params.k = k;
+  CountSink sink;
+  RunControl control;
+  return run_engine(testing::test_registry().get(engine), {&points, nullptr}, params, sink, control);
+}
+
+// A view of `points` in `mode` with the run's structures; `projected` must outlive it.
+struct View {
+  const PointSet& points;
+  Pca pca;
+  std::vector<float> projected;
+  ViewInput input;
+  View(const PointSet& p, const Axes& axes, ViewMode mode, const RunResult* result, double eps)
+      : points(p), pca(fit_pca(p)), projected(project_points(p, &pca, axes)) {
+    input.points = &points;
+    input.pca = &pca;
+    input.axes = axes;
+    input.projected = &projected;
+    input.mode = mode;
+    input.eps = eps;
+    if (result) {
+      input.stats = &result->stats;
+      input.partitions = result->partitions ? &*result->partitions : nullptr;
+      input.grid = result->grid ? &*result->grid : nullptr;
+    }
+  }
+};
+
+// The Replication view (principal axes, k = 4) of a run of `engine`.
+Layers replication_view(const std::string& engine, const PointSet& points, double eps) {
+  const RunResult result = run(engine, points, eps, 4);
+  View view(points, {true, 0, 1}, ViewMode::Replication, &result, eps);
+  return build_layers(view.input);
+}
+
+std::size_t segments_coloured(const Layers& layers, Rgb color) {
+  std::size_t count = 0;
+  for (std::size_t s = 0; s < layers.segment_rgb.size(); s += 3)
+    count += Rgb{layers.segment_rgb[s], layers.segment_rgb[s + 1], layers.segment_rgb[s + 2]} == color;
+  return count;
+}
+
+bool has_fact(const Layers& layers, const QString& text) {
+  for (const auto& fact : layers.picked_facts)
+    if (QString::fromStdString(fact.label).contains(text)) return true;
+  return false;
+}
+
+bool in_list(const std::vector<std::uint32_t>& list, std::uint32_t id) {
+  return std::find(list.begin(), list.end(), id) != list.end();
+}
+}  // namespace
+
+class TestTeachingViews : public QObject {
+  Q_OBJECT
+
+ private slots:
+  // Picking keeps every cell (opaque, so VTK draws them in its opaque pass) and adds the search: both
+  // hatches, the 3 x 3 outline, the eps-circle, and the counts as facts.
+  void pickingKeepsTheGridAndDrawsTheSearch() {
+    const PointSet points = random_points(1500, 2, 1);
+    const double eps = 0.05;
+    const RunResult result = run("cpu-grid", points, eps, 0);
+    QVERIFY(result.grid);
+    View view(points, {false, std::size_t(result.grid->indexed_dims.at(0)), std::size_t(result.grid->indexed_dims.at(1))},
+              ViewMode::Grid, &result, eps);
+    const Layers plain = build_layers(view.input);
+    QVERIFY(!plain.rects.empty());
+    QCOMPARE(plain.rect_rgb.size(), plain.rects.size() / 4 * 3);
+    bool searched = false, skipped = false;
+    for (std::uint32_t picked = 0; picked < 40; ++picked) {
+      view.input.picked = picked;
+      const Layers layers = build_layers(view.input);
+      QCOMPARE(layers.rects, plain.rects);
+      QCOMPARE(layers.rect_rgb, plain.rect_rgb);
+      searched = searched || segments_coloured(layers, {0, 150, 60}) > 0;
+      skipped = skipped || segments_coloured(layers, {140, 86, 75}) > 0;
+      QVERIFY(has_fact(layers, "candidates tested"));
+      QVERIFY(has_fact(layers, "neighbours found"));
+    }
+    QVERIFY(searched && skipped);
+  }
+
+  // Each query's candidates and saved tests together cover its 3 x 3 block, and each neighbour is
+  // found exactly once: by the query, or by the neighbour's own search (unicomp).
+  void searchFindsEveryPairOnce() {
+    for (const std::size_t d : {2, 3, 5}) {
+      const PointSet points = random_points(900, d, 2 + d);
+      const double eps = 0.12;
+      const Pca pca = fit_pca(points);
+      const std::vector<double> st = plane_coordinates(points, view_plane(points, &pca, {true, 0, 1}));
+      const PlaneGrid grid = plane_grid(st, eps, median_origin(st));
+      std::vector<GridSearch> searches;
+      for (std::uint32_t i = 0; i < points.size(); ++i) searches.push_back(search_from(grid, points, i, eps, true));
+      for (std::uint32_t i = 0; i < points.size(); ++i) {
+        const GridSearch& s = searches[i];
+        std::uint64_t block = 0;
+        for (std::uint32_t q = 0; q < points.size(); ++q)
+          block += q != i && std::abs(grid.point_cell[q][0] - s.home[0]) <= 1 &&
+                   std::abs(grid.point_cell[q][1] - s.home[1]) <= 1;
+        QCOMPARE(s.candidates.size() + s.saved, block);
+        QCOMPARE(s.searched.size() + s.skipped.size(), std::size_t(9));
+        for (std::uint32_t q : neighbours_within(points, i, eps))
+          QCOMPARE(int(in_list(s.found, q)) + int(in_list(searches[q].found, i)), 1);
+      }
+    }
+  }
+
+  // For 3-D data on principal axes the Grid view shows the plane's own grid, whose cells cover every
+  // point, and says what the engine's grid indexes.
+  void gridOnPrincipalAxesOf3d() {
+    const PointSet points = random_points(2000, 3, 3);
+    const double eps = 0.04;
+    const RunResult result = run("cpu-grid", points, eps, 0);
+    View view(points, {true, 0, 1}, ViewMode::Grid, &result, eps);
+    view.input.picked = 5;
+    const Layers layers = build_layers(view.input);
+    QVERIFY(!layers.rects.empty());
+    for (std::size_t i = 0; i < points.size(); i += 7) {
+      const float x = view.projected[2 * i], y = view.projected[2 * i + 1];
+      bool covered = false;
+      for (std::size_t r = 0; r + 3 < layers.rects.size() && !covered; r += 4)
+        covered = layers.rects[r] <= x + 1e-5f && x <= layers.rects[r + 2] + 1e-5f && layers.rects[r + 1] <= y + 1e-5f &&
+                  y <= layers.rects[r + 3] + 1e-5f;
+      QVERIFY2(covered, qPrintable(QString("point %1 lies in no drawn cell").arg(i)));
+    }
+    QString notes;
+    for (const auto& note : layers.notes) notes += QString::fromStdString(note) + "\n";
+    QVERIFY2(notes.contains("cpu-grid's grid: indexed"), qPrintable(notes));
+    QVERIFY2(notes.contains("epsilon-grid of the viewed axes"), qPrintable(notes));
+    QVERIFY(has_fact(layers, "candidates tested"));
+  }
+
+  // Far outliers add cells of their own; more cells than can be drawn become super-cells, with a note.
+  void manyCellsBecomeSuperCells() {
+    PointSet points = random_points(kMaxDrawnCells + 50'000, 2, 4);
+    points.point(0)[0] = 1e12;
+    const double eps = 1e-4;
+    View view(points, {false, 0, 1}, ViewMode::Grid, nullptr, eps);
+    const Layers layers = build_layers(view.input);
+    QVERIFY(layers.rects.size() / 4 <= kMaxDrawnCells);
+    QVERIFY(layers.rects.size() / 4 > kMaxDrawnCells / 8);
+    bool noted = false;
+    for (const auto& note : layers.notes) noted = noted || QString::fromStdString(note).contains("super-cells");
+    QVERIFY(noted);
+  }
+
+  // The occupancy shading is log-scaled and spans its whole ramp: one point and the fullest cell differ.
+  void occupancyShadeDoesNotSaturate() {
+    QVERIFY(occupancy_shade(1, 1000) != occupancy_shade(1000, 1000));
+    QVERIFY(occupancy_shade(2, 1000) != occupancy_shade(1, 1000));
+    QVERIFY(occupancy_shade(31, 1000)[2] > occupancy_shade(1000, 1000)[2]);
+    QVERIFY(occupancy_shade(31, 1000)[2] < occupancy_shade(1, 1000)[2]);
+  }
+
+  // Every point's listed copies are exactly the engine's replicas of it, each with the bisector
+  // distance computed in full dimension; the picked point's facts name them.
+  void copiesOfAPointAreTheEnginesReplicas() {
+    for (const std::size_t d : {2, 8}) {
+      const PointSet points = random_points(1200, d, 10 + d);
+      const double eps = d == 2 ? 0.03 : 0.25;
+      const RunResult result = run("cpu-kmeans", points, eps, 6);
+      const PartitionStructure& s = *result.partitions;
+      QVERIFY(!s.replica_point.empty());
+      for (std::uint32_t i = 0; i < points.size(); ++i) {
+        std::vector<std::uint32_t> expected;
+        for (std::size_t r = 0; r < s.replica_point.size(); ++r)
+          if (s.replica_point[r] == i) expected.push_back(s.replica_partition[r]);
+        std::sort(expected.begin(), expected.end());
+        const PointCopies copies = point_copies(s, points, i);
+        QCOMPARE(copies.home, s.membership[i]);
+        std::vector<std::uint32_t> listed;
+        for (const CopyReason& c : copies.copies) {
+          listed.push_back(c.partition);
+          QCOMPARE(c.h, bisector_distance(points.point(i), &s.centroids[copies.home * d], &s.centroids[c.partition * d], d));
+        }
+        QCOMPARE(listed, expected);
+        // Not copied means farther than eps from that bisector.
+        if (copies.nearest_kept) QVERIFY(copies.nearest_kept->h > eps);
+      }
+      const std::uint32_t copied = s.replica_point.front();
+      View view(points, {true, 0, 1}, ViewMode::Replication, &result, eps);
+      view.input.picked = copied;
+      const Layers layers = build_layers(view.input);
+      for (std::size_t r = 0; r < s.replica_point.size(); ++r)
+        if (s.replica_point[r] == copied)
+          QVERIFY(has_fact(layers, QString("copied into %1: h = ").arg(s.replica_partition[r])));
+    }
+  }
+
+  // Partition = all: points in their partition's colour, numbered centroids, a copy marker per
+  // replica in the receiving partition's colour; a selected partition shows what it receives and sends.
+  void replicationViewColoursAndCopies() {
+    const PointSet points = random_points(1000, 2, 20);
+    const double eps = 0.04;
+    const RunResult result = run("cpu-kmeans", points, eps, 5);
+    const PartitionStructure& s = *result.partitions;
+    View view(points, {false, 0, 1}, ViewMode::Replication, &result, eps);
+    const Layers all = build_layers(view.input);
+    for (std::size_t v = 0; v < all.ids.size(); ++v)
+      QCOMPARE(Rgb({all.rgb[3 * v], all.rgb[3 * v + 1], all.rgb[3 * v + 2]}), category_color(s.membership[all.ids[v]]));
+    QCOMPARE(all.labels.size(), s.k);
+    for (std::size_t p = 0; p < s.k; ++p) QCOMPARE(all.labels[p].text, std::to_string(p));
+    QCOMPARE(all.copy_xy.size(), 2 * s.replica_point.size());
+    for (std::size_t r = 0; r < s.replica_point.size(); ++r)
+      QCOMPARE(Rgb({all.copy_rgb[3 * r], all.copy_rgb[3 * r + 1], all.copy_rgb[3 * r + 2]}),
+               category_color(s.replica_partition[r]));
+    const auto counts = replication_counts(s);
+    view.input.selected_partition = 2;
+    const Layers one = build_layers(view.input);
+    QCOMPARE(one.copy_xy.size(), 2 * (counts[2].received + counts[2].sent));
+  }
+
+  // For d > 2 the bisectors are drawn as their traces in the view plane, labelled so.
+  void tracesOfBisectorsForHigherDimensions() {
+    const Layers layers = replication_view("cpu-kmeans", random_points(1500, 8, 30), 0.2);
+    QVERIFY(segments_coloured(layers, {0, 0, 0}) >= 3);
+    QVERIFY(segments_coloured(layers, kBand) >= 3);
+    bool labelled = false;
+    for (const auto& entry : layers.legend) labelled = labelled || QString::fromStdString(entry.label).contains("traces of the 8-D");
+    QVERIFY(labelled);
+  }
+
+  // cpu-kmeans-approx copies nothing: no eps-bands, no "receives copies", and a note saying why.
+  void approximateEngineDrawsNoBands() {
+    const Layers layers = replication_view("cpu-kmeans-approx", random_points(1000, 2, 40), 0.04);
+    QCOMPARE(segments_coloured(layers, kBand), std::size_t(0));
+    QVERIFY(segments_coloured(layers, {0, 0, 0}) > 0);
+    for (const auto& entry : layers.legend) QVERIFY(!QString::fromStdString(entry.label).contains("receives copies"));
+    QVERIFY(!layers.notes.empty());
+  }
+};
+
+QTEST_GUILESS_MAIN(TestTeachingViews)
+#include "test_teaching_views.moc"
