@@ -263,7 +263,7 @@ RunResult CpuKMeansEngine::run(const JoinInputs& inputs, const JoinParams& param
     PhaseTimer timer(stats, "index partitions");
     control.set_phase("index partitions");
     parallel_for_each(k, params.threads, control, [&](std::size_t c) {
-      grids[c].emplace(group_a.rows(a, c), other.rows(queries, c), self, params, inputs.band.reject);
+      grids[c].emplace(group_a.rows(a, c), other.rows(queries, c), self, params, inputs.band.reject, &control);
     });
     for (std::uint32_t c = 0; c < k; ++c)
       for (const GridTask& task : grids[c]->tasks()) tasks.push_back({c, task});

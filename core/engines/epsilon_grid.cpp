@@ -90,7 +90,7 @@ std::int64_t EpsilonGrid::cell_coordinate(const GridStructure& g, const float* p
 }
 
 EpsilonGrid::EpsilonGrid(const PointRows& points, const PointRows& queries, bool self_join, double eps,
-                         int threads)
+                         int threads, const RunControl* control)
     : threads_(threads) {
   const std::size_t n = points.size(), d = points.dims();
   std::vector<double> low(d, std::numeric_limits<double>::infinity()), high(d, -low[0]);
@@ -111,7 +111,7 @@ EpsilonGrid::EpsilonGrid(const PointRows& points, const PointRows& queries, bool
     grid_.indexed_dims.push_back(k);
     grid_.origin.push_back(low[k] - width);
   }
-  const IndexChoice choice = choose_indexed_dims(points, queries, self_join, grid_, threads);
+  const IndexChoice choice = choose_indexed_dims(points, queries, self_join, grid_, threads, control);
   const std::size_t m = choice.dims;
   grid_.indexed_dims.resize(m);
   grid_.origin.resize(m);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/engines/point_rows.hpp"
+#include "core/run_control.hpp"
 #include "core/run_stats.hpp"
 
 namespace simjoin {
@@ -24,8 +25,9 @@ class EpsilonGrid {
   // Indexes `points` for queries from `queries` (the same rows for a self-join). The cells cover
   // both sets; the indexed dimensions are as many of the widest as the cost model (grid_cost.hpp)
   // expects to be cheapest. Row numbers in the structure are positions in `points`. Builds on
-  // `threads` threads (0: all cores).
-  EpsilonGrid(const PointRows& points, const PointRows& queries, bool self_join, double eps, int threads);
+  // `threads` threads (0: all cores); throws Error(Cancelled) once `control` (if any) is cancelled.
+  EpsilonGrid(const PointRows& points, const PointRows& queries, bool self_join, double eps, int threads,
+              const RunControl* control = nullptr);
 
   const GridStructure& structure() const { return grid_; }
   GridStructure take_structure() { return std::move(grid_); }

@@ -62,8 +62,9 @@ Samples take_samples(const PointRows& queries, const GridStructure& g) {
 // Per sample and depth >= 1: how many rows have their first `depth` candidate coordinates among the
 // sample's neighbour cells (near) and in its own cell (own); either histogram may be skipped.
 // Histograms are indexed sample * (dims + 1) + depth.
+// Rows are skipped once `control` is cancelled; the caller then throws.
 void count_depths(const PointRows& rows, const GridStructure& g, const Samples& samples, int threads,
-                  std::vector<std::uint64_t>* near, std::vector<std::uint64_t>* own) {
+                  const RunControl* control, std::vector<std::uint64_t>* near, std::vector<std::uint64_t>* own) {
   const std::size_t dims = samples.dims;
   const int* slot_dim = g.indexed_dims.data();
 #pragma omp parallel num_threads(thread_count(threads))
@@ -72,6 +73,7 @@ void count_depths(const PointRows& rows, const GridStructure& g, const Samples& 
     double x[EpsilonGrid::kMaxIndexed];
 #pragma omp for schedule(static)
     for (std::size_t r = 0; r < rows.size(); ++r) {
+      if (control && control->cancelled()) continue;
       for (std::size_t s = 0; s < dims; ++s) x[s] = rows.point(r)[slot_dim[s]];
       const std::int64_t cell = EpsilonGrid::cell_coordinate(g, rows.point(r), 0);
       auto i = std::size_t(std::lower_bound(samples.first_cell.begin(), samples.first_cell.end(), cell - 1) -
@@ -109,14 +111,15 @@ std::string estimate_text(std::size_t m, double tests, double lookups) {
 }  // namespace
 
 IndexChoice choose_indexed_dims(const PointRows& points, const PointRows& queries, bool self_join,
-                                const GridStructure& candidates, int threads) {
+                                const GridStructure& candidates, int threads, const RunControl* control) {
   const std::size_t dims = candidates.indexed_dims.size();
   if (dims == 0 || queries.size() == 0) return {0, "no dimension spans a cell"};
   const Samples samples = take_samples(queries, candidates);
   const std::size_t width = dims + 1;
   std::vector<std::uint64_t> near(samples.size() * width), own(near.size());
-  count_depths(points, candidates, samples, threads, &near, self_join ? &own : nullptr);
-  if (!self_join) count_depths(queries, candidates, samples, threads, nullptr, &own);
+  count_depths(points, candidates, samples, threads, control, &near, self_join ? &own : nullptr);
+  if (!self_join) count_depths(queries, candidates, samples, threads, control, nullptr, &own);
+  if (control) control->throw_if_cancelled();
 
   // Summed over the samples, per m: candidates (neighbours found, not counting itself), 1 / (queries
   // in its cell), which estimates the cells, and the non-empty rows it scans (at most one per

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/engines/point_rows.hpp"
+#include "core/run_control.hpp"
 #include "core/run_stats.hpp"
 
 namespace simjoin {
@@ -18,8 +19,9 @@ struct IndexChoice {
 // `candidates` is the grid's geometry over every dimension that may be indexed, most useful first
 // (cell_width, indexed_dims, origin); the choice is the prefix of them with the least estimated
 // cost: row lookups per query cell, set-up per query point and row, and distance tests.
-// Counts on `threads` threads (0: all cores).
+// Counts on `threads` threads (0: all cores); throws Error(Cancelled) once `control` (if any) is
+// cancelled.
 IndexChoice choose_indexed_dims(const PointRows& points, const PointRows& queries, bool self_join,
-                                const GridStructure& candidates, int threads);
+                                const GridStructure& candidates, int threads, const RunControl* control);
 
 }  // namespace simjoin

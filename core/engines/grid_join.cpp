@@ -13,13 +13,13 @@ std::vector<GridTask> GridJoin::tasks() const {
 }
 
 GridJoin::GridJoin(const PointRows& points, const PointRows& queries, bool self_join, const JoinParams& params,
-                   float reject)
+                   float reject, const RunControl* control)
     : query_rows_(queries),
       self_(self_join),
       unicomp_(self_join && params.unicomp),
       reject_(reject),
       d_(queries.dims()),
-      grid_(points, queries, self_join, params.eps, params.threads),
+      grid_(points, queries, self_join, params.eps, params.threads, control),
       grouped_(self_join ? GridStructure{} : grid_.group(queries)) {
   // Every offset in slots 1..m-1, as base-3 digits 0, 1, 2 for 0, -1, +1: code 0 is the own row.
   const std::size_t m = grid_.indexed();

@@ -34,9 +34,10 @@ class GridJoin {
  public:
   // Indexes `points` for `queries` (the same rows for a self-join) and groups the queries by cell;
   // uses params.eps (the search radius), params.threads and, for self-joins, params.unicomp.
-  // Candidates are the pairs whose float32 squared distance is at most `reject` (ExactBand).
+  // Candidates are the pairs whose float32 squared distance is at most `reject` (ExactBand). The
+  // build throws Error(Cancelled) once `control` (if any) is cancelled.
   GridJoin(const PointRows& points, const PointRows& queries, bool self_join, const JoinParams& params,
-           float reject);
+           float reject, const RunControl* control = nullptr);
 
   const EpsilonGrid& grid() const { return grid_; }
   // The queries grouped by the grid's cells: for a self-join the grid's own structure.

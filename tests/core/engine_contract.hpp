@@ -9,6 +9,7 @@
 //                            ::testing::ValuesIn(contract_cases(registry)), contract_case_name);
 #include <gtest/gtest.h>
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,8 @@ namespace simjoin::testing {
 struct ContractCase {
   const EngineRegistry* registry = nullptr;
   std::string engine;
+  // gtest names a failing case by its engine.
+  friend void PrintTo(const ContractCase& c, std::ostream* out) { *out << c.engine; }
 };
 
 // Every engine of `registry` but those named in `skip`.
