@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 #include <random>
+#include <unordered_map>
 
 #include <Eigen/Eigenvalues>
 
@@ -17,17 +18,32 @@ double Pca::explained(std::size_t c) const {
 
 namespace {
 
-std::vector<std::size_t> sample_rows(std::size_t n, std::size_t max_sample, std::uint64_t seed) {
-  std::vector<std::size_t> rows(n);
+// Rows between two cancel checks: a few milliseconds.
+constexpr std::size_t kRowsPerCheck = 4096;
+
+void check(const RunControl* control, std::size_t row) {
+  if (control && row % kRowsPerCheck == 0) control->throw_if_cancelled();
+}
+
+std::vector<std::size_t> sample_rows(std::size_t n, std::size_t max_sample, std::uint64_t seed,
+                                     const RunControl* control) {
+  std::vector<std::size_t> rows(std::min(n, max_sample));
   std::iota(rows.begin(), rows.end(), std::size_t{0});
   if (n <= max_sample) return rows;
   std::mt19937_64 rng(seed);
-  // Partial Fisher-Yates: the first max_sample entries become a uniform sample.
+  // Partial Fisher-Yates: the first max_sample entries of 0 ... n-1 become a uniform sample. Entries
+  // past them are kept only where a swap moved them, so that 10 M points need no array of 10 M.
+  std::unordered_map<std::size_t, std::size_t> beyond;
+  beyond.reserve(max_sample);
   for (std::size_t i = 0; i < max_sample; ++i) {
+    check(control, i);
     std::uniform_int_distribution<std::size_t> pick(i, n - 1);
-    std::swap(rows[i], rows[pick(rng)]);
+    const std::size_t j = pick(rng);
+    if (j < max_sample)
+      std::swap(rows[i], rows[j]);
+    else
+      std::swap(rows[i], beyond.try_emplace(j, j).first->second);
   }
-  rows.resize(max_sample);
   return rows;
 }
 
@@ -37,22 +53,24 @@ void check_axis(const Pca& pca, std::size_t axis) {
                                std::to_string(pca.dims) + " dimensions");
 }
 
-}  // namespace
-
-Pca fit_pca(const PointSet& points, std::size_t max_sample, std::uint64_t seed) {
+template <typename T>
+Pca fit(const BasicPointSet<T>& points, std::size_t max_sample, std::uint64_t seed, const RunControl* control) {
   if (points.empty()) fail(ErrorKind::BadInput, "PCA of an empty point set");
   const std::size_t d = points.dims();
-  const auto rows = sample_rows(points.size(), std::max<std::size_t>(max_sample, 1), seed);
+  const auto rows = sample_rows(points.size(), std::max<std::size_t>(max_sample, 1), seed, control);
 
   Eigen::VectorXd mean = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(d));
-  for (std::size_t r : rows)
-    for (std::size_t j = 0; j < d; ++j) mean[j] += points.point(r)[j];
+  for (std::size_t s = 0; s < rows.size(); ++s) {
+    check(control, s);
+    for (std::size_t j = 0; j < d; ++j) mean[j] += double(points.point(rows[s])[j]);
+  }
   mean /= static_cast<double>(rows.size());
 
   Eigen::MatrixXd cov = Eigen::MatrixXd::Zero(mean.size(), mean.size());
   Eigen::VectorXd centred(mean.size());
-  for (std::size_t r : rows) {
-    for (std::size_t j = 0; j < d; ++j) centred[j] = points.point(r)[j] - mean[j];
+  for (std::size_t s = 0; s < rows.size(); ++s) {
+    check(control, s);
+    for (std::size_t j = 0; j < d; ++j) centred[j] = double(points.point(rows[s])[j]) - mean[j];
     cov.selfadjointView<Eigen::Lower>().rankUpdate(centred);
   }
   cov = cov.selfadjointView<Eigen::Lower>();
@@ -70,6 +88,16 @@ Pca fit_pca(const PointSet& points, std::size_t max_sample, std::uint64_t seed) 
     for (std::size_t j = 0; j < d; ++j) pca.components.push_back(solver.eigenvectors()(j, col));
   }
   return pca;
+}
+
+}  // namespace
+
+Pca fit_pca(const PointSet& points, std::size_t max_sample, std::uint64_t seed, const RunControl* control) {
+  return fit(points, max_sample, seed, control);
+}
+
+Pca fit_pca(const PointSet32& points, std::size_t max_sample, std::uint64_t seed, const RunControl* control) {
+  return fit(points, max_sample, seed, control);
 }
 
 std::vector<float> project_2d(const PointSet& points, const Pca& pca, std::size_t a, std::size_t b) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/point_set.hpp"
+#include "core/run_control.hpp"
 
 namespace simjoin {
 
@@ -20,9 +21,16 @@ struct Pca {
   double explained(std::size_t c) const;
 };
 
-// Fits on all points when n <= max_sample, else on max_sample points drawn with `seed`.
-// Throws Error(BadInput) for an empty set.
-Pca fit_pca(const PointSet& points, std::size_t max_sample = 200000, std::uint64_t seed = 1);
+inline constexpr std::size_t kPcaSample = 200000;
+
+// Fits on all points when n <= max_sample, else on max_sample points drawn with `seed`. With a
+// control, checks it for a cancel every few thousand points. Throws Error(BadInput) for an empty set.
+Pca fit_pca(const PointSet& points, std::size_t max_sample = kPcaSample, std::uint64_t seed = 1,
+            const RunControl* control = nullptr);
+// The same on float32 points, each coordinate widened exactly as it is read: the same axes as on a
+// float64 copy, without making one.
+Pca fit_pca(const PointSet32& points, std::size_t max_sample = kPcaSample, std::uint64_t seed = 1,
+            const RunControl* control = nullptr);
 
 // Coordinates of every point along axes a and b: n x 2, row-major.
 std::vector<float> project_2d(const PointSet& points, const Pca& pca, std::size_t a, std::size_t b);

@@ -44,6 +44,8 @@ class SharedProgress {
   RunControl& control() { return control_; }
   void add(double units);
   void stop_shares() { stopped_.store(true, std::memory_order_relaxed); }
+  // True once throw_if_cancelled() throws: the run was cancelled or the shares were stopped.
+  bool cancelled() const { return control_.cancelled() || stopped_.load(std::memory_order_relaxed); }
   // Throws Error(Cancelled) once the run was cancelled or the shares were stopped.
   void throw_if_cancelled() const;
 

@@ -1,10 +1,9 @@
 #include "cuda/boehm_engine.hpp"
 
-#include <algorithm>
 #include <chrono>
-#include <numeric>
 
 #include "cuda/boehm_directory.hpp"
+#include "cuda/device_cancel.cuh"
 #include "cuda/exact_device.hpp"
 #include "cuda/index_device.cuh"
 #include "cuda/launch_size.hpp"
@@ -67,6 +66,10 @@ __global__ void boehm_join_kernel(DeviceDirectory g, const float* query_rotated,
   const std::uint32_t qid = active ? query_order[r] : 0;
   unsigned long long tests = 0;
   for (std::uint32_t chunk = 0; chunk < g.pages; chunk += blockDim.x) {
+    // The pages within reach of a block may hold many points (d = 2: 256 pages of n / 256 points;
+    // d = 1: 16), so a cancel is read at each chunk, the first included: blocks that start after it
+    // return at once.
+    if (cancelled_at_barrier(out.cancel)) return;
     const std::uint32_t page = chunk + threadIdx.x;
     marked[threadIdx.x] = page < g.pages && box_gap2(box_low, box_high, g.page_low + std::size_t(page) * g.d,
                                                      g.page_high + std::size_t(page) * g.d, g.d, g.slack) <= g.reach2;
@@ -90,19 +93,14 @@ __global__ void boehm_join_kernel(DeviceDirectory g, const float* query_rotated,
   add_compared(out, tests);
 }
 
-template <typename T>
-DeviceBuffer<T> to_device(const std::vector<T>& host, const char* what) {
+// A device copy of `host`, after a cancel check: the copies of a large directory take tens of
+// milliseconds in all.
+template <typename T, typename Allocator>
+DeviceBuffer<T> to_device(const std::vector<T, Allocator>& host, const char* what, const RunControl& control) {
+  control.throw_if_cancelled();
   DeviceBuffer<T> buffer(host.size(), what);
   if (!host.empty()) buffer.upload(host.data(), host.size());
   return buffer;
-}
-
-// Rows of `values` (n x d) in the order `order`.
-std::vector<float> gather_rows(const float* values, const std::vector<std::uint32_t>& order, std::size_t d) {
-  std::vector<float> out(order.size() * d);
-  for (std::size_t r = 0; r < order.size(); ++r)
-    std::copy_n(values + std::size_t(order[r]) * d, d, out.begin() + r * d);
-  return out;
 }
 }  // namespace
 
@@ -125,23 +123,12 @@ RunResult GpuBoehmEngine::run(const JoinInputs& inputs, const JoinParams& params
   control.set_phase("build");
   const auto build_start = std::chrono::steady_clock::now();
   const BoehmDirectory dir = build_boehm_directory(a, kLevels, kFanout, control);
-  const std::vector<float> points_sorted = gather_rows(a.data(), dir.order, d);
-  // Queries of A join B go in the order of their first rotated coordinate, so a block's are close.
-  std::vector<float> query_rotated, query_points;
-  std::vector<std::uint32_t> query_order;
+  const Coordinates<float> points_sorted = gather_rows(a.data(), dir.order, d, control);
+  BoehmQueries ordered;
   float slack = 2 * dir.rounding;
   if (!self) {
-    const std::vector<float> rotated = rotate_points(dir, queries);
-    control.throw_if_cancelled();
-    query_order.resize(queries.size());
-    std::iota(query_order.begin(), query_order.end(), 0u);
-    std::sort(query_order.begin(), query_order.end(),
-              [&](std::uint32_t x, std::uint32_t y) { return rotated[x * d] < rotated[y * d]; });
-    query_rotated = gather_rows(rotated.data(), query_order, d);
-    query_points = gather_rows(queries.data(), query_order, d);
-    float largest = 0;
-    for (float v : rotated) largest = std::max(largest, std::fabs(v));
-    slack = dir.rounding + largest * 1e-6f * float(1 + d / 64);
+    ordered = order_queries(dir, queries, control);
+    slack = dir.rounding + ordered.largest * 1e-6f * float(1 + d / 64);
   }
   control.throw_if_cancelled();
   stats.add_phase("build", std::chrono::duration<double>(std::chrono::steady_clock::now() - build_start).count());
@@ -149,15 +136,16 @@ RunResult GpuBoehmEngine::run(const JoinInputs& inputs, const JoinParams& params
                         ", F = " + std::to_string(kFanout) + ") on PCA-rotated data");
 
   EventTimer upload_timer;
-  const auto page_begin = to_device(dir.page_begin, "page offsets");
-  const auto page_low = to_device(dir.page_low, "page bounds");
-  const auto page_high = to_device(dir.page_high, "page bounds");
-  const auto points = to_device(points_sorted, "points");
-  const auto order = to_device(dir.order, "directory order");
-  const auto rotated = to_device(dir.rotated, "rotated points");
-  const auto device_query_rotated = to_device(query_rotated, "rotated queries");
-  const auto device_query_points = to_device(query_points, "queries");
-  const auto device_query_order = to_device(query_order, "query order");
+  const auto page_begin = to_device(dir.page_begin, "page offsets", control);
+  const auto page_low = to_device(dir.page_low, "page bounds", control);
+  const auto page_high = to_device(dir.page_high, "page bounds", control);
+  const auto points = to_device(points_sorted, "points", control);
+  const auto order = to_device(dir.order, "directory order", control);
+  const auto rotated = to_device(dir.rotated, "rotated points", control);
+  const auto device_query_rotated = to_device(ordered.rotated, "rotated queries", control);
+  const auto device_query_points = to_device(ordered.points, "queries", control);
+  const auto device_query_order = to_device(ordered.order, "query order", control);
+  control.throw_if_cancelled();
   const DeviceExact exact = upload_exact(inputs);
   stats.add_phase("upload", upload_timer.seconds());
   SIMJOIN_CUDA_CHECK(cudaDeviceSynchronize());  // the batches run on their own non-blocking streams

@@ -48,10 +48,10 @@ struct ResultBatcher::Slot {
     cudaStreamDestroy(stream);
   }
   // capacity 0: count only.
-  void launch(const LaunchBatch& launch_batch, Range r, std::uint64_t capacity) {
+  void launch(const LaunchBatch& launch_batch, Range r, std::uint64_t capacity, CancelFlag cancel) {
     range = r;
     SIMJOIN_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, 2 * sizeof(unsigned long long), stream));
-    launch_batch(r.begin, r.end, {capacity ? pairs.data() : nullptr, capacity, counters.data()}, stream);
+    launch_batch(r.begin, r.end, {capacity ? pairs.data() : nullptr, capacity, counters.data(), cancel}, stream);
     SIMJOIN_CUDA_CHECK_LAUNCH();
     counters.download(host_counters.data(), 2, stream);
     busy = true;
@@ -87,6 +87,7 @@ ResultBatcher::ResultBatcher() = default;
 ResultBatcher::~ResultBatcher() = default;
 
 void ResultBatcher::settle() noexcept {
+  cancel_.raise();
   if (slots_)
     for (int s = 0; s < 2; ++s) {
       cudaStreamSynchronize(slots_[s].stream);
@@ -110,7 +111,7 @@ void ResultBatcher::reserve(std::uint64_t capacity) {
 
 // Count-only joins of 16 evenly spaced chunks, about 1% of the queries, run side by side on the
 // sample streams; their pairs per query, times the queries.
-double ResultBatcher::estimate_pairs(std::size_t queries, const LaunchBatch& launch) {
+double ResultBatcher::estimate_pairs(std::size_t queries, const LaunchBatch& launch, const SharedProgress& progress) {
   if (!sample_streams_) sample_streams_ = std::make_unique<SampleStreams>();
   SampleStreams& side = *sample_streams_;
   const std::size_t chunks = std::min<std::size_t>(16, queries);
@@ -124,7 +125,7 @@ double ResultBatcher::estimate_pairs(std::size_t queries, const LaunchBatch& lau
   for (std::size_t c = 0; c < chunks; ++c) {
     const std::size_t begin = c * (queries / chunks);
     const std::size_t end = std::min(queries, begin + chunk);
-    launch(begin, end, {nullptr, 0, sampler.counters.data()}, side.streams[c % SampleStreams::kCount]);
+    launch(begin, end, {nullptr, 0, sampler.counters.data(), cancel_.flag()}, side.streams[c % SampleStreams::kCount]);
     SIMJOIN_CUDA_CHECK_LAUNCH();
     sampled_queries += end - begin;
   }
@@ -133,7 +134,7 @@ double ResultBatcher::estimate_pairs(std::size_t queries, const LaunchBatch& lau
     SIMJOIN_CUDA_CHECK(cudaStreamWaitEvent(sampler.stream, side.done[i]));
   }
   sampler.counters.download(sampler.host_counters.data(), 2, sampler.stream);
-  SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(sampler.stream));
+  cancel_.wait(sampler.stream, progress);
   return double(sampler.host_counters.data()[0]) * double(queries) / double(sampled_queries);
 }
 
@@ -154,9 +155,10 @@ void ResultBatcher::run(std::size_t queries, std::uint64_t max_pairs_per_query, 
   const bool with_pairs = sink.wants_pairs();
   const bool overlap = !std::getenv("SIMJOIN_GPU_SERIAL_BATCHES");
   if (!slots_) slots_ = std::make_unique<Slot[]>(2);
+  cancel_.lower();  // the last run's settle() raised it, and left no kernel running
 
   auto start = std::chrono::steady_clock::now();
-  const double estimate = estimate_pairs(queries, launch);
+  const double estimate = estimate_pairs(queries, launch, progress);
   stats.add_phase("estimate", seconds_since(start));
 
   // Batch count and capacity: at least three batches, each slot holding a third of the estimate with
@@ -184,7 +186,7 @@ void ResultBatcher::run(std::size_t queries, std::uint64_t max_pairs_per_query, 
   unsigned long long compared = 0;
   // Collects a finished batch: re-queues it split when it overflowed, else copies its pairs out.
   auto finish = [&](Slot& slot) {
-    SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(slot.stream));
+    cancel_.wait(slot.stream, progress);
     slot.busy = false;
     const unsigned long long found = slot.host_counters.data()[0];
     if (with_pairs && found > capacity) {
@@ -224,7 +226,7 @@ void ResultBatcher::run(std::size_t queries, std::uint64_t max_pairs_per_query, 
     Slot& slot = slots_[next];
     if (slot.busy) finish(slot);
     if (work.empty()) continue;
-    slot.launch(launch, work.front(), with_pairs ? capacity : 0);
+    slot.launch(launch, work.front(), with_pairs ? capacity : 0, cancel_.flag());
     work.pop_front();
     if (!overlap) finish(slot);
     next = 1 - next;

@@ -14,15 +14,18 @@
 
 #include "core/engine.hpp"
 #include "cuda/cuda_check.hpp"
+#include "cuda/device_cancel.hpp"
 
 namespace simjoin::gpu {
 
 // Where a join kernel writes one batch. counters[0] counts every pair found, also past capacity (then
 // the batch is re-run); counters[1] counts distance tests. pairs is null when only counts are wanted.
+// A kernel may stop early once `cancel` is raised: the run is then cancelled and its batch discarded.
 struct BatchOutput {
   Pair* pairs = nullptr;
   std::uint64_t capacity = 0;
   unsigned long long* counters = nullptr;
+  CancelFlag cancel;
 };
 
 // Enqueues the join of queries [begin, end) on `stream`; the kernel only adds to the counters.
@@ -52,14 +55,15 @@ class ResultBatcher {
   struct Slot;
   struct SampleStreams;
   void reserve(std::uint64_t capacity);
-  double estimate_pairs(std::size_t queries, const LaunchBatch& launch);
-  // Waits for every stream and marks both slots free: a run left by an exception (cancellation,
-  // failure) must not hand its batches to the next run.
+  double estimate_pairs(std::size_t queries, const LaunchBatch& launch, const SharedProgress& progress);
+  // Stops what still runs (raises the cancel flag), waits for every stream and marks both slots free:
+  // a run left by an exception (cancellation, failure) must not hand its batches to the next run.
   void settle() noexcept;
   std::mutex mutex_;  // one run at a time owns the buffers
   std::unique_ptr<Slot[]> slots_;
   std::unique_ptr<SampleStreams> sample_streams_;
   std::uint64_t capacity_ = 0;
+  DeviceCancel cancel_;
 };
 
 // One ResultBatcher per GPU ordinal (its streams and buffers belong to that GPU), made on first use.

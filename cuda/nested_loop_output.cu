@@ -36,7 +36,7 @@ void BatchedPairOutput::run(std::uint64_t first_item, std::uint64_t last_item, c
   while (first < last_item) {
     progress.throw_if_cancelled();
     const std::uint64_t last = std::min(last_item, first + span);
-    const PairOutput out{pairs_.data(), count_.data(), capacity_};
+    const PairOutput out{pairs_.data(), count_.data(), capacity_, cancel_.flag()};
     unsigned long long found = 0;
     double seconds = 0;
     {
@@ -45,6 +45,7 @@ void BatchedPairOutput::run(std::uint64_t first_item, std::uint64_t last_item, c
       launch(first, last, out);
       SIMJOIN_CUDA_CHECK_LAUNCH();
       timer.stop();
+      cancel_.wait(stream_, progress);
       count_.download(&found, 1, stream_);
       seconds = timer.seconds();
       join_seconds += seconds;

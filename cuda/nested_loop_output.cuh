@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "core/pair_sink.hpp"
+#include "cuda/device_cancel.hpp"
 
 namespace simjoin::gpu {
 
@@ -12,6 +13,7 @@ struct PairOutput {
   Pair* pairs = nullptr;  // null when only counting
   unsigned long long* count = nullptr;
   unsigned long long capacity = 0;
+  CancelFlag cancel;  // a kernel may stop early once it is raised: its pairs are then discarded
 };
 
 // One candidate pair per lane. Every lane of the warp must call it (hit false where there is none).

@@ -5,7 +5,8 @@
 // buffer is discarded and run again over fewer items; a single item that overflows it grows the buffer
 // to what that item produced. So the buffer follows the result, not the worst case, results of any size
 // complete, and no pair is lost or delivered twice. Count-only sinks get counts and no pairs are ever
-// written.
+// written. A launch longer than that (one wave of blocks that each compare with all n points) is
+// stopped inside by the cancel flag it gets in PairOutput.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -14,6 +15,7 @@
 
 #include "core/engine.hpp"
 #include "cuda/cuda_check.hpp"
+#include "cuda/device_cancel.hpp"
 #include "cuda/nested_loop_output.cuh"
 
 namespace simjoin::gpu {
@@ -41,6 +43,7 @@ class BatchedPairOutput {
   DeviceBuffer<Pair> pairs_;
   DeviceBuffer<unsigned long long> count_;
   std::vector<Pair> host_;
+  DeviceCancel cancel_;
 };
 
 // Blocks for a persistent grid over `items` work items: enough to fill every multiprocessor.

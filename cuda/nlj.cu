@@ -2,6 +2,7 @@
 // shared memory tile by tile; for a self-join the inner loop starts after the thread's own index.
 #include <algorithm>
 
+#include "cuda/device_cancel.cuh"
 #include "cuda/exact_device.hpp"
 #include "cuda/gpu_engine_base.hpp"
 #include "cuda/index_device.cuh"
@@ -24,10 +25,13 @@ __global__ void nlj_kernel(const float* a, std::uint32_t na, const float* b, std
   const std::uint64_t i = block_start + threadIdx.x;
   const bool active = i < na;
   const float* p = a + (active ? i : 0) * stride;
+  // A block compares its points with all n: on 2 M points longer than a cancel may wait.
+  BlockCancelCheck cancel(out.cancel);
   // For a self-join nothing before the block's first point + 1 can pair with any of its threads.
   for (std::uint64_t t0 = self ? block_start + 1 : 0; t0 < nb; t0 += tile_points) {
     const unsigned count = unsigned(std::min<std::uint64_t>(tile_points, nb - t0));
     __syncthreads();
+    if (cancel.stop(count * stride)) return;
     for (unsigned k = threadIdx.x; k < count * stride; k += blockDim.x) tile[k] = b[t0 * stride + k];
     __syncthreads();
     for (unsigned jj = 0; jj < count; ++jj) {
