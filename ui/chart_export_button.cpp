@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "ui/export/chart_export.hpp"
+#include "ui/export/image_size_dialog.hpp"
 
 namespace simjoin::ui {
 
@@ -29,23 +30,20 @@ QString save_with_dialog(QWidget* parent, const QString& title, const QString& s
   return path;
 }
 
-QToolButton* chart_export_button(QChart* chart, QWidget* parent) {
+QToolButton* chart_export_button(QChart* chart, std::function<void(const std::string&)> write_csv, QWidget* parent) {
   auto* button = new QToolButton(parent);
   button->setText(QObject::tr("Export"));
   button->setToolTip(QObject::tr("Save the chart as an image, or its data as CSV"));
   button->setPopupMode(QToolButton::InstantPopup);
   auto* menu = new QMenu(button);
-  menu->addAction(QObject::tr("Chart as PNG..."), button, [chart, button] {
-    save_with_dialog(button, QObject::tr("Save chart as PNG"), "chart.png", QObject::tr("PNG (*.png)"),
-                     [chart](const std::string& path) { save_chart_png(*chart, path); });
+  menu->addAction(QObject::tr("Chart as image (PNG, SVG, PDF)..."), button, [chart, button] {
+    const std::optional<ImageSize> size = ask_image_size(button, "chartExport", ImageSize{});
+    if (!size) return;
+    save_with_dialog(button, QObject::tr("Save chart"), "chart.png", QObject::tr("Images (*.png *.svg *.pdf)"),
+                     [chart, size](const std::string& path) { save_chart_image(*chart, path, *size); });
   });
-  menu->addAction(QObject::tr("Chart as SVG..."), button, [chart, button] {
-    save_with_dialog(button, QObject::tr("Save chart as SVG"), "chart.svg", QObject::tr("SVG (*.svg)"),
-                     [chart](const std::string& path) { save_chart_svg(*chart, path); });
-  });
-  menu->addAction(QObject::tr("Chart data as CSV..."), button, [chart, button] {
-    save_with_dialog(button, QObject::tr("Save chart data"), "chart.csv", QObject::tr("CSV (*.csv)"),
-                     [chart](const std::string& path) { write_chart_csv(*chart, path); });
+  menu->addAction(QObject::tr("Chart data as CSV..."), button, [write_csv, button] {
+    save_with_dialog(button, QObject::tr("Save chart data"), "chart.csv", QObject::tr("CSV (*.csv)"), write_csv);
   });
   button->setMenu(menu);
   return button;

@@ -5,8 +5,10 @@
 #include <QVBoxLayout>
 
 #include "ui/chart_export_button.hpp"
+#include "ui/charts/chart_caption.hpp"
 #include "ui/charts/interactive_chart_view.hpp"
 #include "ui/charts/phase_chart.hpp"
+#include "ui/charts/phase_csv.hpp"
 #include "ui/charts/sweep_chart.hpp"
 #include "ui/sweep_panel.hpp"
 
@@ -17,7 +19,8 @@ ChartsTab::ChartsTab(const EngineRegistry& registry, std::function<JoinParams()>
   auto* current = new QWidget;
   auto* header = new QHBoxLayout;
   header->addWidget(new QLabel(tr("<b>Current run</b>")), 1);
-  header->addWidget(chart_export_button(phases_, current));
+  header->addWidget(
+      chart_export_button(phases_, [this](const std::string& path) { write_phase_csv(*phases_, path); }, current));
   auto* layout = new QVBoxLayout(current);
   layout->addLayout(header);
   layout->addWidget(new InteractiveChartView(phases_), 1);  // the view owns the chart
@@ -32,11 +35,27 @@ QChart* ChartsTab::currentChart() const {
   return sweep_->chart();
 }
 
+void ChartsTab::setMachine(const QString& machine) {
+  machine_ = machine;
+  sweep_->setMachine(machine);
+}
+
 void ChartsTab::showRun(const RunRecordPtr& run) {
-  if (run)
-    phases_->setRuns({phase_bar(*run)});
-  else
+  const QString title = tr("Time per phase");
+  if (!run) {
     phases_->setRuns({});
+    phases_->setTitle(title);
+    return;
+  }
+  phases_->setRuns({phase_bar(*run)});
+  const RunRequest& request = run->request;
+  const RunStats& stats = run->result.stats;
+  QStringList lines = {data_description(*request.a, request.b.get()) +
+                           QString("; \u03b5 = %1; ").arg(request.params.eps, 0, 'g', 6) +
+                           (run->result.partitions ? k_description(stats.k) : tr("k not used")),
+                       tr("engine %1; one run").arg(QString::fromStdString(stats.engine))};
+  if (!machine_.isEmpty()) lines << machine_;
+  set_chart_caption(*phases_, title, lines);
 }
 
 }  // namespace simjoin::ui

@@ -1,5 +1,6 @@
 #pragma once
-// The Charts tab: the Sweep panel above the time per phase of the run shown in the views.
+// The Charts tab: the Sweep panel above the time per phase of the run shown in the views, each
+// chart titled with the data, parameters, engine and machine.
 #include <QSplitter>
 
 #include <functional>
@@ -21,6 +22,8 @@ class ChartsTab : public QSplitter {
   ChartsTab(const EngineRegistry& registry, std::function<JoinParams()> base, QWidget* parent = nullptr);
 
   void showRun(const RunRecordPtr& run);  // null clears
+  // The machine named in the charts' subtitles (core/machine_info.hpp's machine_line).
+  void setMachine(const QString& machine);
   PhaseChart* phaseChart() const { return phases_; }
   SweepPanel* sweep() const { return sweep_; }
   // The chart --export-chart writes: the sweep's once it has points, else the run's phases.
@@ -29,6 +32,7 @@ class ChartsTab : public QSplitter {
  private:
   PhaseChart* phases_;
   SweepPanel* sweep_;
+  QString machine_;
 };
 
 }  // namespace simjoin::ui

@@ -26,6 +26,7 @@
 #include "ui/background_task.hpp"
 #include "ui/charts_tab.hpp"
 #include "ui/info_panels.hpp"
+#include "ui/lessons/open_lesson.hpp"
 #include "ui/parameters_panel.hpp"
 #include "ui/projection_view.hpp"
 #include "ui/run/run_history_model.hpp"
@@ -34,6 +35,7 @@
 #include "ui/runs_panel.hpp"
 #include "ui/samples.hpp"
 #include "ui/stale_marker.hpp"
+#include "ui/step_through/step_through_tab.hpp"
 #include "ui/sweep_panel.hpp"
 #include "ui/vtk_view_widget.hpp"
 
@@ -98,6 +100,7 @@ MainWindow::MainWindow(const EngineRegistry& registry, DeviceSummary devices, QW
   layout->addWidget(view_, 1);
   tabs_->addTab(views, tr("2-D views"));
   tabs_->addTab(charts_, tr("Charts"));
+  tabs_->addTab(new StepThroughTab(registry, this), tr("Step through"));
   setCentralWidget(tabs_);
 
   QDockWidget* data = dock(this, tr("Data"), data_, Qt::LeftDockWidgetArea);
@@ -108,6 +111,7 @@ MainWindow::MainWindow(const EngineRegistry& registry, DeviceSummary devices, QW
   resizeDocks({data}, {340}, Qt::Horizontal);  // room for the column and component tables
   connect(runs_panel_, &RunsPanel::loadRequested, this, &MainWindow::showRun);
   statusBar()->addPermanentWidget(new QLabel(devices.status));
+  charts_->setMachine(devices.machine);
 
   connect(modes_, &QTabBar::currentChanged, this, [this](int index) { view_->setMode(static_cast<ViewMode>(index)); });
   parameters_->runArea()->addWidget(run_status_);
@@ -165,6 +169,9 @@ void MainWindow::buildMenus() {
   QMenu* samples = file->addMenu(tr("Open &Sample"));
   for (const QString& name : sample_names())
     samples->addAction(name, this, [this, name] { openSample(name); });
+  QMenu* lessons_menu = file->addMenu(tr("&Lessons"));
+  for (const Lesson& lesson : lessons())
+    lessons_menu->addAction(QString::fromStdString(lesson.title), this, [this, &lesson] { open_lesson(*this, lesson); });
   recent_menu_ = file->addMenu(tr("Open &Recent"));
   refreshRecentMenu();
   file->addSeparator();

@@ -17,6 +17,7 @@
 #include "core/pca.hpp"
 #include "core/point_set.hpp"
 #include "core/run_stats.hpp"
+#include "ui/export/image_size.hpp"
 #include "ui/run/run_controller.hpp"
 #include "ui/view_layers.hpp"
 
@@ -49,6 +50,7 @@ struct LoadedPoints {
 struct DeviceSummary {
   QStringList gpu_names;   // one per usable GPU, with free memory
   QString status;          // status bar text: the GPUs, or "CPU only" and why
+  QString machine;         // CPU and GPUs for chart subtitles (core/machine_info.hpp's machine_line)
 };
 
 class MainWindow : public QMainWindow {
@@ -88,7 +90,8 @@ class MainWindow : public QMainWindow {
   // Exports in the background (waitForTask waits); exportFinished follows. For NeighborsCsr `path`
   // is the prefix.
   void exportRun(RunExport kind, const QString& path);
-  void exportView(const QString& path);
+  // The view at `size` (default: as on screen, at the default dpi).
+  void exportView(const QString& path, std::optional<ImageSize> size = std::nullopt);
   // Shows a finished run in the views and docks (its points too, with its eps and k, when they are
   // not the loaded ones).
   void showRun(RunRecordPtr record);

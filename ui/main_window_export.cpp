@@ -1,5 +1,5 @@
 // File -> Export: the selected run's pairs, neighbour lists, statistics and labelled points, and the
-// current view (PNG, SVG or PDF), each written on a worker thread with progress (BackgroundTask).
+// current view (PNG, SVG or PDF, at a chosen size and dpi), each written on a worker thread with progress (BackgroundTask).
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
@@ -8,6 +8,7 @@
 #include "ui/background_task.hpp"
 #include "ui/chart_export_button.hpp"
 #include "ui/export/image_export.hpp"
+#include "ui/export/image_size_dialog.hpp"
 #include "ui/export/run_export.hpp"
 #include "ui/main_window.hpp"
 #include "ui/projection_view.hpp"
@@ -43,8 +44,10 @@ void MainWindow::buildExportMenu(QMenu* file) {
   }
   menu->addSeparator();
   menu->addAction(tr("Current &view (PNG, SVG, PDF)..."), this, [this] {
+    const std::optional<ImageSize> size = ask_image_size(this, "viewExport", {view_->size(), ImageSize{}.dpi});
+    if (!size) return;
     save_with_dialog(this, tr("Export view"), "view.png", tr("Images (*.png *.svg *.pdf)"),
-                     [this](const std::string& path) { exportView(QString::fromStdString(path)); });
+                     [this, size](const std::string& path) { exportView(QString::fromStdString(path), size); });
   });
 }
 
@@ -80,12 +83,13 @@ void MainWindow::exportRun(RunExport kind, const QString& path) {
   runInBackground(tr("Exporting run #%1 to %2").arg(run->id).arg(QFileInfo(path).fileName()), std::move(job));
 }
 
-void MainWindow::exportView(const QString& path) {
+void MainWindow::exportView(const QString& path, std::optional<ImageSize> size) {
   // The view is rendered on the GUI thread; encoding and writing happen on the worker.
-  const QImage image = view_->render();
+  const QImage image = size ? view_->render(size->pixels) : view_->render();
+  const int dpi = size ? size->dpi : ImageSize{}.dpi;
   const std::string file = path.toStdString();
   runInBackground(tr("Exporting the view to %1").arg(QFileInfo(path).fileName()),
-                  [image, file](RunControl&) { save_image(image, file); });
+                  [image, file, dpi](RunControl&) { save_image(image, file, dpi); });
 }
 
 void MainWindow::runInBackground(const QString& title, std::function<void(RunControl&)> job) {

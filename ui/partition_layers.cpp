@@ -4,7 +4,9 @@
 #include <cstdio>
 #include <string>
 
+#include "ui/count_text.hpp"
 #include "ui/layer_geometry.hpp"
+#include "ui/missed_pairs.hpp"
 #include "ui/replication.hpp"
 
 namespace simjoin::ui {
@@ -17,6 +19,9 @@ constexpr std::size_t kMaxCellsDrawn = 12;
 constexpr std::size_t kMaxPartitionRows = 16;
 constexpr Rgb kBisector{0, 0, 0};
 constexpr Rgb kCopyRing{0, 0, 0};  // legend swatch of the copy marker (a black ring)
+// The approximate engine makes no copies, so the copy colour is free for the pairs it misses.
+constexpr Rgb kMissedPair = kCopy;
+constexpr std::size_t kMaxMissedLines = 20'000;
 
 std::string number(double value) {
   char text[32];
@@ -37,6 +42,39 @@ bool approximate(const ViewInput& in) {
   const std::string suffix = "-approx";
   const std::string& engine = in.stats ? in.stats->engine : std::string();
   return engine.size() >= suffix.size() && engine.compare(engine.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// One partition teaches nothing about replication: say why the engine chose it, or how to get more.
+void explain_one_partition(const ViewInput& in, Layers& out) {
+  if (in.partitions->k != 1) return;
+  bool automatic = false;
+  for (const std::string& note : in.stats ? in.stats->notes : std::vector<std::string>())
+    automatic = automatic || note.rfind("k chosen as", 0) == 0;
+  out.notes.push_back(automatic ? "One partition: automatic k chose k = 1, since below 4,500 points (sqrt(n / 2000) < 1.5) "
+                                  "one eps-grid over all points costs less than partitions, which add copies along "
+                                  "their borders. Set k (e.g. 8) to see KMEANS-JOIN's partitions and replication"
+                                : "One partition (k = 1): nothing is copied. Set k above 1 to see replication");
+}
+
+// The pairs the approximate engine missed, as lines between their points, with the recall they leave.
+void add_missed_pairs(const ViewInput& in, Layers& out) {
+  if (in.points->size() > kMaxMissedPairPoints) {
+    out.notes.push_back("Missed pairs are shown for up to " + count_text(kMaxMissedPairPoints) + " points");
+    return;
+  }
+  const MissedPairs found = missed_pairs(*in.points, *in.partitions, in.stats->eps);
+  const auto& xy = *in.projected;
+  for (std::size_t r = 0; r < found.missed.size() && r < kMaxMissedLines; ++r) {
+    const Pair& pair = found.missed[r];
+    add_segment(out, {xy[2 * pair.i], xy[2 * pair.i + 1]}, {xy[2 * pair.j], xy[2 * pair.j + 1]}, kMissedPair);
+  }
+  char recall[32];
+  std::snprintf(recall, sizeof recall, "%.4g %%", 100 * found.recall());
+  out.legend.push_back({"missed: " + count_text(found.missed.size()) + " of " + count_text(found.exact) +
+                            " pairs (recall " + recall + ")",
+                        kMissedPair});
+  if (found.missed.size() > kMaxMissedLines)
+    out.notes.push_back("The first " + count_text(kMaxMissedLines) + " missed pairs are drawn");
 }
 
 void add_centroids(const ViewInput& in, const ViewPlane& plane, Layers& out) {
@@ -126,6 +164,7 @@ bool partition_layers(const ViewInput& in, Layers& out, std::vector<Rgb>& colors
   for (std::size_t i = 0; i < colors.size(); ++i) colors[i] = category_color(s.membership[i], in.palette);
   partition_legend(in, replication_counts(s), out);
   add_centroids(in, view_plane(*in.points, in.pca, in.axes), out);
+  explain_one_partition(in, out);
   if (in.picked) explain_copies(in, out);
   return true;
 }
@@ -136,6 +175,7 @@ bool replication_layers(const ViewInput& in, Layers& out, std::vector<Rgb>& colo
   const ViewPlane plane = view_plane(*in.points, in.pca, in.axes);
   const auto counts = replication_counts(s);
   add_centroids(in, plane, out);
+  explain_one_partition(in, out);
   if (approximate(in))
     out.notes.push_back(in.stats->engine + " makes no copies: pairs whose points lie on either side of a bisector "
                                            "are missed, so no eps-bands are drawn");
@@ -165,6 +205,7 @@ bool replication_layers(const ViewInput& in, Layers& out, std::vector<Rgb>& colo
                   {"other partitions", kDimmed}};
     add_partition_cells(in, plane, out, {p});
   }
+  if (approximate(in)) add_missed_pairs(in, out);
   if (in.picked) explain_copies(in, out);
   return true;
 }

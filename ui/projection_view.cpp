@@ -219,6 +219,15 @@ void ProjectionView::setStale(const QString& reason) { stale_->setReason(reason)
 
 QImage ProjectionView::render() { return grab_with_view(this, vtk_); }
 
+QImage ProjectionView::render(QSize pixels) {
+  // Resized without returning to the event loop, the window's layout cannot undo it before the grab.
+  const QSize on_screen = size();
+  resize(pixels);
+  QImage image = render();
+  resize(on_screen);
+  return image;
+}
+
 void ProjectionView::resetCamera() { vtk_->resetCamera(); }
 
 std::optional<std::uint32_t> ProjectionView::pickAt(QPointF world) {

@@ -56,6 +56,9 @@ class ProjectionView : public QWidget {
   VtkViewWidget* vtkWidget() const { return vtk_; }
   // The view as the user sees it: axis boxes, the drawing, its legend and notes.
   QImage render();
+  // The same, laid out at `pixels` for the moment of rendering (the drawing keeps its centre and
+  // scale), whatever its size on screen.
+  QImage render(QSize pixels);
   void resetCamera();
 
  private:

@@ -7,7 +7,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
-#include <QMenu>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -106,11 +105,8 @@ SweepPanel::SweepPanel(const EngineRegistry& registry, std::function<JoinParams(
   form->addRow(tr("eps steps"), eps_spacing);
   form->addRow(tr("k values"), k_values_);
   form->addRow(tr("Metric"), metric_);
-  auto* export_button = chart_export_button(chart_, this);
-  export_button->menu()->addAction(tr("All sweep results as CSV..."), this, [this] {
-    save_with_dialog(this, tr("Save sweep results"), "sweep.csv", tr("CSV (*.csv)"),
-                     [this](const std::string& path) { write_sweep_csv(chart_->points(), path); });
-  });
+  auto* export_button =
+      chart_export_button(chart_, [this](const std::string& path) { write_sweep_csv(chart_->points(), path); }, this);
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(start_);
   buttons->addWidget(cancel_);
@@ -134,9 +130,10 @@ SweepPanel::SweepPanel(const EngineRegistry& registry, std::function<JoinParams(
   connect(cancel_, &QPushButton::clicked, this, &SweepPanel::cancel);
   connect(runner_, &SweepRunner::pointReady, this, [this](const SweepPoint& point, int index, int total) {
     chart_->addPoint(point);
-    status_->setText(tr("%1 of %2 runs").arg(index + 1).arg(total));
+    status_->setText(tr("%1 of %2 points").arg(index + 1).arg(total));
   });
-  connect(runner_, &SweepRunner::finished, this, [this](int points) { report(tr("Done: %1 runs.").arg(points)); });
+  connect(runner_, &SweepRunner::finished, this,
+          [this](int points) { report(tr("Done: %1 points.%2").arg(points).arg(ignoredKNote())); });
   connect(runner_, &SweepRunner::cancelled, this, [this] { report(tr("Sweep cancelled.")); });
   connect(runner_, &SweepRunner::failed, this, [this](const QString& message) { report(tr("Failed: %1").arg(message)); });
   updateControls();
@@ -179,6 +176,7 @@ SweepSpec SweepPanel::spec() const {
   for (const QString& name : engines()) spec.engines.push_back(name.toStdString());
   spec.a = points_;
   spec.base = base_();
+  spec.machine = machine_;
   if (axis_->currentIndex() == 1) {
     spec.eps_values = {spec.base.eps};
     spec.k_values = parse_k_list(k_values_->text());
@@ -198,12 +196,21 @@ void SweepPanel::start() {
   }
   chart_->begin(sweep);
   chart_->setMetric(SweepMetric(metric_->currentData().toInt()));
-  status_->setText(tr("0 of %1 runs").arg(sweep.size()));
+  status_->setText(tr("0 of %1 points").arg(sweep.size()));
   runner_->start(sweep);
   updateControls();
 }
 
 void SweepPanel::cancel() { runner_->cancel(); }
+
+QString SweepPanel::ignoredKNote() const {
+  QStringList engines;
+  for (const SweepPoint& point : chart_->points())
+    if (!point.uses_k && !engines.contains(QString::fromStdString(point.engine)))
+      engines << QString::fromStdString(point.engine);
+  if (engines.isEmpty() || chart_->xAxis() != SweepAxis::K) return {};
+  return tr(" %1 ignore k: one run each, drawn as a dashed level line.").arg(engines.join(", "));
+}
 
 void SweepPanel::report(const QString& message) {
   status_->setText(message);

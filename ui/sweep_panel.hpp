@@ -1,7 +1,7 @@
 #pragma once
 // The Sweep panel of the Charts tab: checked engines, eps values (from / to / steps, log or linear
-// spacing) or k values, the metric, Start / Cancel; the sweep chart fills as each run finishes and
-// exports as PNG, SVG or CSV.
+// spacing) or k values, the metric, Start / Cancel; the sweep chart fills as each point finishes
+// (timed as `simjoin bench` times, warm-up and repeats) and exports as PNG, SVG, PDF or CSV.
 #include <QWidget>
 
 #include <functional>
@@ -44,6 +44,8 @@ class SweepPanel : public QWidget {
   void setKValues(const QString& values);
   void setSweepK(bool sweep_k);  // k values instead of eps values
   void setMetric(SweepMetric metric);
+  // The machine line of the chart's subtitle (core/machine_info.hpp's machine_line).
+  void setMachine(const QString& machine) { machine_ = machine.toStdString(); }
   // The sweep the controls describe; throws Error(Usage) for bad values.
   SweepSpec spec() const;
 
@@ -55,10 +57,13 @@ class SweepPanel : public QWidget {
  private:
   void updateControls();
   void report(const QString& message);
+  // Names the engines of a k sweep that ignore k; empty when none does.
+  QString ignoredKNote() const;
 
   const EngineRegistry& registry_;
   std::function<JoinParams()> base_;
   std::shared_ptr<const PointSet> points_;
+  std::string machine_;
   SweepRunner* runner_;
   SweepChart* chart_;
   QListWidget* engines_;

@@ -1,5 +1,4 @@
 // simjoin bench: engines side by side on one input, in one process, with the same data in memory.
-#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -22,6 +21,7 @@
 #include "core/error.hpp"
 #include "core/generators.hpp"
 #include "core/io/pair_writers.hpp"
+#include "core/repeat_timing.hpp"
 #include "core/result_estimate.hpp"
 
 namespace simjoin::cli {
@@ -30,7 +30,7 @@ namespace {
 struct BenchOptions {
   std::string workload, input, json;
   std::vector<std::string> engines;
-  int repeat = 3, warmup = 1;
+  RepeatRule timing;  // warm-up and repeats, as the application's sweeps
   double cancel_after_ms = -1;  // >= 0: measure cancel latency instead of run time
   bool count_only = false, compare_scipy = false;
   EngineOptions engine_options;
@@ -43,14 +43,9 @@ struct EngineTiming {
   std::uint64_t pairs = 0;
   bool exact = true;
   RunStats last;
-  double median() const {
-    std::vector<double> sorted = seconds;
-    std::sort(sorted.begin(), sorted.end());
-    const std::size_t n = sorted.size();
-    return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-  }
-  double min() const { return *std::min_element(seconds.begin(), seconds.end()); }
-  double max() const { return *std::max_element(seconds.begin(), seconds.end()); }
+  double median() const { return spread_of(seconds).median; }
+  double min() const { return spread_of(seconds).min; }
+  double max() const { return spread_of(seconds).max; }
 };
 
 // Starts the engine, requests a cancel after options.cancel_after_ms from another thread and records
@@ -60,7 +55,7 @@ EngineTiming time_cancel(Engine& engine, const PointSet& points, const JoinParam
   using Clock = std::chrono::steady_clock;
   EngineTiming timing{engine.name()};
   timing.exact = engine.capabilities().exact;
-  for (int run = 0; run < options.warmup + options.repeat; ++run) {
+  run_repeated(options.timing, [&](bool timed) {
     CountSink count_sink;
     PairListSink list_sink;
     PairSink& sink = options.count_only ? static_cast<PairSink&>(count_sink) : list_sink;
@@ -86,12 +81,12 @@ EngineTiming time_cancel(Engine& engine, const PointSet& points, const JoinParam
     const Clock::time_point returned_at = Clock::now();
     const bool before_request = !requested;
     canceller.join();
-    if (run < options.warmup) continue;
+    if (!timed) return;
     if (cancelled && !before_request)
       timing.seconds.push_back(std::chrono::duration<double>(returned_at - requested_at).count());
     else
       ++timing.finished;
-  }
+  });
   return timing;
 }
 
@@ -107,17 +102,17 @@ EngineTiming time_engine(Engine& engine, const PointSet& points, const JoinParam
                          const BenchOptions& options) {
   EngineTiming timing{engine.name()};
   timing.exact = engine.capabilities().exact;
-  for (int run = 0; run < options.warmup + options.repeat; ++run) {
+  run_repeated(options.timing, [&](bool timed) {
     CountSink count_sink;
     PairListSink list_sink;  // pairs returned to host memory, as a user of the result needs them
     PairSink& sink = options.count_only ? static_cast<PairSink&>(count_sink) : list_sink;
     TerminalRun terminal;  // a fresh progress bar and Ctrl-C handler per run
     RunResult result = run_engine(engine, {&points, nullptr}, params, sink, terminal.control());
-    if (run < options.warmup) continue;
+    if (!timed) return;
     timing.seconds.push_back(result.stats.seconds_total);
     timing.pairs = result.stats.pairs;
     timing.last = std::move(result.stats);
-  }
+  });
   return timing;
 }
 
@@ -161,8 +156,8 @@ Command add_bench_command(CLI::App& app, const EngineRegistry& registry) {
   command->add_option("--engines", options->engines,
                       "Engines, e.g. --engines cpu-nlj,cpu-grid; NAME@0+1 runs an engine on GPUs 0 and 1")
       ->delimiter(',')->required();
-  command->add_option("--repeat", options->repeat, "Timed runs per engine")->capture_default_str()->check(CLI::Range(1, 1000));
-  command->add_option("--warmup", options->warmup, "Untimed runs first per engine")->capture_default_str()->check(CLI::Range(0, 100));
+  command->add_option("--repeat", options->timing.repeat, "Timed runs per engine")->capture_default_str()->check(CLI::Range(1, 1000));
+  command->add_option("--warmup", options->timing.warmup, "Untimed runs first per engine")->capture_default_str()->check(CLI::Range(0, 100));
   command->add_flag("--count-only", options->count_only, "Count pairs only (default: pairs returned to host memory)");
   command->add_flag("--compare-scipy", options->compare_scipy,
                     "Also time SciPy cKDTree.query_ball_point(workers=-1, return_length=True) on the same points");
@@ -212,21 +207,21 @@ Command add_bench_command(CLI::App& app, const EngineRegistry& registry) {
                                        : time_engine(engine, points, entry_params, *options));
       timings.back().engine = entry.label;
     }
-    const MachineInfo machine = machine_info();
+    const MachineInfo machine = this_machine();
     nlohmann::json json = {{"input", input_name}, {"n", points.size()}, {"d", points.dims()},
                            {"eps", params.eps}, {"k", params.k}, {"count_only", options->count_only},
-                           {"repeat", options->repeat}, {"warmup", options->warmup},
+                           {"repeat", options->timing.repeat}, {"warmup", options->timing.warmup},
                            {"cpu", machine.cpu}, {"cpu_threads", machine.cpu_threads}, {"gpu", machine.gpu}};
     if (measure_cancel) {
       std::printf("input: %s (n = %zu, d = %zu), eps = %g, k = %d; cancel requested %g ms after each start\n",
                   input_name.c_str(), points.size(), points.dims(), params.eps, params.k, options->cancel_after_ms);
-      std::printf("host: %s, %u threads; gpu: %s\n", machine.cpu.c_str(), machine.cpu_threads, machine.gpu.c_str());
+      std::printf("host: %s\n", machine_line(machine).c_str());
       std::printf("%-22s %10s %10s %10s\n", "engine", "median", "max", "cancelled");
       for (const EngineTiming& timing : timings) {
         const bool any = !timing.seconds.empty();
         std::printf("%-22s %10s %10s %6zu/%-3d\n", timing.engine.c_str(),
                     any ? format_seconds(timing.median()).c_str() : "-",
-                    any ? format_seconds(timing.max()).c_str() : "-", timing.seconds.size(), options->repeat);
+                    any ? format_seconds(timing.max()).c_str() : "-", timing.seconds.size(), options->timing.repeat);
       }
       std::printf("latency = time from the cancel request until the run returned; runs that finished before "
                   "the request are not counted\n");
@@ -245,7 +240,7 @@ Command add_bench_command(CLI::App& app, const EngineRegistry& registry) {
 
     std::printf("input: %s (n = %zu, d = %zu), eps = %g, k = %d, %s\n", input_name.c_str(), points.size(),
                 points.dims(), params.eps, params.k, options->count_only ? "count only" : "pairs returned to host");
-    std::printf("host: %s, %u threads; gpu: %s\n", machine.cpu.c_str(), machine.cpu_threads, machine.gpu.c_str());
+    std::printf("host: %s\n", machine_line(machine).c_str());
     std::printf("%-22s %10s %10s %10s %14s %12s %9s\n", "engine", "median", "min", "max", "pairs", "pairs/s",
                 "speedup");
     const double reference = timings.front().median();

@@ -1,15 +1,9 @@
 #pragma once
-// The machine a benchmark ran on, for its report.
-#include <string>
+// This machine as the CLI reports it: core's CPU description with the GPUs the CUDA runtime sees.
+#include "core/machine_info.hpp"
 
 namespace simjoin::cli {
 
-struct MachineInfo {
-  std::string cpu;
-  unsigned cpu_threads = 0;
-  std::string gpu;  // "none (<reason>)" without a usable GPU
-};
-
-MachineInfo machine_info();
+MachineInfo this_machine();
 
 }  // namespace simjoin::cli

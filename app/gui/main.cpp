@@ -1,7 +1,8 @@
 // simjoin-studio [FILE] [--eps E] [--k K] [--engine NAME] [--view MODE] [--run [--stats S.json]]
 //                [--max-pairs P] [--sweep-eps FROM,TO,STEPS [--sweep-engines A,B]] [--tab views|charts]
-//                [--palette distinct|colorblind] [--pick INDEX] [--export-view F] [--export-chart F]
-//                [--screenshot PNG] [--quit]
+//                [--palette distinct|colorblind] [--pick INDEX] [--lesson NAME] [--step N]
+//                [--export-view F] [--export-chart F]
+//                [--export-size WxH] [--export-dpi N] [--screenshot PNG] [--quit]
 // A file that cannot be loaded, or a run that fails, leaves the window open with its error; with
 // --quit the exit code is then the one `simjoin` gives (README): 3 bad input, 4 out of resources.
 #include <cstdio>
@@ -17,17 +18,21 @@
 
 #include "core/engine.hpp"
 #include "core/error.hpp"
+#include "core/machine_info.hpp"
 #include "cuda/gpu_engines.hpp"
 #include "ui/charts/sweep_runner.hpp"
 #include "ui/charts_tab.hpp"
 #include "ui/eps_spin_box.hpp"
 #include "ui/export/chart_export.hpp"
 #include "ui/export/image_export.hpp"
+#include "ui/export/image_size.hpp"
 #include "ui/export/run_export.hpp"
+#include "ui/lessons/open_lesson.hpp"
 #include "ui/main_window.hpp"
 #include "ui/parameters_panel.hpp"
 #include "ui/projection_view.hpp"
 #include "ui/samples.hpp"
+#include "ui/step_through/step_through_tab.hpp"
 #include "ui/sweep_panel.hpp"
 #include "ui/vtk_view_widget.hpp"
 
@@ -37,6 +42,9 @@ namespace {
 
 ui::DeviceSummary describe(const GpuStatus& gpus) {
   ui::DeviceSummary summary;
+  std::vector<std::string> names;
+  for (const auto& device : gpus.devices) names.push_back(device.name);
+  summary.machine = QString::fromStdString(machine_line(machine_info(describe_gpus(names, gpus.reason))));
   if (!gpus.available) {
     summary.status = QObject::tr("CPU only: %1").arg(QString::fromStdString(gpus.reason));
     return summary;
@@ -69,11 +77,18 @@ struct Options {
   const QCommandLineOption export_view{"export-view", "write the 2-D view with its axes and legend (.png, .svg, .pdf)", "FILE"};
   const QCommandLineOption export_chart{
       "export-chart", "write the chart: the sweep's after --sweep-eps, else the run's phases (.png, .svg, .pdf)", "FILE"};
+  const QCommandLineOption export_size{
+      "export-size", "pixels of --export-view and --export-chart (default: the view as on screen, the chart 1200x800)",
+      "WxH"};
+  const QCommandLineOption export_dpi{
+      "export-dpi", "their resolution (default 150): the printed size; a chart's text keeps its point size", "N"};
   const QCommandLineOption quit{"quit", "quit when done"};
   const QCommandLineOption sweep_eps{"sweep-eps", "sweep eps on the Charts tab (log spacing)", "FROM,TO,STEPS"};
   const QCommandLineOption sweep_engines{"sweep-engines", "engines of the sweep", "A,B"};
   const QCommandLineOption tab{"tab", "tab to show: views or charts", "TAB"};
   const QCommandLineOption pick{"pick", "pick point INDEX (a row of the file) in the views, after --run", "INDEX"};
+  const QCommandLineOption lesson{"lesson", "open a lesson of File > Lessons (its sample, runs and explanation)", "NAME"};
+  const QCommandLineOption step{"step", "show the Step through tab, advanced N steps (the engine's algorithm)", "N"};
   const QCommandLineOption palette{"palette", "partition colours: distinct (64 colours) or colorblind (Okabe-Ito)", "NAME"};
 
   Options() {
@@ -81,8 +96,8 @@ struct Options {
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument("FILE", "point file to open (or sample:NAME)");
-    parser.addOptions({eps, k, engine, view, run, stats, max_pairs, sweep_eps, sweep_engines, tab, palette, pick,
-                       export_view, export_chart, screenshot, quit});
+    parser.addOptions({eps, k, engine, view, run, stats, max_pairs, sweep_eps, sweep_engines, tab, palette, pick, lesson, step,
+                       export_view, export_chart, export_size, export_dpi, screenshot, quit});
   }
 };
 
@@ -202,6 +217,12 @@ int main(int argc, char** argv) {
   std::optional<SweepRange> sweep_range;
   if (parser.isSet(options.sweep_eps) && !(sweep_range = parse_sweep_range(parser.value(options.sweep_eps))))
     return fail_usage("--sweep-eps must be FROM,TO,STEPS with 0 < FROM <= TO, e.g. 500,8000,5");
+  const ui::Lesson* lesson = nullptr;
+  if (parser.isSet(options.lesson) && !(lesson = ui::find_lesson(parser.value(options.lesson).toStdString())))
+    return fail_usage("--lesson must be one of: " + QString::fromStdString(ui::lesson_names()));
+  int steps = 0;
+  if (parser.isSet(options.step) && ((steps = parser.value(options.step).toInt(&ok)), !ok || steps < 0))
+    return fail_usage("--step must be an integer >= 0");
   const QString tab = parser.value(options.tab);
   if (!tab.isEmpty() && tab != "views" && tab != "charts") return fail_usage("--tab must be views or charts");
   if ((parser.isSet(options.run) || sweep_range) && files.isEmpty())
@@ -210,6 +231,17 @@ int main(int argc, char** argv) {
   for (const QCommandLineOption* option : {&options.export_view, &options.export_chart})
     if (parser.isSet(*option) && !image_path(parser.value(*option)))
       return fail_usage("--" + option->names().first() + " writes .png, .svg or .pdf files");
+  ui::ImageSize chart_size;
+  std::optional<QSize> export_pixels;
+  if (parser.isSet(options.export_size) && !(export_pixels = ui::parse_image_pixels(parser.value(options.export_size))))
+    return fail_usage(QString("--export-size must be WIDTHxHEIGHT in pixels, each %1 to %2, e.g. 1600x1000")
+                          .arg(ui::kMinImageSide).arg(ui::kMaxImageSide));
+  if (export_pixels) chart_size.pixels = *export_pixels;
+  if (parser.isSet(options.export_dpi)) {
+    const std::optional<int> dpi = ui::parse_dpi(parser.value(options.export_dpi));
+    if (!dpi) return fail_usage(QString("--export-dpi must be %1 to %2").arg(ui::kMinDpi).arg(ui::kMaxDpi));
+    chart_size.dpi = *dpi;
+  }
 
   const bool outputs = parser.isSet(options.screenshot) || parser.isSet(options.export_view) ||
                        parser.isSet(options.export_chart);
@@ -238,6 +270,7 @@ int main(int argc, char** argv) {
     else window.openFile(file);
     window.waitForTask();
   }
+  if (lesson && !ui::open_lesson(window, *lesson)) note_failure(ErrorKind::Internal);
   // Parameters given on the command line win over the ones the data suggests.
   if (eps) window.parameters()->setEps(*eps);
   if (k) window.parameters()->setK(*k);
@@ -267,6 +300,12 @@ int main(int argc, char** argv) {
       return fail_usage("--pick must be a point index below " + QString::number(window.points()->size()));
   }
   if (!tab.isEmpty() || sweep_range) window.tabs()->setCurrentIndex(tab == "views" ? 0 : 1);
+  if (parser.isSet(options.step)) {
+    auto* stepper = window.findChild<ui::StepThroughTab*>();
+    stepper->followEngine(window.parameters()->engine());
+    window.tabs()->setCurrentWidget(stepper);
+    stepper->advance(steps);
+  }
   if (outputs) {
     // Let the window lay out and paint once before rendering it.
     QTimer::singleShot(300, &window, [&] {
@@ -281,8 +320,12 @@ int main(int argc, char** argv) {
           all_written = false;
         }
       };
-      write(options.export_view, [&](const std::string& path) { ui::save_image(window.view()->render(), path); });
-      write(options.export_chart, [&](const std::string& path) { ui::save_chart_image(*window.charts()->currentChart(), path); });
+      write(options.export_view, [&](const std::string& path) {
+        ui::save_image(export_pixels ? window.view()->render(*export_pixels) : window.view()->render(), path,
+                       chart_size.dpi);
+      });
+      write(options.export_chart,
+            [&](const std::string& path) { ui::save_chart_image(*window.charts()->currentChart(), path, chart_size); });
       write(options.screenshot, [&](const std::string& path) {
         if (!window.screenshot().save(QString::fromStdString(path))) fail(ErrorKind::BadInput, path + ": cannot write the screenshot");
       });

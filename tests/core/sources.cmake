@@ -9,5 +9,6 @@ target_sources(core_tests PRIVATE
   test_result_estimate.cpp
   test_eps_estimate.cpp
   test_pca_axes.cpp
+  test_repeat_timing.cpp
   test_far_points.cpp
 )

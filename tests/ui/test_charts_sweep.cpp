@@ -1,6 +1,8 @@
-// Sweeps run in the background and the chart grows with them; axes turn logarithmic where the data
-// spans decades; the phase chart stacks each run's phases; the headless sweep command writes its CSV
-// and chart.
+// Sweeps run in the background and the chart grows with them; each point is timed as `simjoin bench`
+// times and drawn as the median with a min-max bar; the x axis follows the sweep's spacing, the y
+// axis turns logarithmic where the data spans decades; engines that ignore k run once in a k sweep
+// and are drawn as such; titles name the data and the machine; the phase chart stacks each run's
+// phases; the headless sweep command writes its CSV and chart.
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QFile>
@@ -136,6 +138,7 @@ class TestChartsSweep : public QObject {
     SweepChart chart;
     SweepSpec spec = eps_sweep();
     spec.engines = {"cpu-bruteforce"};
+    spec.eps_values = {0.1, 0.2, 0.3, 0.4};  // linear spacing
     chart.begin(spec);
     chart.setMetric(SweepMetric::Pairs);
     const auto point = [](double eps, std::uint64_t pairs) {
@@ -173,6 +176,138 @@ class TestChartsSweep : public QObject {
     emit marker->clicked();
     QTest::qWait(10);
     QVERIFY(series->isVisible());
+  }
+
+  void eachPointIsTimedByTheBenchRule() {
+    SweepSpec spec;
+    spec.engines = {"cpu-bruteforce"};
+    spec.eps_values = {0.2, 0.4};
+    spec.a = clustered_points(800, 3, 2);
+    spec.timing = {1, 5};
+    SweepRunner runner(test_registry());
+    RunControl control;
+    const std::vector<SweepPoint> points = runner.run(spec, control);
+    QCOMPARE(points.size(), std::size_t(2));
+    for (const SweepPoint& point : points) {
+      QCOMPARE(point.timed_runs, 5);
+      QVERIFY(point.seconds.min > 0);
+      QVERIFY(point.seconds.min <= point.seconds.median && point.seconds.median <= point.seconds.max);
+      // The statistics shown are those of a timed run.
+      QVERIFY(point.seconds.min <= point.stats.seconds_total && point.stats.seconds_total <= point.seconds.max);
+      QCOMPARE(*metric_value(point, SweepMetric::Seconds), point.seconds.median);
+    }
+  }
+
+  void timesAreMediansWithMinMaxBars() {
+    SweepSpec spec = eps_sweep();
+    spec.engines = {"cpu-bruteforce"};
+    SweepChart chart;
+    chart.begin(spec);
+    SweepPoint p;
+    p.engine = "cpu-bruteforce";
+    p.eps = 0.2;
+    p.seconds = {2.0, 1.0, 4.0};
+    p.timed_runs = 3;
+    chart.addPoint(p);
+    auto* series = qobject_cast<QLineSeries*>(chart.series().first());
+    QCOMPARE(series->at(0), QPointF(0.2, 2.0));
+    QCOMPARE(chart.rangeBars().size(), std::size_t(1));
+    const QLineSeries* bar = chart.rangeBars().at(series).at(0);
+    QCOMPARE(bar->points(), (QList<QPointF>{{0.2, 1.0}, {0.2, 4.0}}));
+    QCOMPARE(bar->color(), series->color());
+    // The y axis holds the whole bar.
+    const auto* y = chart.axes(Qt::Vertical).first();
+    QVERIFY(y->property("min").toDouble() <= 1.0 && y->property("max").toDouble() >= 4.0);
+    // Bars have no legend entry of their own and hide with their series.
+    QVERIFY(!chart.legend()->markers(const_cast<QLineSeries*>(bar)).first()->isVisible());
+    emit chart.legend()->markers(series).first()->clicked();
+    QTest::qWait(10);
+    QVERIFY(!bar->isVisible());
+    QVERIFY(!chart.legend()->markers(const_cast<QLineSeries*>(bar)).first()->isVisible());
+    // Other metrics have no bars.
+    chart.setMetric(SweepMetric::Pairs);
+    QVERIFY(chart.rangeBars().empty());
+  }
+
+  void xAxisFollowsTheSweepsSpacing_data() {
+    QTest::addColumn<std::vector<double>>("eps");
+    QTest::addColumn<std::vector<int>>("k");
+    QTest::addColumn<bool>("logarithmic");
+    // Log spacing over less than two decades, linear spacing over two.
+    QTest::newRow("log eps") << std::vector<double>{0.1, 0.15, 0.225, 0.3375} << std::vector<int>{} << true;
+    QTest::newRow("linear eps") << std::vector<double>{0.01, 0.2575, 0.505, 0.7525, 1.0} << std::vector<int>{} << false;
+    QTest::newRow("doubling k") << std::vector<double>{0.3} << std::vector<int>{2, 4, 8, 16} << true;
+    QTest::newRow("even k") << std::vector<double>{0.3} << std::vector<int>{2, 4, 6, 8} << false;
+  }
+
+  void xAxisFollowsTheSweepsSpacing() {
+    QFETCH(std::vector<double>, eps);
+    QFETCH(std::vector<int>, k);
+    QFETCH(bool, logarithmic);
+    SweepSpec spec = eps_sweep();
+    spec.engines = {"cpu-bruteforce"};
+    spec.eps_values = eps;
+    spec.k_values = k;
+    SweepChart chart;
+    chart.begin(spec);
+    chart.setMetric(SweepMetric::Pairs);
+    SweepPoint p;
+    p.engine = "cpu-bruteforce";
+    p.eps = eps.front();
+    p.k = k.empty() ? 0 : k.front();
+    p.stats.pairs = 10;
+    chart.addPoint(p);
+    QCOMPARE(chart.axes(Qt::Horizontal).first()->type(),
+             logarithmic ? QAbstractAxis::AxisTypeLogValue : QAbstractAxis::AxisTypeValue);
+  }
+
+  void kSweepRunsEnginesThatIgnoreKOnce() {
+    if (!test_registry().find("cpu-kmeans")) QSKIP("cpu-kmeans is not in this build");
+    SweepSpec spec;
+    spec.engines = {"cpu-bruteforce", "cpu-kmeans"};
+    spec.eps_values = {0.3};
+    spec.k_values = {2, 4, 8};
+    spec.a = clustered_points(900, 2, 6);
+    spec.timing = {0, 1};
+    SweepRunner runner(test_registry());
+    RunControl control;
+    std::vector<std::size_t> totals;
+    const std::vector<SweepPoint> points =
+        runner.run(spec, control, [&](const SweepPoint&, std::size_t total) { totals.push_back(total); });
+    QCOMPARE(points.size(), std::size_t(4));
+    QCOMPARE(totals.back(), std::size_t(4));
+    QCOMPARE(std::count_if(points.begin(), points.end(), [](const SweepPoint& p) { return !p.uses_k; }), 1);
+    QCOMPARE(points.front().engine, std::string("cpu-bruteforce"));
+    QVERIFY(!points.front().uses_k);
+
+    SweepChart chart;
+    chart.begin(spec);
+    chart.setMetric(SweepMetric::Pairs);
+    for (const SweepPoint& point : points) chart.addPoint(point);
+    QCOMPARE(chart.plottedPointCount(), 4);
+    QLineSeries* level = nullptr;
+    for (QAbstractSeries* series : chart.series())
+      if (series->name() == "cpu-bruteforce (ignores k)") level = qobject_cast<QLineSeries*>(series);
+    QVERIFY(level);
+    // One run, drawn level across the k range rather than as points that seem to vary.
+    const double pairs = double(points.front().stats.pairs);
+    QCOMPARE(level->points(), (QList<QPointF>{{2.0, pairs}, {8.0, pairs}}));
+    QCOMPARE(level->pen().style(), Qt::DashLine);
+  }
+
+  void titleNamesDataParametersEnginesAndMachine() {
+    SweepSpec spec = eps_sweep();
+    auto points = std::make_shared<PointSet>(*spec.a);
+    points->source = "/data/places.csv";
+    spec.a = points;
+    spec.machine = "Test CPU, 4 threads; GPU: none (test)";
+    SweepChart chart;
+    chart.begin(spec);
+    const QString title = chart.title();
+    for (const QString& part : {QString("places.csv, n = 1500, d = 3"), QString("0.05 to 0.8 (4 values, log spacing)"),
+                                QString("k = 5"), QString("cpu-bruteforce"), QString("median of 3 runs after 1 warm-up"),
+                                QString("Test CPU, 4 threads; GPU: none (test)")})
+      QVERIFY2(title.contains(part), qPrintable(part + " not in " + title));
   }
 
   void phaseChartStacksEachRunsPhases() {
@@ -221,15 +356,22 @@ class TestChartsSweep : public QObject {
     QCOMPARE(run_sweep_command(options), 0);
 
     const QStringList lines = read_all(QString::fromStdString(options.csv_path)).split('\n', Qt::SkipEmptyParts);
-    QCOMPARE(lines.first(), QString("engine,eps,k,pairs,seconds,replicated_points,compared_pairs"));
-    QCOMPARE(lines.size() - 1, qsizetype(options.engines.size() * 4));
+    QCOMPARE(lines.first(), QString("engine,eps,k,median_seconds,min_seconds,max_seconds,timed_runs,pairs,"
+                                    "replicated_points,compared_pairs"));
+    // Engines that ignore k run once per eps, the others at both k values.
+    qsizetype rows = 0;
+    for (const std::string& engine : options.engines) rows += engine.find("kmeans") != std::string::npos ? 4 : 2;
+    QCOMPARE(lines.size() - 1, rows);
     for (qsizetype l = 1; l < lines.size(); ++l) {
       const QStringList fields = lines[l].split(',');
-      QCOMPARE(fields.size(), qsizetype(7));
+      QCOMPARE(fields.size(), qsizetype(10));
+      QCOMPARE(fields[2].isEmpty(), !fields[0].contains("kmeans"));
+      QCOMPARE(fields[6].toInt(), options.timing.repeat);
+      QVERIFY(fields[4].toDouble() <= fields[3].toDouble() && fields[3].toDouble() <= fields[5].toDouble());
       SweepSpec spec;
       spec.a = options.a;
       spec.base = options.base;
-      QCOMPARE(fields[3].toULongLong(),
+      QCOMPARE(fields[7].toULongLong(),
                count(fields[0].toStdString(), spec, fields[1].toDouble(), fields[2].toInt()));
     }
     QXmlStreamReader svg(read_all(QString::fromStdString(options.chart_path)));

@@ -6,6 +6,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLineSeries>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QXmlStreamReader>
@@ -17,7 +18,10 @@
 #include "tests/ui/test_run_support.hpp"
 #include "ui/charts/phase_chart.hpp"
 #include "ui/charts/sweep_chart.hpp"
+#include "ui/charts/phase_csv.hpp"
+#include "ui/charts/sweep_csv.hpp"
 #include "ui/export/chart_export.hpp"
+#include "ui/export/image_size_dialog.hpp"
 #include "ui/export/run_export.hpp"
 #include "ui/run/run_execution.hpp"
 
@@ -31,6 +35,37 @@ namespace {
 QByteArray read_bytes(const QString& path) {
   QFile file(path);
   return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// A sweep of the oracle over `eps` on n clustered points in 2-D.
+SweepSpec bruteforce_sweep(std::vector<double> eps, std::size_t n) {
+  SweepSpec spec;
+  spec.engines = {"cpu-bruteforce"};
+  spec.eps_values = std::move(eps);
+  spec.a = clustered_points(n, 2);
+  return spec;
+}
+
+// The share of pixels that are not white.
+double inked_fraction(const QImage& image) {
+  qsizetype inked = 0;
+  for (int y = 0; y < image.height(); ++y)
+    for (int x = 0; x < image.width(); ++x) inked += image.pixel(x, y) != qRgb(255, 255, 255);
+  return double(inked) / (qsizetype(image.width()) * image.height());
+}
+
+// The height of the topmost run of rows with ink: the first line of the chart's title.
+int first_text_height(const QImage& image) {
+  const auto inked = [&](int y) {
+    for (int x = 0; x < image.width(); ++x)
+      if (image.pixel(x, y) != qRgb(255, 255, 255)) return true;
+    return false;
+  };
+  int top = 0;
+  while (top < image.height() && !inked(top)) ++top;
+  int bottom = top;
+  while (bottom < image.height() && inked(bottom)) ++bottom;
+  return bottom - top;
 }
 
 // Pair files as written by core/io/pair_writers.hpp, decoded independently.
@@ -96,27 +131,20 @@ class TestExportFiles : public QObject {
   void chartImagesAndData() {
     QTemporaryDir dir;
     SweepChart chart;
-    SweepSpec spec;
-    spec.engines = {"cpu-bruteforce"};
-    spec.eps_values = {0.1, 0.2, 0.3};
-    spec.a = clustered_points(600, 2);
+    const SweepSpec spec = bruteforce_sweep({0.1, 0.2, 0.3}, 600);
     chart.begin(spec);
-    chart.setMetric(SweepMetric::Pairs);
     SweepRunner runner(test_registry());
     RunControl control;
     for (const SweepPoint& point : runner.run(spec, control)) chart.addPoint(point);
 
     const QString png = dir.filePath("chart.png"), svg = dir.filePath("chart.svg");
-    save_chart_image(chart, png.toStdString(), QSize(640, 480));
-    save_chart_image(chart, svg.toStdString(), QSize(640, 480));
+    save_chart_image(chart, png.toStdString(), {QSize(640, 480), 96});
+    save_chart_image(chart, svg.toStdString(), {QSize(640, 480), 96});
     const QImage image(png);
     QVERIFY(!image.isNull());
     QCOMPARE(image.size(), QSize(640, 480));
     // Not a blank page: the chart drew something other than the background.
-    int coloured = 0;
-    for (int y = 0; y < image.height(); y += 4)
-      for (int x = 0; x < image.width(); x += 4) coloured += image.pixel(x, y) != image.pixel(0, 0);
-    QVERIFY(coloured > 100);
+    QVERIFY(inked_fraction(image) > 0.01);
     QXmlStreamReader xml(read_bytes(svg));
     bool has_svg = false;
     while (!xml.atEnd())
@@ -124,20 +152,70 @@ class TestExportFiles : public QObject {
     QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
     QVERIFY(has_svg);
 
+    // The chart's data: one row per point, named columns with units.
     const QString csv = dir.filePath("chart.csv");
-    write_chart_csv(chart, csv.toStdString());
+    write_sweep_csv(chart.points(), csv.toStdString());
     const QList<QByteArray> lines = read_bytes(csv).split('\n');
-    QCOMPARE(lines.first(), QByteArray("series,x,y"));
-    const auto* series = qobject_cast<QLineSeries*>(chart.series().first());
-    QCOMPARE(series->count(), qsizetype(3));
-    for (qsizetype p = 0; p < series->count(); ++p) {
-      const QList<QByteArray> fields = lines[p + 1].split(',');
+    QCOMPARE(lines.first(), QByteArray("engine,eps,k,median_seconds,min_seconds,max_seconds,timed_runs,pairs,"
+                                       "replicated_points,compared_pairs"));
+    QCOMPARE(chart.points().size(), std::size_t(3));
+    for (std::size_t p = 0; p < chart.points().size(); ++p) {
+      const SweepPoint& point = chart.points()[p];
+      const QList<QByteArray> fields = lines[qsizetype(p) + 1].split(',');
       QCOMPARE(fields[0], QByteArray("cpu-bruteforce"));
-      QCOMPARE(fields[1].toDouble(), series->at(p).x());
-      QCOMPARE(fields[2].toDouble(), series->at(p).y());
+      QCOMPARE(fields[1].toDouble(), point.eps);
+      QCOMPARE(fields[3].toDouble(), point.seconds.median);
+      QCOMPARE(fields[4].toDouble(), point.seconds.min);
+      QCOMPARE(fields[5].toDouble(), point.seconds.max);
+      QCOMPARE(fields[7].toULongLong(), point.stats.pairs);
     }
     QVERIFY_THROWS_EXCEPTION(Error, save_chart_image(chart, dir.filePath("chart.gif").toStdString()));
-    QVERIFY_THROWS_EXCEPTION(Error, save_chart_png(chart, dir.filePath("no/such/dir/c.png").toStdString()));
+    QVERIFY_THROWS_EXCEPTION(Error, save_chart_image(chart, dir.filePath("no/such/dir/c.png").toStdString()));
+  }
+
+  // Pixels and dpi as asked: the PNG's pixels and resolution, the SVG's and PDF's printed size.
+  void chartSizeAndDpi() {
+    QTemporaryDir dir;
+    SweepChart chart;
+    const SweepSpec spec = bruteforce_sweep({0.1, 0.2, 0.4}, 100);
+    chart.begin(spec);
+    for (const double eps : spec.eps_values) {
+      SweepPoint point;
+      point.engine = "cpu-bruteforce";
+      point.eps = eps;
+      point.seconds = {eps, eps / 2, eps * 2};
+      chart.addPoint(point);
+    }
+    const ImageSize size{QSize(1800, 1200), 300};  // 6 x 4 inches
+    const QString png = dir.filePath("c.png"), svg = dir.filePath("c.svg"), pdf = dir.filePath("c.pdf");
+    for (const QString& path : {png, svg, pdf}) save_chart_image(chart, path.toStdString(), size);
+    const QImage image(png);
+    QCOMPARE(image.size(), QSize(1800, 1200));
+    QCOMPARE(image.dotsPerMeterX(), qRound(300 / 0.0254));
+    QCOMPARE(image.dotsPerMeterY(), qRound(300 / 0.0254));
+    QVERIFY2(read_bytes(svg).contains("width=\"152.4mm\" height=\"101.6mm\""), read_bytes(svg).left(400).constData());
+    QVERIFY(QRegularExpression(R"(/MediaBox \[0 0 432(\.0*)? 288(\.0*)?\])").match(read_bytes(pdf)).hasMatch());
+    // The chart is laid out at its printed size, so at 300 dpi its text is three times as tall in
+    // pixels as on the same pixels at 100 dpi.
+    const QString coarse = dir.filePath("coarse.png");
+    save_chart_image(chart, coarse.toStdString(), {QSize(1800, 1200), 100});
+    const int fine_text = first_text_height(image), coarse_text = first_text_height(QImage(coarse));
+    QVERIFY2(fine_text > 2 * coarse_text, qPrintable(QString("%1 vs %2 pixels").arg(fine_text).arg(coarse_text)));
+  }
+
+  void imageSizeChoices() {
+    QCOMPARE(parse_image_pixels("1600x1000"), std::optional<QSize>(QSize(1600, 1000)));
+    QCOMPARE(parse_image_pixels(" 800X600 "), std::optional<QSize>(QSize(800, 600)));
+    for (const char* bad : {"1600", "1600x", "x1000", "8x8", "1600x1000x2", "-5x100", "50000x100"})
+      QVERIFY2(!parse_image_pixels(bad), bad);
+    QCOMPARE(parse_dpi("300"), std::optional<int>(300));
+    QVERIFY(!parse_dpi("0") && !parse_dpi("ten") && !parse_dpi("100000"));
+    ImageSizeDialog dialog(ImageSize{QSize(1000, 500), 200});
+    QCOMPARE(dialog.imageSize().pixels, QSize(1000, 500));
+    QCOMPARE(dialog.imageSize().dpi, 200);
+    dialog.setImageSize({QSize(3000, 2000), 600});
+    QCOMPARE(dialog.imageSize().pixels, QSize(3000, 2000));
+    QCOMPARE(dialog.imageSize().dpi, 600);
   }
 
   void barChartData() {
@@ -151,12 +229,9 @@ class TestExportFiles : public QObject {
     b.seconds_total = 3.125;
     chart.setRuns({{"grid, unicomp", a}, {"brute", b}});
     const QString csv = dir.filePath("phases.csv");
-    write_chart_csv(chart, csv.toStdString());
-    QCOMPARE(read_bytes(csv), QByteArray("series,x,y\nbuild,\"grid, unicomp\",0.25\nbuild,brute,0\n"
-                                         "join,\"grid, unicomp\",1.5\njoin,brute,3.125\n"));
-    const QString png = dir.filePath("phases.png");
-    save_chart_png(chart, png.toStdString(), QSize(300, 200));
-    QCOMPARE(QImage(png).size(), QSize(300, 200));
+    write_phase_csv(chart, csv.toStdString());
+    QCOMPARE(read_bytes(csv), QByteArray("run,phase,seconds\n\"grid, unicomp\",build,0.25\n\"grid, unicomp\",join,1.5\n"
+                                         "brute,build,0\nbrute,join,3.125\n"));
   }
 
   void pairListsReadBackToTheEnginesPairs_data() {

@@ -1,6 +1,7 @@
 // simjoin-studio from the command line, as scripts use it: a run's --stats agree with
 // `simjoin join --count-only` for eps from 1e-9 to 1e9 times the data's extent (no cap), a file that
-// cannot be read exits with 3 after its error, and a run above --max-pairs is refused with 4.
+// cannot be read exits with 3 after its error, a run above --max-pairs is refused with 4, and the
+// exports come at the size and dpi asked for.
 #include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -131,6 +132,28 @@ class TestStudioCommand : public QObject {
     const Finished refused = run(SIMJOIN_STUDIO, {points_, "--export-view", dir_.filePath("view.jpg"), "--quit"});
     QCOMPARE(refused.code, 2);
     QVERIFY(refused.err.contains(".png, .svg or .pdf"));
+  }
+
+  // --export-size and --export-dpi: the view rendered at those pixels with its legend and axes, the
+  // chart laid out for that printed size.
+  void exportsAtAChosenSizeAndDpi() {
+    const QString view = dir_.filePath("sized-view.png"), chart = dir_.filePath("sized-chart.svg");
+    const Finished done = run(SIMJOIN_STUDIO, {points_, "--engine", "cpu-kmeans", "--run", "--view", "partitions",
+                                               "--export-view", view, "--export-chart", chart, "--export-size",
+                                               "1500x900", "--export-dpi", "300", "--quit"});
+    QVERIFY2(done.code == 0, qPrintable(done.err));
+    const QImage image(view);
+    QCOMPARE(image.size(), QSize(1500, 900));
+    QCOMPARE(image.dotsPerMeterX(), qRound(300 / 0.0254));
+    QFile svg(chart);
+    QVERIFY(svg.open(QIODevice::ReadOnly));
+    QVERIFY(svg.readAll().contains("width=\"127mm\" height=\"76.2mm\""));  // 5 x 3 inches
+    for (const QStringList& bad : {QStringList{"--export-size", "1500"}, QStringList{"--export-size", "8x8"},
+                                   QStringList{"--export-dpi", "0"}}) {
+      const Finished refused = run(SIMJOIN_STUDIO, QStringList{points_, "--export-view", view, "--quit"} + bad);
+      QCOMPARE(refused.code, 2);
+      QVERIFY2(refused.err.contains(bad.first()), qPrintable(refused.err));
+    }
   }
 };
 

@@ -130,6 +130,11 @@ class TestWindowRuns : public QObject {
     PhaseChart* phases = window_->charts()->phaseChart();
     QCOMPARE(phases->bars().size(), std::size_t(1));
     QCOMPARE(phases->bars()[0].stats.pairs, record->result.stats.pairs);
+    // Titled for a figure: the data, eps, k, the engine and the machine.
+    window_->charts()->setMachine("Test CPU, 2 threads; GPU: none (test)");
+    window_->charts()->showRun(record);
+    for (const char* part : {"points.csv, n = 1500, d = 2", "= 0.3", "k = ", "engine cpu-kmeans", "Test CPU, 2 threads"})
+      QVERIFY2(phases->title().contains(part), qPrintable(phases->title()));
 
     SweepPanel* sweep = window_->charts()->sweep();
     sweep->setEngines({"cpu-grid", "cpu-kmeans"});
@@ -141,6 +146,9 @@ class TestWindowRuns : public QObject {
     const std::vector<SweepPoint>& points = sweep->chart()->points();
     QCOMPARE(points.size(), std::size_t(6));
     QCOMPARE(sweep->chart()->plottedPointCount(), 6);
+    QVERIFY(sweep->chart()->xLogarithmic());
+    QVERIFY(sweep->chart()->title().contains("Test CPU, 2 threads"));
+    QVERIFY(sweep->chart()->title().contains("median of 3 runs after 1 warm-up"));
     const std::vector<double> eps = eps_steps(0.1, 0.4, 3, true);
     QVERIFY(std::abs(eps[1] - 0.2) < 1e-12);  // log spacing: the geometric middle
     for (const SweepPoint& point : points) {
@@ -205,6 +213,17 @@ class TestWindowRuns : public QObject {
     // The whole view, axis boxes and legend included, not only its drawing.
     QCOMPARE(view.size(), window_->view()->render().size());
     QVERIFY(view.height() > window_->view()->vtkWidget()->grabFramebuffer().height());
+
+    // At a chosen size and dpi the view is laid out at those pixels for the export, then given back
+    // its size on screen.
+    const QSize on_screen = window_->view()->size();
+    window_->exportView(dir_.filePath("sized.png"), ImageSize{QSize(1100, 700), 200});
+    window_->waitForTask();
+    QCOMPARE(done.count(), 2);
+    const QImage sized(dir_.filePath("sized.png"));
+    QCOMPARE(sized.size(), QSize(1100, 700));
+    QCOMPARE(sized.dotsPerMeterX(), qRound(200 / 0.0254));
+    QCOMPARE(window_->view()->size(), on_screen);
   }
 
   void cancelStopsPromptly() {

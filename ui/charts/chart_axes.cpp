@@ -5,10 +5,25 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace simjoin::ui {
 
 bool spans_decades(double min, double max) { return min > 0 && max / min >= 100; }
+
+bool log_spaced(const std::vector<double>& sorted) {
+  if (sorted.size() < 2 || sorted.front() <= 0) return false;
+  if (sorted.size() == 2) return spans_decades(sorted.front(), sorted.back());
+  // How uneven the steps are: the largest step over the smallest, as differences and as ratios.
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  double diff_min = kInf, diff_max = 0, ratio_min = kInf, ratio_max = 0;
+  for (std::size_t i = 1; i < sorted.size(); ++i) {
+    const double diff = sorted[i] - sorted[i - 1], ratio = sorted[i] / sorted[i - 1];
+    diff_min = std::min(diff_min, diff), diff_max = std::max(diff_max, diff);
+    ratio_min = std::min(ratio_min, ratio), ratio_max = std::max(ratio_max, ratio);
+  }
+  return ratio_max / ratio_min < diff_max / diff_min;
+}
 
 void fit_axis(QChart& chart, Qt::Alignment alignment, const QString& title, double min, double max,
               bool logarithmic) {
@@ -24,7 +39,6 @@ void fit_axis(QChart& chart, Qt::Alignment alignment, const QString& title, doub
   if (!axis) {
     if (logarithmic) {
       auto* log_axis = new QLogValueAxis;
-      log_axis->setBase(10);
       log_axis->setLabelFormat("%g");
       log_axis->setMinorTickCount(-1);
       axis = log_axis;
@@ -38,6 +52,8 @@ void fit_axis(QChart& chart, Qt::Alignment alignment, const QString& title, doub
   }
   axis->setTitleText(title);
   if (logarithmic) {
+    // Within two decades, powers of ten would leave one or two labels: label powers of two.
+    static_cast<QLogValueAxis*>(axis)->setBase(spans_decades(min, max) ? 10 : 2);
     axis->setRange(min / 1.5, max * 1.5);
   } else {
     const double margin = max > min ? 0.05 * (max - min) : std::max(std::abs(max) * 0.1, 1.0);

@@ -1,6 +1,8 @@
 #include "ui/charts/sweep_chart.hpp"
 
 #include <QCursor>
+#include <QLegendMarker>
+#include <QPen>
 #include <QToolTip>
 
 #include <algorithm>
@@ -8,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "ui/charts/chart_axes.hpp"
+#include "ui/charts/chart_caption.hpp"
 
 namespace simjoin::ui {
 
@@ -29,6 +32,22 @@ constexpr MetricName kMetrics[] = {
 double x_of(const SweepPoint& point, SweepAxis axis) {
   return axis == SweepAxis::Eps ? point.eps : double(point.k);
 }
+
+QString eps_description(const std::vector<double>& values, bool logarithmic) {
+  if (values.size() == 1) return QString("\u03b5 = %1").arg(values.front(), 0, 'g', 6);
+  return QString("\u03b5 = %1 to %2 (%3 values, %4 spacing)")
+      .arg(values.front(), 0, 'g', 6)
+      .arg(values.back(), 0, 'g', 6)
+      .arg(values.size())
+      .arg(logarithmic ? "log" : "linear");
+}
+
+QString k_values_description(const std::vector<int>& values) {
+  if (values.size() == 1) return k_description(values.front());
+  QStringList ks;
+  for (int k : values) ks << QString::number(k);
+  return "k = " + ks.join(", ");
+}
 }  // namespace
 
 QString metric_title(SweepMetric metric) {
@@ -40,7 +59,7 @@ QString metric_title(SweepMetric metric) {
 std::optional<double> metric_value(const SweepPoint& point, SweepMetric metric) {
   const auto& sizes = point.partition_sizes;
   switch (metric) {
-    case SweepMetric::Seconds: return point.stats.seconds_total;
+    case SweepMetric::Seconds: return point.seconds.median;
     case SweepMetric::Pairs: return double(point.stats.pairs);
     case SweepMetric::ReplicatedPoints: return double(point.stats.replicated_points);
     case SweepMetric::ComparedRatio: return point.stats.compared_ratio();
@@ -72,6 +91,12 @@ void SweepChart::begin(const SweepSpec& raw) {
   x_axis_ = spec.eps_values.size() == 1 && spec.k_values.size() > 1 ? SweepAxis::K : SweepAxis::Eps;
   name_by_k_ = x_axis_ == SweepAxis::Eps && spec.k_values.size() > 1;
   name_by_eps_ = x_axis_ == SweepAxis::K && spec.eps_values.size() > 1;
+  several_k_ = spec.k_values.size() > 1;
+  std::vector<double> x_values(spec.eps_values);
+  if (x_axis_ == SweepAxis::K) x_values.assign(spec.k_values.begin(), spec.k_values.end());
+  x_log_ = log_spaced(x_values);
+  x_first_ = x_values.front(), x_last_ = x_values.back();
+  spec_ = spec;
   points_.clear();
   rebuild();
 }
@@ -89,7 +114,7 @@ void SweepChart::setMetric(SweepMetric metric) {
 
 int SweepChart::plottedPointCount() const {
   int count = 0;
-  for (const auto& [name, series] : series_) count += int(series->count());
+  for (const auto& [series, members] : members_) count += int(members.size());
   return count;
 }
 
@@ -101,21 +126,29 @@ void SweepChart::rebuild() {
   }
   series_.clear();
   members_.clear();
-  setTitle(metric_title(metric_) + (x_axis_ == SweepAxis::Eps ? " vs eps" : " vs k"));
+  bars_.clear();
+  setCaption();
   for (std::size_t i = 0; i < points_.size(); ++i) plot(i);
   fitAxes();
 }
 
 QLineSeries* SweepChart::seriesFor(const SweepPoint& point) {
   QString name = QString::fromStdString(point.engine);
-  if (name_by_k_) name += QString(" k=%1").arg(point.k);
+  if (name_by_k_ && point.uses_k) name += QString(" k=%1").arg(point.k);
   if (name_by_eps_) name += QString(" eps=%1").arg(point.eps);
+  if (several_k_ && !point.uses_k) name += tr(" (ignores k)");
   auto found = series_.find(name);
   if (found != series_.end()) return found->second;
   auto* series = new QLineSeries;
   series->setName(name);
   series->setPointsVisible(true);
   addSeries(series);
+  if (several_k_ && !point.uses_k) {
+    QPen dashed = series->pen();
+    dashed.setStyle(Qt::DashLine);
+    series->setPen(dashed);
+    series->setPointsVisible(false);  // its ends are not runs
+  }
   attach_axes(*this, *series);
   connect(series, &QLineSeries::hovered, this, [this, series](const QPointF& at, bool entered) {
     if (entered) showTooltip(series, at);
@@ -138,7 +171,49 @@ void SweepChart::plot(std::size_t index) {
                  index);
   QList<QPointF> line;
   for (std::size_t m : members) line.append({x_of(points_[m], x_axis_), *metric_value(points_[m], metric_)});
+  // Its one run stands for every k: a level line across the sweep, not points that seem to vary.
+  if (x_axis_ == SweepAxis::K && !point.uses_k) line = {{x_first_, *y}, {x_last_, *y}};
   series->replace(line);
+  if (metric_ == SweepMetric::Seconds && point.seconds.max > point.seconds.min) addRangeBar(series, point);
+}
+
+void SweepChart::addRangeBar(QLineSeries* series, const SweepPoint& point) {
+  const double x = x_axis_ == SweepAxis::K && !point.uses_k ? x_first_ : x_of(point, x_axis_);
+  auto* bar = new QLineSeries;
+  bar->setName(series->name() + " min-max");
+  bar->append(x, point.seconds.min);
+  bar->append(x, point.seconds.max);
+  bar->setPen(QPen(series->color(), 1.5));
+  addSeries(bar);
+  attach_axes(*this, *bar);
+  bar->setVisible(series->isVisible());
+  // Bars follow their series' visibility (the legend toggles it) and have no legend entry.
+  const auto hide_marker = [this, bar] {
+    for (QLegendMarker* marker : legend()->markers(bar)) marker->setVisible(false);
+  };
+  hide_marker();
+  connect(series, &QAbstractSeries::visibleChanged, bar, [series, bar, hide_marker] {
+    bar->setVisible(series->isVisible());
+    hide_marker();
+  });
+  bars_[series].push_back(bar);
+}
+
+void SweepChart::setCaption() {
+  const QString title = metric_title(metric_) + (x_axis_ == SweepAxis::Eps ? tr(" vs \u03b5") : tr(" vs k"));
+  if (!spec_.a) return setTitle(title);
+  QStringList engines;
+  for (const std::string& engine : spec_.engines) engines << QString::fromStdString(engine);
+  const RepeatRule& rule = spec_.timing;
+  const QString timing = rule.repeat > 1
+                             ? tr("median of %1 runs after %2 warm-up, bars min to max").arg(rule.repeat).arg(rule.warmup)
+                             : tr("%1 run after %2 warm-up").arg(rule.repeat).arg(rule.warmup);
+  QStringList lines = {data_description(*spec_.a, spec_.b.get()) + "; " +
+                           eps_description(spec_.eps_values, x_axis_ == SweepAxis::Eps && x_log_) + "; " +
+                           k_values_description(spec_.k_values),
+                       tr("engines %1; %2").arg(engines.join(", "), timing)};
+  if (!spec_.machine.empty()) lines << QString::fromStdString(spec_.machine);
+  set_chart_caption(*this, title, lines);
 }
 
 void SweepChart::fitAxes() {
@@ -151,18 +226,24 @@ void SweepChart::fitAxes() {
       y_min = std::min(y_min, y), y_max = std::max(y_max, y);
     }
   if (x_min > x_max) return;  // nothing plotted yet
-  fit_axis(*this, Qt::AlignBottom, x_axis_ == SweepAxis::Eps ? "eps" : "k", x_min, x_max,
-           spans_decades(x_min, x_max));
+  for (const auto& [series, bars] : bars_)
+    for (const QLineSeries* bar : bars) y_min = std::min(y_min, bar->at(0).y()), y_max = std::max(y_max, bar->at(1).y());
+  fit_axis(*this, Qt::AlignBottom, x_axis_ == SweepAxis::Eps ? tr("\u03b5") : tr("k"), std::min(x_min, x_first_),
+           std::max(x_max, x_last_), x_log_);
   fit_axis(*this, Qt::AlignLeft, metric_title(metric_), y_min, y_max, spans_decades(y_min, y_max));
 }
 
 QString SweepChart::pointText(const SweepPoint& point) const {
   const RunStats& stats = point.stats;
-  QString text = QString("%1\neps = %2, k = %3\ntime = %4 s\npairs = %5\nreplicated = %6\ncompared ratio = %7")
+  QString text = QString("%1\neps = %2, k = %3\ntime = %4 s (median; %5 to %6 s over %7 runs)\npairs = %8\n"
+                         "replicated = %9\ncompared ratio = %10")
                      .arg(QString::fromStdString(point.engine))
                      .arg(point.eps, 0, 'g', 10)
-                     .arg(point.k)
-                     .arg(stats.seconds_total, 0, 'g', 6)
+                     .arg(point.uses_k ? QString::number(point.k) : tr("ignored"))
+                     .arg(point.seconds.median, 0, 'g', 6)
+                     .arg(point.seconds.min, 0, 'g', 6)
+                     .arg(point.seconds.max, 0, 'g', 6)
+                     .arg(point.timed_runs)
                      .arg(stats.pairs)
                      .arg(stats.replicated_points)
                      .arg(stats.compared_ratio(), 0, 'g', 6);

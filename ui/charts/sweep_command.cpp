@@ -37,6 +37,17 @@ std::shared_ptr<const PointSet> points_from(const std::shared_ptr<const PointSet
   return std::make_shared<const PointSet>(load_points(path));
 }
 
+ImageSize chart_size(const SweepOptions& options) {
+  const std::optional<QSize> pixels = parse_image_pixels(QString::fromStdString(options.size));
+  if (!pixels)
+    fail(ErrorKind::Usage, "chart size '" + options.size + "': give WIDTHxHEIGHT in pixels, each " +
+                               std::to_string(kMinImageSide) + " to " + std::to_string(kMaxImageSide));
+  if (!parse_dpi(QString::number(options.dpi)))
+    fail(ErrorKind::Usage, "chart dpi " + std::to_string(options.dpi) + ": give " + std::to_string(kMinDpi) +
+                               " to " + std::to_string(kMaxDpi));
+  return {*pixels, options.dpi};
+}
+
 void check_options(const SweepOptions& options) {
   if (!options.registry) fail(ErrorKind::Internal, "sweep without an engine registry");
   if (options.csv_path.empty() && options.chart_path.empty())
@@ -46,11 +57,12 @@ void check_options(const SweepOptions& options) {
   parse_metric(options.metric);
   if (!options.chart_path.empty()) {
     const std::string ext = lower_extension(options.chart_path);
-    if (ext != ".svg" && ext != ".png")
-      fail(ErrorKind::Usage, options.chart_path + ": unknown chart image type '" + ext + "'; use .svg or .png");
+    if (ext != ".svg" && ext != ".png" && ext != ".pdf")
+      fail(ErrorKind::Usage, options.chart_path + ": unknown chart image type '" + ext + "'; use .svg, .png or .pdf");
   }
-  if (options.width < 16 || options.height < 16)
-    fail(ErrorKind::Usage, "the chart needs at least 16 x 16 pixels");
+  chart_size(options);
+  if (options.timing.repeat < 1 || options.timing.warmup < 0)
+    fail(ErrorKind::Usage, "a sweep needs at least one timed run per point and no negative warm-up");
 }
 }  // namespace
 
@@ -61,21 +73,22 @@ int run_sweep_command(const SweepOptions& options) {
   spec.eps_values = options.eps_values;
   spec.k_values = options.k_values;
   spec.base = options.base;
+  spec.timing = options.timing;
+  spec.machine = options.machine;
   spec.a = points_from(options.a, options.input);
   spec.b = points_from(options.b, options.input_b);
   spec = spec.normalized();
-  const std::size_t total = spec.size();
 
   const auto app = options.chart_path.empty() ? nullptr : ensure_gui_application();
   SweepRunner runner(*options.registry);
   RunControl control;
   std::size_t done = 0;
-  const std::vector<SweepPoint> points = runner.run(spec, control, [&](const SweepPoint& point) {
+  const std::vector<SweepPoint> points = runner.run(spec, control, [&](const SweepPoint& point, std::size_t total) {
     ++done;
     if (!options.quiet)
-      std::fprintf(stderr, "sweep %zu/%zu: %s eps=%g k=%d: %llu pairs in %.4g s\n", done, total,
-                   point.engine.c_str(), point.eps, point.k,
-                   static_cast<unsigned long long>(point.stats.pairs), point.stats.seconds_total);
+      std::fprintf(stderr, "sweep %zu/%zu: %s eps=%g k=%s: %llu pairs in %.4g s (median of %d)\n", done, total,
+                   point.engine.c_str(), point.eps, point.uses_k ? std::to_string(point.k).c_str() : "ignored",
+                   static_cast<unsigned long long>(point.stats.pairs), point.seconds.median, point.timed_runs);
   });
 
   if (!options.csv_path.empty()) write_sweep_csv(points, options.csv_path);
@@ -84,7 +97,7 @@ int run_sweep_command(const SweepOptions& options) {
     chart.begin(spec);
     chart.setMetric(parse_metric(options.metric));
     for (const SweepPoint& point : points) chart.addPoint(point);
-    save_chart_image(chart, options.chart_path, QSize(options.width, options.height));
+    save_chart_image(chart, options.chart_path, chart_size(options));
   }
   return 0;
 }

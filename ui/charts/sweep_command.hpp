@@ -1,6 +1,7 @@
 #pragma once
-// The headless sweep behind `simjoin sweep`: runs every engine at every eps (and k), writes one CSV
-// row per run and the chart as .svg or .png, with no display needed. Qt-free header, so the CLI can
+// The headless sweep behind `simjoin sweep`: runs every engine at every eps (and k), each point
+// timed as `simjoin bench` times (warm-up, then repeats), writes one CSV row per point and the chart
+// as .svg, .png or .pdf, with no display needed. Qt-free header, so the CLI can
 // call it without Qt of its own.
 //
 //   SweepOptions options;
@@ -9,8 +10,8 @@
 //   options.eps_values = {0.1, 0.2, 0.5};
 //   options.k_values = {10, 20};          // optional; the chart's x axis is k when eps is single
 //   options.input = "points.csv";         // or options.a = already loaded points
-//   options.csv_path = "sweep.csv";       // engine,eps,k,pairs,seconds,replicated_points,compared_pairs
-//   options.chart_path = "sweep.svg";     // optional; .svg or .png
+//   options.csv_path = "sweep.csv";       // columns: see sweep_csv.hpp
+//   options.chart_path = "sweep.svg";     // optional; .svg, .png or .pdf
 //   options.metric = "seconds";           // see parse_metric in sweep_chart.hpp
 //   return run_sweep_command(options);
 //
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include "core/engine.hpp"
+#include "core/repeat_timing.hpp"
 
 namespace simjoin::ui {
 
@@ -34,11 +36,13 @@ struct SweepOptions {
   std::string input_b;        // point file of B for A join B; empty for a self-join
   std::shared_ptr<const PointSet> a, b;  // already loaded points, used instead of the files
   JoinParams base;            // seed, threads, devices, unicomp, batch size; eps and k are swept
+  RepeatRule timing;          // runs per point
+  std::string machine;        // for the chart's subtitle
   std::string csv_path;       // at least one of csv_path and chart_path
   std::string chart_path;
   std::string metric = "seconds";
-  int width = 1000;
-  int height = 700;
+  std::string size = "1200x800";  // the chart's pixels, "WxH", and resolution (ui/export/image_size.hpp)
+  int dpi = 150;
   bool quiet = false;  // no line per run on stderr
 };
 

@@ -1,6 +1,7 @@
 #include "ui/charts/sweep_runner.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include "core/error.hpp"
 #include "ui/run/partition_sizes.hpp"
@@ -43,14 +44,15 @@ SweepRunner::~SweepRunner() {
   pool_.waitForDone();
 }
 
-std::vector<SweepPoint> SweepRunner::run(const SweepSpec& raw, RunControl& control,
-                                         const std::function<void(const SweepPoint&)>& on_point) const {
+std::vector<SweepPoint> SweepRunner::run(const SweepSpec& raw, RunControl& control, const OnPoint& on_point) const {
   const SweepSpec spec = raw.normalized();
+  std::set<std::string> ignore_k;
+  std::size_t total = spec.size();
   std::vector<SweepPoint> points;
   for (double eps : spec.eps_values)
     for (int k : spec.k_values)
       for (const std::string& engine : spec.engines) {
-        control.throw_if_cancelled();
+        if (k != spec.k_values.front() && ignore_k.count(engine)) continue;
         RunRequest request;
         request.engine = engine;
         request.a = spec.a;
@@ -59,10 +61,23 @@ std::vector<SweepPoint> SweepRunner::run(const SweepSpec& raw, RunControl& contr
         request.params.eps = eps;
         request.params.k = k;
         request.keep_pairs_limit = 0;  // count only
-        const RunRecord record = execute_run(registry_, request, control);
-        SweepPoint point{engine, eps, k, record.result.stats, {}};
-        if (record.result.partitions) point.partition_sizes = partition_sizes(*record.result.partitions);
-        if (on_point) on_point(point);
+        SweepPoint point{engine, eps, k};
+        std::vector<double> seconds;
+        run_repeated(spec.timing, [&](bool timed) {
+          control.throw_if_cancelled();
+          const RunRecord record = execute_run(registry_, request, control);
+          if (!timed) return;
+          seconds.push_back(record.result.stats.seconds_total);
+          point.stats = record.result.stats;
+          point.uses_k = record.result.partitions.has_value();
+          point.partition_sizes.clear();
+          if (point.uses_k) point.partition_sizes = partition_sizes(*record.result.partitions);
+        });
+        point.seconds = spread_of(seconds);
+        point.timed_runs = int(seconds.size());
+        if (!point.uses_k && ignore_k.insert(engine).second)
+          total -= (spec.k_values.size() - 1) * spec.eps_values.size();
+        if (on_point) on_point(point, total);
         points.push_back(std::move(point));
       }
   return points;
@@ -84,10 +99,9 @@ void SweepRunner::start(const SweepSpec& spec) {
   };
   pool_.start([this, spec, control, post] {
     try {
-      const int total = int(spec.normalized().size());
       int index = 0;
-      run(spec, *control, [&](const SweepPoint& point) {
-        post([this, point, index, total] { emit pointReady(point, index, total); });
+      run(spec, *control, [&](const SweepPoint& point, std::size_t total) {
+        post([this, point, index, total = int(total)] { emit pointReady(point, index, total); });
         ++index;
       });
       post([this, index] {

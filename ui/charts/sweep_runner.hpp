@@ -1,7 +1,8 @@
 #pragma once
-// Parameter sweeps: every engine at every eps (and every k), one count-only run each. The same
-// class drives the GUI's live charts (start(), a signal per finished point) and the headless CLI
-// (run(), on the calling thread).
+// Parameter sweeps: every engine at every eps (and every k), count-only, each point timed by the
+// rule of `simjoin bench` (warm-up, then repeats; core/repeat_timing.hpp). An engine that ignores k
+// (its first run has no partitions) runs at the first k only. The same class drives the GUI's live
+// charts (start(), a signal per finished point) and the headless CLI (run(), on the calling thread).
 #include <QObject>
 #include <QString>
 #include <QThreadPool>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "core/engine.hpp"
+#include "core/repeat_timing.hpp"
 
 namespace simjoin::ui {
 
@@ -23,8 +25,10 @@ struct SweepSpec {
   std::shared_ptr<const PointSet> a;
   std::shared_ptr<const PointSet> b;  // null for a self-join
   JoinParams base;                    // everything but eps and k
+  RepeatRule timing;                  // runs per point
+  std::string machine;                // where it runs, for the chart's subtitle
 
-  // Engines x eps values x k values.
+  // Engines x eps values x k values: the runs, before any engine turns out to ignore k.
   std::size_t size() const;
   // Eps and k values sorted ascending without repeats; throws Error(Usage) for an empty sweep.
   SweepSpec normalized() const;
@@ -34,7 +38,10 @@ struct SweepPoint {
   std::string engine;
   double eps = 0;
   int k = 0;
-  RunStats stats;
+  bool uses_k = true;  // false: the engine ignores k (it returned no partitions)
+  RunStats stats;      // of the last timed run
+  TimeSpread seconds;  // over the timed runs
+  int timed_runs = 0;
   // Points per partition (own members plus copies) for engines that partition; else empty.
   std::vector<std::uint64_t> partition_sizes;
 };
@@ -47,11 +54,14 @@ class SweepRunner : public QObject {
   explicit SweepRunner(const EngineRegistry& registry, QObject* parent = nullptr);
   ~SweepRunner() override;  // cancels and waits
 
+  // Called after each point with the number of points the sweep will have, known better once the
+  // engines that ignore k are known.
+  using OnPoint = std::function<void(const SweepPoint& point, std::size_t total)>;
+
   // Runs the whole sweep on the calling thread, eps outermost, then k, then engine, calling
-  // on_point after each run. `control` serves for cancellation (its progress fraction
+  // on_point after each point. `control` serves for cancellation (its progress fraction
   // reaches 1 with the first run, so report progress from on_point). Throws Error (e.g. an engine unavailable, or Cancelled).
-  std::vector<SweepPoint> run(const SweepSpec& spec, RunControl& control,
-                              const std::function<void(const SweepPoint&)>& on_point = {}) const;
+  std::vector<SweepPoint> run(const SweepSpec& spec, RunControl& control, const OnPoint& on_point = {}) const;
 
   // Runs in the background; pointReady per run, then finished, failed or cancelled.
   void start(const SweepSpec& spec);

@@ -1,24 +1,16 @@
 #pragma once
-// Charts to files: PNG (QImage), SVG (QSvgGenerator), PDF (QPdfWriter) and the plotted data as CSV. Works without a
-// display (QT_QPA_PLATFORM=offscreen) and for charts not shown in any view. Failures throw
-// Error(Usage) naming the path.
+// Charts to files: PNG, SVG or PDF by the extension, at a size and resolution (image_size.hpp), with
+// the chart's title as the document's. Works without a display (QT_QPA_PLATFORM=offscreen) and for
+// charts not shown in any view. Throws Error(Usage) for another extension and Error(BadInput) for a
+// path that cannot be written.
 #include <QChart>
-#include <QSize>
 
 #include <string>
 
+#include "ui/export/image_size.hpp"
+
 namespace simjoin::ui {
 
-inline constexpr QSize kDefaultChartSize{1000, 700};
-
-void save_chart_png(QChart& chart, const std::string& path, QSize size = kDefaultChartSize);
-void save_chart_svg(QChart& chart, const std::string& path, QSize size = kDefaultChartSize);
-void save_chart_pdf(QChart& chart, const std::string& path, QSize size = kDefaultChartSize);
-// PNG, SVG or PDF by the extension (.png, .svg, .pdf); Error(Usage) for any other.
-void save_chart_image(QChart& chart, const std::string& path, QSize size = kDefaultChartSize);
-
-// One row per plotted value: "series,x,y" with exact numbers; for bar charts x is the category.
-// Hidden line series are written too (hiding is a display choice).
-void write_chart_csv(const QChart& chart, const std::string& path);
+void save_chart_image(QChart& chart, const std::string& path, const ImageSize& size = {});
 
 }  // namespace simjoin::ui

@@ -1,7 +1,6 @@
 #include "ui/export/image_export.hpp"
 
 #include <QPageSize>
-#include <QPainter>
 #include <QPdfWriter>
 #include <QSvgGenerator>
 
@@ -11,38 +10,53 @@
 namespace simjoin::ui {
 
 namespace {
-// Paints the image whole onto a device of its own size (in the device's logical pixels).
-bool paint_image(QPaintDevice& device, const QImage& image) {
+bool paint_device(QPaintDevice& device, const QRectF& target,
+                  const std::function<void(QPainter&, const QRectF&)>& paint) {
   QPainter painter;
   if (!painter.begin(&device)) return false;
-  painter.drawImage(QRect(0, 0, device.width(), device.height()), image);
+  painter.setRenderHint(QPainter::Antialiasing);
+  painter.setRenderHint(QPainter::SmoothPixmapTransform);
+  paint(painter, target);
   return painter.end();
 }
 }  // namespace
 
-void save_image(const QImage& image, const std::string& path) {
+void paint_to_file(const std::string& path, const ImageSize& size, const QString& title,
+                   const std::function<void(QPainter& painter, const QRectF& target)>& paint) {
   const QString file = QString::fromStdString(path);
   const std::string ext = lower_extension(path);
+  const QRectF target(QPointF(0, 0), QSizeF(size.pixels));
   bool written = false;
   if (ext == ".png") {
-    written = image.save(file, "PNG");
+    QImage image(size.pixels, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    image.setDotsPerMeterX(qRound(size.dots_per_meter()));
+    image.setDotsPerMeterY(qRound(size.dots_per_meter()));
+    written = paint_device(image, target, paint) && image.save(file, "PNG");
   } else if (ext == ".svg") {
     QSvgGenerator svg;
     svg.setFileName(file);
-    svg.setSize(image.size());
-    svg.setViewBox(QRect(QPoint(0, 0), image.size()));
-    written = paint_image(svg, image);
+    svg.setTitle(title);
+    svg.setSize(size.pixels);
+    svg.setResolution(size.dpi);
+    svg.setViewBox(target);
+    written = paint_device(svg, target, paint);
   } else if (ext == ".pdf") {
-    // One page the image's size at 96 pixels per inch, without margins.
     QPdfWriter pdf(file);
-    pdf.setResolution(96);
-    pdf.setPageSize(QPageSize(QSizeF(image.size()) * 72.0 / 96.0, QPageSize::Point));
+    pdf.setTitle(title);
+    pdf.setResolution(size.dpi);
+    pdf.setPageSize(QPageSize(QSizeF(size.pixels) * 72.0 / size.dpi, QPageSize::Point));
     pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-    written = paint_image(pdf, image);
+    written = paint_device(pdf, target, paint);
   } else {
     fail(ErrorKind::Usage, path + ": unknown image type '" + ext + "'; use .png, .svg or .pdf");
   }
   if (!written) fail(ErrorKind::BadInput, path + ": cannot write the image");
+}
+
+void save_image(const QImage& image, const std::string& path, int dpi) {
+  paint_to_file(path, {image.size(), dpi}, {},
+                [&image](QPainter& painter, const QRectF& target) { painter.drawImage(target, image); });
 }
 
 }  // namespace simjoin::ui

@@ -1,0 +1,95 @@
+// The step-through's counters after its last step equal the statistics of the engine it replays
+// (cpu-kmeans, cpu-grid) on the same sampled points, on fresh random data and on the samples.
+#include <QtTest>
+
+#include "core/engine.hpp"
+#include "core/error.hpp"
+#include "tests/ui/test_run_support.hpp"
+#include "ui/samples.hpp"
+#include "ui/step_through/join_steps.hpp"
+
+using namespace simjoin;
+using namespace simjoin::ui;
+
+namespace {
+RunResult run_engine_on(const char* name, const PointSet& points, double eps, int k) {
+  EngineRegistry registry;
+  register_cpu_engines(registry);
+  JoinParams params;
+  params.eps = eps;
+  params.k = k;
+  params.threads = 1;
+  CountSink sink;
+  RunControl control;
+  return run_engine(registry.get(name), {&points, nullptr}, params, sink, control);
+}
+
+void compare_kmeans(const PointSet& points, double eps, std::size_t k) {
+  const StepThrough run = kmeans_join_steps(points, eps, k);
+  QCOMPARE(run.points.size(), std::min(points.size(), kMaxStepPoints));
+  const RunResult engine = run_engine_on("cpu-kmeans", run.points, eps, int(k));
+  const StepCounters& counters = run.final_counters();
+  QCOMPARE(counters.distance_tests, engine.stats.compared_pairs);
+  QCOMPARE(counters.pairs, engine.stats.pairs);
+  QCOMPARE(counters.copies, engine.stats.replicated_points);
+  QVERIFY(counters.candidates >= counters.pairs);
+  const PartitionStructure& parts = *engine.partitions;
+  QCOMPARE(int(run.rounds.size()) - 1, parts.iterations);
+  QCOMPARE(run.rounds.back().membership, parts.membership);
+  QCOMPARE(run.rounds.back().centroids, parts.centroids);
+  QCOMPARE(run.copy_point, parts.replica_point);
+  QCOMPARE(run.copy_partition, parts.replica_partition);
+}
+
+void compare_grid(const PointSet& points, double eps) {
+  const StepThrough run = grid_join_steps(points, eps);
+  const RunResult engine = run_engine_on("cpu-grid", run.points, eps, 0);
+  QCOMPARE(run.final_counters().distance_tests, engine.stats.compared_pairs);
+  QCOMPARE(run.final_counters().pairs, engine.stats.pairs);
+  QCOMPARE(run.steps.size(), engine.grid->cell_count());  // one step per cell, each visited once
+}
+}  // namespace
+
+class TestStepThrough : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void kmeansJoinCountsAreTheEngines() {
+    const auto points = testing::clustered_points(1200, 3, 5);
+    for (std::size_t k : {1, 4, 9}) compare_kmeans(*points, 0.6, k);
+    compare_kmeans(load_sample("blobs2d"), 0.2, 6);   // 3,000 points, sampled to 1,500
+    compare_kmeans(load_sample("iris"), 0.3, 3);
+  }
+
+  void gridJoinCountsAreTheEngines() {
+    compare_grid(*testing::clustered_points(1000, 2, 6), 0.3);
+    compare_grid(load_sample("spiral3d"), 0.15);
+    compare_grid(load_sample("globe3d"), 300);
+  }
+
+  void samplingSaysWhatItKept() {
+    const PointSet points = load_sample("blobs2d");
+    const StepThrough run = grid_join_steps(points, 0.1);
+    QVERIFY(run.sampled());
+    QCOMPARE(run.total_points, points.size());
+    QCOMPARE(run.rows.size(), kMaxStepPoints);
+    QCOMPARE(run.rows[1], std::uint32_t(2));  // every other point
+    QCOMPARE(run.points.point(1)[0], points.point(2)[0]);
+  }
+
+  void kmeansStepsFollowTheAlgorithm() {
+    const StepThrough run = kmeans_join_steps(*testing::clustered_points(800, 2, 7), 0.5, 5);
+    // The rounds, then one replication and one join step per partition, counters never falling.
+    QCOMPARE(run.steps.size(), run.rounds.size() + 2 * run.k);
+    QCOMPARE(run.steps.front().counters.distance_tests, std::uint64_t(0));
+    for (std::size_t s = 1; s < run.steps.size(); ++s) {
+      QVERIFY(run.steps[s].counters.distance_tests >= run.steps[s - 1].counters.distance_tests);
+      QVERIFY(run.steps[s].counters.pairs >= run.steps[s - 1].counters.pairs);
+    }
+    QVERIFY(run.steps[run.rounds.size() - 1].text.find("Lloyd stops") != std::string::npos);
+    QVERIFY_THROWS_EXCEPTION(Error, kmeans_join_steps(*testing::clustered_points(10, 2), 0.5, 11));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestStepThrough)
+#include "test_step_through.moc"

@@ -1,0 +1,155 @@
+// The Step through tab as a user sees it: stepping and playing through KMEANS-JOIN and GPU-SJ on the
+// loaded points, the counters after the last step equal to the engine's statistics on the same
+// (sampled) points, and `--step N` from the command line.
+#include <QComboBox>
+#include <QLabel>
+#include <QProcess>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "core/engine.hpp"
+#include "ui/count_text.hpp"
+#include "ui/main_window.hpp"
+#include "ui/parameters_panel.hpp"
+#include "ui/step_through/step_canvas.hpp"
+#include "ui/step_through/step_through_tab.hpp"
+#include "ui/vtk_view_widget.hpp"
+
+using namespace simjoin;
+using namespace simjoin::ui;
+
+namespace {
+QString count(std::uint64_t value) { return QString::fromStdString(count_text(value)); }
+
+// Pixels of `image` in the canvas' colours for the searched and the skipped cells.
+struct Hatches {
+  int searched = 0, skipped = 0;
+};
+
+Hatches hatches(const QImage& image) {
+  Hatches h;
+  for (int y = 0; y < image.height(); ++y)
+    for (int x = 0; x < image.width(); ++x) {
+      const QColor p = image.pixelColor(x, y);
+      h.searched += p.green() > 130 && p.red() < 80 && p.blue() < 100;
+      h.skipped += p.red() > 200 && p.green() > 90 && p.green() < 150 && p.blue() < 60;
+    }
+  return h;
+}
+}  // namespace
+
+class TestWindowStepThrough : public QObject {
+  Q_OBJECT
+
+  EngineRegistry registry_;
+  std::unique_ptr<MainWindow> window_;
+  StepThroughTab* tab_ = nullptr;
+
+  void open(const char* sample, double eps, int k) {
+    window_->openSample(sample);
+    window_->waitForTask();
+    QVERIFY(window_->points());
+    window_->parameters()->setEps(eps);
+    window_->parameters()->setK(k);
+    tab_ = window_->findChild<StepThroughTab*>();
+    QVERIFY(tab_);
+    window_->tabs()->setCurrentWidget(tab_);
+  }
+
+  // Runs the engine on the tab's (sampled) points and compares with the counters on screen.
+  void finalCountersAreTheEngines(const char* engine, bool copies) {
+    tab_->advance(1 << 20);
+    const StepThrough& run = *tab_->run();
+    QCOMPARE(tab_->step() + 1, run.steps.size());
+    JoinParams params;
+    params.eps = run.eps;
+    params.k = int(run.k);
+    params.threads = 1;
+    CountSink sink;
+    RunControl control;
+    const RunStats stats = run_engine(registry_.get(engine), {&run.points, nullptr}, params, sink, control).stats;
+    const QString counters = tab_->counters()->text();
+    QVERIFY2(counters.contains("distance tests " + count(stats.compared_pairs)), qPrintable(counters));
+    QVERIFY2(counters.contains("pairs so far " + count(stats.pairs)), qPrintable(counters));
+    if (copies) QVERIFY2(counters.contains("copies " + count(stats.replicated_points)), qPrintable(counters));
+    QVERIFY2(tab_->check()->text().endsWith("the same counts."), qPrintable(tab_->check()->text()));
+  }
+
+ private slots:
+  void initTestCase() { register_cpu_engines(registry_); }
+
+  void init() {
+    window_ = std::make_unique<MainWindow>(registry_, DeviceSummary{{}, "CPU only: test"});
+    window_->resize(1400, 900);
+    window_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+  }
+
+  void kmeansJoinStepByStep() {
+    open("blobs2d", 0.2, 6);
+    tab_->setAlgorithm("KMEANS-JOIN");
+    const StepThrough& run = *tab_->run();
+    QVERIFY(run.sampled());
+    QVERIFY(tab_->info()->text().contains("Stepping through 1,500 of the 3,000 points"));
+    QCOMPARE(tab_->step(), std::size_t(0));
+    QVERIFY(tab_->counters()->text().contains("distance tests 0"));
+    tab_->advance(1);
+    QCOMPARE(tab_->step(), std::size_t(1));
+    finalCountersAreTheEngines("cpu-kmeans", true);
+  }
+
+  void playingReachesTheEnd() {
+    open("timezones", 5, 4);
+    tab_->setAlgorithm("KMEANS-JOIN");
+    tab_->setPlaying(true);
+    QTRY_COMPARE_WITH_TIMEOUT(tab_->step() + 1, tab_->run()->steps.size(), 30000);
+    QVERIFY(!tab_->check()->text().isEmpty());
+  }
+
+  void gridStepByStep() {
+    open("blobs2d", 0.1, 0);
+    tab_->setAlgorithm("GPU-SJ");
+    tab_->advance(40);
+    QVERIFY(tab_->canvas()->drawsCells());
+    const Hatches seen = hatches(tab_->canvas()->grab().toImage());
+    const JoinStep& step = tab_->run()->steps[tab_->step()];
+    QCOMPARE(seen.searched > 0, !step.searched_cells.empty());
+    QCOMPARE(seen.skipped > 0, !step.skipped_cells.empty());
+    finalCountersAreTheEngines("cpu-grid", false);
+  }
+
+  void parametersReplayTheSteps() {
+    open("timezones", 5, 4);
+    tab_->setAlgorithm("KMEANS-JOIN");
+    tab_->advance(3);
+    window_->parameters()->setK(5);
+    QCOMPARE(tab_->run()->k, std::size_t(5));
+    QCOMPARE(tab_->step(), std::size_t(0));
+  }
+
+  void stepFromTheCommandLine() {
+    QTemporaryDir dir;
+    const QString shot = dir.filePath("step.png");
+    QProcess studio;
+    studio.start(SIMJOIN_STUDIO, {"sample:blobs2d", "--engine", "cpu-grid", "--eps", "0.1", "--step", "40",
+                                  "--screenshot", shot, "--quit"});
+    QVERIFY(studio.waitForFinished(120000));
+    QCOMPARE(studio.exitCode(), 0);
+    const Hatches seen = hatches(QImage(shot));
+    QVERIFY(seen.searched > 0 || seen.skipped > 0);
+    studio.start(SIMJOIN_STUDIO, {"sample:blobs2d", "--step", "-1", "--quit"});
+    QVERIFY(studio.waitForFinished(120000));
+    QCOMPARE(studio.exitCode(), 2);
+  }
+};
+
+int main(int argc, char** argv) {
+  VtkViewWidget::setDefaultSurfaceFormat();
+  QApplication app(argc, argv);
+  app.setProperty("unattended", true);
+  TestWindowStepThrough test;
+  return QTest::qExec(&test, argc, argv);
+}
+#include "test_window_step_through.moc"

@@ -1,0 +1,31 @@
+#pragma once
+// The size of an exported figure: its pixels and its resolution. The printed size is pixels / dpi
+// (the PNG's resolution, the SVG's and PDF's page). A chart is laid out at pixels x 96 / dpi and
+// drawn scaled to the pixels, so its text and lines keep their printed size at any dpi (9-pt text is
+// 9 pt on paper); the 2-D view, a raster, is laid out at its pixels.
+#include <QSize>
+#include <QSizeF>
+#include <QString>
+
+#include <optional>
+
+namespace simjoin::ui {
+
+struct ImageSize {
+  QSize pixels{1200, 800};
+  int dpi = 150;
+
+  // The chart's layout size: what it would measure on a 96-dpi screen.
+  QSizeF layout() const { return QSizeF(pixels) * (96.0 / dpi); }
+  double dots_per_meter() const { return dpi / 0.0254; }
+};
+
+inline constexpr int kMinImageSide = 16, kMaxImageSide = 20000;
+inline constexpr int kMinDpi = 24, kMaxDpi = 2400;
+
+// "1600x1000" (also "1600X1000") with each side in [kMinImageSide, kMaxImageSide]; nothing otherwise.
+std::optional<QSize> parse_image_pixels(const QString& text);
+// An integer in [kMinDpi, kMaxDpi]; nothing otherwise.
+std::optional<int> parse_dpi(const QString& text);
+
+}  // namespace simjoin::ui

@@ -1,0 +1,81 @@
+#pragma once
+// The step-through of a join, computed without any graphics: KMEANS-JOIN (Korkmaz 2012, ch. 4: the
+// k-means rounds with Lloyd's stop rule, the replication into each partition, each partition's join)
+// and GPU-SJ (Gowanlock & Karsin 2018: the cells visited in order, each searching the neighbour cells
+// unicomp gives it). The replay runs the engines' own parts (k-means, the bisector test, the
+// epsilon-grid join) on the frame run_engine builds, so that the counters after the last step equal
+// the statistics of cpu-kmeans and cpu-grid on the same points.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/point_set.hpp"
+
+namespace simjoin::ui {
+
+// Points the step-through animates at most: the user's data is sampled down to this.
+inline constexpr std::size_t kMaxStepPoints = 1500;
+
+struct StepCounters {
+  std::uint64_t distance_tests = 0;  // as RunStats::compared_pairs
+  std::uint64_t candidates = 0;      // tests within the float32 bound, handed to the exact test
+  std::uint64_t pairs = 0;           // pairs reported so far
+  std::uint64_t copies = 0;          // as RunStats::replicated_points
+};
+
+enum class StepKind { KMeansRound, Replication, PartitionJoin, CellSearch };
+
+struct JoinStep {
+  StepKind kind = StepKind::KMeansRound;
+  std::string text;         // what happens in this step, one sentence
+  StepCounters counters;    // totals after the step
+  std::size_t state = 0;    // KMeansRound: index into rounds; Replication, PartitionJoin: the partition
+  std::vector<std::uint32_t> focus;     // points in focus: the partition's, or the visited cell's
+  std::vector<std::uint32_t> searched;  // CellSearch: points of the neighbour cells the cell searches
+  std::vector<std::uint32_t> skipped;   // CellSearch: points of the neighbour cells unicomp skips
+  std::vector<std::uint32_t> searched_cells, skipped_cells;  // CellSearch: those cells
+};
+
+// The centroids and memberships after one k-means round (round 0: the k-means++ seeds).
+struct KMeansRound {
+  std::vector<double> centroids;          // k x d, file coordinates
+  std::vector<std::uint32_t> membership;  // per point
+  double moved = 0;                       // the largest centroid move of this round (file units)
+};
+
+struct StepThrough {
+  std::string algorithm;  // "KMEANS-JOIN" or "GPU-SJ"
+  std::string engine;     // the CPU engine whose statistics the final counters equal
+  PointSet points;        // the points stepped through (a sample of the user's)
+  std::vector<std::uint32_t> rows;  // each point's row in the user's data
+  std::size_t total_points = 0;     // points in the user's data
+  std::size_t far_left_out = 0;     // far outliers left out of the sample (core/far_points.hpp)
+  double eps = 0;
+  std::size_t k = 0;
+  std::vector<KMeansRound> rounds;
+  std::vector<std::uint32_t> copy_point, copy_partition;  // the copies replication made, in order
+  // GPU-SJ's grid in file coordinates: cell c covers [origin + c w, origin + (c + 1) w) along each
+  // indexed dimension; cell_coords holds indexed_dims.size() integers per non-empty cell.
+  std::vector<int> indexed_dims;
+  std::vector<double> grid_origin;
+  double cell_width = 0;
+  std::vector<std::int64_t> cell_coords;
+  std::vector<JoinStep> steps;
+  std::vector<std::string> notes;   // choices the replay made, as the engines note them
+
+  bool sampled() const { return points.size() < total_points; }
+  const StepCounters& final_counters() const { return steps.back().counters; }
+};
+
+// At most `max_points` of the points, evenly spaced in their order, without far outliers (the
+// engines join those apart, in float64, which the step-through does not show).
+StepThrough sample_for_steps(const PointSet& points, double eps, std::size_t max_points = kMaxStepPoints);
+
+// KMEANS-JOIN with k partitions (1 <= k <= points) and the engines' k-means seed, as cpu-kmeans runs
+// it on one thread. Throws Error(Usage) for a k out of range.
+StepThrough kmeans_join_steps(const PointSet& points, double eps, std::size_t k, std::uint64_t seed = 1);
+
+// GPU-SJ's search with unicomp, as cpu-grid runs it (the same grid, cell order and unicomp rule).
+StepThrough grid_join_steps(const PointSet& points, double eps);
+
+}  // namespace simjoin::ui

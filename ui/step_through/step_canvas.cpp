@@ -1,0 +1,174 @@
+#include "ui/step_through/step_canvas.hpp"
+
+#include <algorithm>
+
+#include <QPainter>
+
+#include "core/pca_axes.hpp"
+#include "ui/palette.hpp"
+
+namespace simjoin::ui {
+
+namespace {
+constexpr double kMargin = 24;
+constexpr double kPointRadius = 2.5;
+const QColor kSearchedCell(46, 160, 67);   // green: searched by the visited cell
+const QColor kSkippedCell(230, 120, 20);   // orange: left to their own points by unicomp
+const QColor kVisitedCell(20, 20, 20);
+
+QColor color(const Rgb& rgb) { return QColor(rgb[0], rgb[1], rgb[2]); }
+}  // namespace
+
+StepCanvas::StepCanvas(QWidget* parent) : QWidget(parent) {
+  setMinimumSize(320, 240);
+  setAutoFillBackground(true);
+  QPalette background = palette();
+  background.setColor(QPalette::Window, Qt::white);
+  setPalette(background);
+}
+
+void StepCanvas::setRun(std::shared_ptr<const StepThrough> run) {
+  run_ = std::move(run);
+  step_ = 0;
+  st_.clear();
+  if (run_ && !run_->points.empty()) {
+    const PointSet& points = run_->points;
+    std::shared_ptr<Pca> pca;
+    if (points.dims() != 2) {
+      pca = std::make_shared<Pca>(fit_pca(points));
+      orient_axes(*pca);
+    }
+    plane_ = view_plane(points, pca.get(), Axes{points.dims() != 2, 0, 1});
+    st_ = plane_coordinates(points, plane_);
+    for (int axis = 0; axis < 2; ++axis) {
+      low_[axis] = high_[axis] = st_[axis];
+      for (std::size_t i = axis; i < st_.size(); i += 2) {
+        low_[axis] = std::min(low_[axis], st_[i]);
+        high_[axis] = std::max(high_[axis], st_[i]);
+      }
+    }
+  }
+  update();
+}
+
+void StepCanvas::setStep(std::size_t step) {
+  step_ = step;
+  update();
+}
+
+bool StepCanvas::drawsCells() const {
+  return run_ && run_->points.dims() == 2 && !run_->indexed_dims.empty();
+}
+
+// One scale for both axes, so that cells stay square and distances read the same either way.
+QPointF StepCanvas::toWidget(double s, double t) const {
+  const double span_s = std::max(high_[0] - low_[0], 1e-300), span_t = std::max(high_[1] - low_[1], 1e-300);
+  const double scale = std::min((width() - 2 * kMargin) / span_s, (height() - 2 * kMargin) / span_t);
+  const double left = (width() - scale * span_s) / 2, bottom = (height() + scale * span_t) / 2;
+  return {left + (s - low_[0]) * scale, bottom - (t - low_[1]) * scale};
+}
+
+QPointF StepCanvas::pointAt(std::uint32_t p) const { return toWidget(st_[2 * p], st_[2 * p + 1]); }
+
+// A cell along each raw axis the grid indexes; across the whole data along one it does not.
+QRectF StepCanvas::cellRect(std::uint32_t cell) const {
+  const std::size_t m = run_->indexed_dims.size();
+  double low[2] = {low_[0], low_[1]}, high[2] = {high_[0], high_[1]};
+  for (std::size_t s = 0; s < m; ++s) {
+    const int axis = run_->indexed_dims[s];
+    low[axis] = run_->grid_origin[s] + double(run_->cell_coords[cell * m + s]) * run_->cell_width;
+    high[axis] = low[axis] + run_->cell_width;
+  }
+  // On raw 2-D axes the plane's coordinates are the data's own (view_plane).
+  return QRectF(toWidget(low[0], high[1]), toWidget(high[0], low[1]));
+}
+
+void StepCanvas::paintEvent(QPaintEvent*) {
+  if (!run_ || st_.empty() || step_ >= run_->steps.size()) return;
+  QPainter painter(this);
+  painter.setRenderHint(QPainter::Antialiasing);
+  const JoinStep& step = run_->steps[step_];
+  if (step.kind == StepKind::CellSearch) drawGrid(painter, step);
+  else drawKMeans(painter, step);
+}
+
+void StepCanvas::drawKMeans(QPainter& painter, const JoinStep& step) const {
+  const bool rounds = step.kind == StepKind::KMeansRound;
+  const KMeansRound& round = run_->rounds[rounds ? step.state : run_->rounds.size() - 1];
+  const std::size_t n = run_->points.size(), d = run_->points.dims();
+  std::vector<QColor> colors(n);
+  for (std::size_t p = 0; p < n; ++p) colors[p] = color(category_color(round.membership[p]));
+  if (step.kind == StepKind::PartitionJoin)
+    for (std::size_t p = 0; p < n; ++p)
+      if (round.membership[p] != step.state) colors[p] = color(kDimmed);
+  painter.setPen(Qt::NoPen);
+  for (std::size_t p = 0; p < n; ++p) {
+    painter.setBrush(colors[p]);
+    painter.drawEllipse(pointAt(std::uint32_t(p)), kPointRadius, kPointRadius);
+  }
+  // Copies: a ring in the receiving partition's colour; those of the current step drawn larger.
+  if (!rounds) {
+    painter.setBrush(Qt::NoBrush);
+    for (std::size_t r = 0; r < run_->copy_point.size(); ++r) {
+      const std::uint32_t to = run_->copy_partition[r];
+      const bool current = to == step.state;
+      const bool shown = step.kind == StepKind::Replication ? to <= step.state : current;
+      if (!shown) continue;
+      painter.setPen(QPen(color(category_color(to)), current ? 2.0 : 1.0));
+      const double radius = current ? 3 * kPointRadius : 2 * kPointRadius;
+      painter.drawEllipse(pointAt(run_->copy_point[r]), radius, radius);
+    }
+  }
+  // Centroids: their path over the rounds so far, a cross and their number.
+  const std::size_t last = rounds ? step.state : run_->rounds.size() - 1;
+  for (std::size_t c = 0; c < run_->k; ++c) {
+    QPolygonF path;
+    for (std::size_t r = 0; r <= last; ++r) {
+      const auto xy = to_plane(plane_, &run_->rounds[r].centroids[c * d]);
+      path << toWidget(xy[0], xy[1]);
+    }
+    painter.setPen(QPen(Qt::black, 1.0, Qt::DashLine));
+    painter.drawPolyline(path);
+    const QPointF at = path.back();
+    painter.setPen(QPen(Qt::black, 3.0));
+    painter.drawLine(at + QPointF(-7, -7), at + QPointF(7, 7));
+    painter.drawLine(at + QPointF(-7, 7), at + QPointF(7, -7));
+    painter.setPen(QPen(color(category_color(c)), 1.5));
+    painter.drawLine(at + QPointF(-6, -6), at + QPointF(6, 6));
+    painter.drawLine(at + QPointF(-6, 6), at + QPointF(6, -6));
+    painter.setPen(Qt::black);
+    painter.drawText(at + QPointF(8, -8), QString::number(c));
+  }
+}
+
+void StepCanvas::drawGrid(QPainter& painter, const JoinStep& step) const {
+  const auto fill = [&](const std::vector<std::uint32_t>& cells, const QColor& border, Qt::BrushStyle hatch) {
+    for (std::uint32_t cell : cells) {
+      painter.setPen(QPen(border, 1.5));
+      painter.setBrush(QBrush(border, hatch));
+      painter.drawRect(cellRect(cell));
+    }
+  };
+  if (drawsCells()) {
+    painter.setPen(QPen(QColor(200, 200, 200), 1.0));
+    painter.setBrush(Qt::NoBrush);
+    for (std::uint32_t cell = 0; cell < run_->cell_coords.size() / run_->indexed_dims.size(); ++cell)
+      painter.drawRect(cellRect(cell));
+    fill(step.searched_cells, kSearchedCell, Qt::BDiagPattern);
+    fill(step.skipped_cells, kSkippedCell, Qt::FDiagPattern);
+    fill({std::uint32_t(step.state)}, kVisitedCell, Qt::NoBrush);
+  }
+  painter.setPen(Qt::NoPen);
+  const auto dots = [&](const std::vector<std::uint32_t>& points, const QColor& c, double radius) {
+    painter.setBrush(c);
+    for (std::uint32_t p : points) painter.drawEllipse(pointAt(p), radius, radius);
+  };
+  std::vector<std::uint32_t> all(run_->points.size());
+  for (std::uint32_t p = 0; p < all.size(); ++p) all[p] = p;
+  dots(all, color(kDimmed), kPointRadius);
+  dots(step.skipped, kSkippedCell, kPointRadius);
+  dots(step.searched, kSearchedCell, kPointRadius);
+  dots(step.focus, kVisitedCell, kPointRadius + 1);
+}
+
+}  // namespace simjoin::ui

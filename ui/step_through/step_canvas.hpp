@@ -1,0 +1,43 @@
+#pragma once
+// Draws one step of a step-through (join_steps.hpp) with QPainter: the k-means rounds with each
+// centroid's path, the copies replication made, the partition being joined, or the grid cell being
+// visited with the cells it searches and those unicomp skips. 2-D data is drawn on its own axes,
+// other data on its first two principal axes.
+#include <memory>
+#include <vector>
+
+#include <QWidget>
+
+#include "ui/step_through/join_steps.hpp"
+#include "ui/view_plane.hpp"
+
+namespace simjoin::ui {
+
+class StepCanvas : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit StepCanvas(QWidget* parent = nullptr);
+  void setRun(std::shared_ptr<const StepThrough> run);
+  void setStep(std::size_t step);
+  // Whether the grid's cells are drawn as squares (2-D data whose grid indexes its axes).
+  bool drawsCells() const;
+
+ protected:
+  void paintEvent(QPaintEvent* event) override;
+
+ private:
+  QPointF toWidget(double s, double t) const;
+  QPointF pointAt(std::uint32_t p) const;
+  void drawKMeans(QPainter& painter, const JoinStep& step) const;
+  void drawGrid(QPainter& painter, const JoinStep& step) const;
+  QRectF cellRect(std::uint32_t cell) const;
+
+  std::shared_ptr<const StepThrough> run_;
+  ViewPlane plane_;
+  std::vector<double> st_;  // plane coordinates of the run's points, n x 2
+  double low_[2] = {0, 0}, high_[2] = {1, 1};
+  std::size_t step_ = 0;
+};
+
+}  // namespace simjoin::ui

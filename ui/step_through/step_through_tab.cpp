@@ -1,0 +1,199 @@
+#include "ui/step_through/step_through_tab.hpp"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSlider>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include "core/error.hpp"
+#include "ui/count_text.hpp"
+#include "ui/main_window.hpp"
+#include "ui/parameters_panel.hpp"
+#include "ui/step_through/step_canvas.hpp"
+
+namespace simjoin::ui {
+
+namespace {
+QString count(std::uint64_t value) { return QString::fromStdString(count_text(value)); }
+
+QString counters_text(const StepCounters& c, bool copies) {
+  QString text = QObject::tr("distance tests %1 · candidates %2 · pairs so far %3").arg(count(c.distance_tests),
+                                                                                     count(c.candidates), count(c.pairs));
+  if (copies) text += QObject::tr(" · copies %1").arg(count(c.copies));
+  return text;
+}
+}  // namespace
+
+StepThroughTab::StepThroughTab(const EngineRegistry& registry, MainWindow* window)
+    : registry_(registry),
+      window_(window),
+      algorithm_(new QComboBox),
+      play_(new QPushButton(tr("Play"))),
+      speed_(new QSlider(Qt::Horizontal)),
+      timer_(new QTimer(this)),
+      info_(new QLabel),
+      canvas_(new StepCanvas),
+      text_(new QLabel),
+      counters_(new QLabel),
+      check_(new QLabel) {
+  algorithm_->addItem(tr("KMEANS-JOIN"), "KMEANS-JOIN");
+  algorithm_->addItem(tr("GPU-SJ (unicomp)"), "GPU-SJ");
+  auto* restart = new QPushButton(tr("Restart"));
+  auto* step = new QPushButton(tr("Step"));
+  play_->setCheckable(true);
+  speed_->setRange(1, 30);
+  speed_->setValue(4);
+  speed_->setToolTip(tr("Steps per second while playing"));
+  for (QLabel* label : {info_, text_, counters_, check_}) {
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  }
+  QFont bold = counters_->font();
+  bold.setBold(true);
+  counters_->setFont(bold);
+
+  auto* controls = new QHBoxLayout;
+  controls->addWidget(algorithm_);
+  controls->addWidget(restart);
+  controls->addWidget(step);
+  controls->addWidget(play_);
+  controls->addWidget(new QLabel(tr("Speed")));
+  controls->addWidget(speed_, 1);
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(controls);
+  layout->addWidget(info_);
+  layout->addWidget(canvas_, 1);
+  layout->addWidget(text_);
+  layout->addWidget(counters_);
+  layout->addWidget(check_);
+
+  connect(algorithm_, &QComboBox::currentIndexChanged, this, &StepThroughTab::inputsChanged);
+  connect(restart, &QPushButton::clicked, this, &StepThroughTab::restart);
+  connect(step, &QPushButton::clicked, this, [this] { advance(1); });
+  connect(play_, &QPushButton::toggled, this, &StepThroughTab::setPlaying);
+  connect(speed_, &QSlider::valueChanged, this, [this](int per_second) { timer_->setInterval(1000 / per_second); });
+  timer_->setInterval(1000 / speed_->value());
+  connect(timer_, &QTimer::timeout, this, [this] { advance(1); });
+  connect(window_, &MainWindow::pointsLoaded, this, &StepThroughTab::inputsChanged);
+  connect(window_->parameters(), &ParametersPanel::changed, this, &StepThroughTab::inputsChanged);
+  info_->setText(tr("Open a point set to step through its join."));
+}
+
+void StepThroughTab::setAlgorithm(const QString& name) {
+  const int index = algorithm_->findData(name);
+  if (index >= 0) algorithm_->setCurrentIndex(index);
+}
+
+void StepThroughTab::followEngine(const QString& engine) {
+  setAlgorithm(engine.contains("grid") ? "GPU-SJ" : "KMEANS-JOIN");
+}
+
+// Replays at once where the user sees it, else when the tab is next shown or stepped.
+void StepThroughTab::inputsChanged() {
+  setPlaying(false);
+  stale_ = true;
+  if (isVisible()) replay();
+}
+
+void StepThroughTab::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  if (stale_) replay();
+}
+
+void StepThroughTab::replay() {
+  stale_ = false;
+  run_.reset();
+  step_ = 0;
+  canvas_->setRun(nullptr);
+  text_->clear();
+  counters_->clear();
+  check_->clear();
+  const auto points = window_->points();
+  if (!points || points->empty()) return;
+  const double eps = window_->parameters()->eps();
+  const int k = window_->parameters()->k() > 0 ? window_->parameters()->k() : kStepK;
+  const bool kmeans = algorithm_->currentData().toString() == "KMEANS-JOIN";
+  try {
+    const std::size_t sampled = std::min(points->size(), kMaxStepPoints);
+    run_ = std::make_shared<const StepThrough>(
+        kmeans ? kmeans_join_steps(*points, eps, std::min<std::size_t>(std::size_t(k), sampled))
+               : grid_join_steps(*points, eps));
+  } catch (const Error& error) {
+    info_->setText(tr("Cannot step through: %1").arg(QString::fromUtf8(error.what())));
+    return;
+  }
+  QStringList info;
+  if (run_->sampled())
+    info << tr("Stepping through %1 of the %2 points, evenly spread over the file, so that each step draws at once.")
+                .arg(count(run_->points.size()), count(run_->total_points));
+  else
+    info << tr("All %1 points.").arg(count(run_->points.size()));
+  if (run_->far_left_out) info << tr("%1 far outliers left out.").arg(count(run_->far_left_out));
+  info << tr("eps = %1.").arg(eps, 0, 'g', 4);
+  if (kmeans)
+    info << (window_->parameters()->k() > 0 ? tr("k = %1.").arg(run_->k)
+                                             : tr("k = %1 (k is automatic in Parameters, which picks 1 for so few points).").arg(run_->k));
+  for (const std::string& note : run_->notes) info << QString::fromStdString(note) + ".";
+  info_->setText(info.join(' '));
+
+  engine_stats_ = {};
+  if (Engine* engine = registry_.find(run_->engine)) {
+    JoinParams params;
+    params.eps = eps;
+    params.k = int(run_->k);
+    params.threads = 1;  // as the replay: k-means++ seeding then draws the same centroids
+    CountSink sink;
+    RunControl control;
+    engine_stats_ = run_engine(*engine, {&run_->points, nullptr}, params, sink, control).stats;
+  }
+  canvas_->setRun(run_);
+  showStep();
+}
+
+void StepThroughTab::restart() {
+  setPlaying(false);
+  if (stale_) replay();
+  step_ = 0;
+  showStep();
+}
+
+void StepThroughTab::advance(int steps) {
+  if (stale_) replay();
+  if (!run_) return;
+  step_ = std::min(step_ + std::size_t(std::max(steps, 0)), run_->steps.size() - 1);
+  if (step_ + 1 == run_->steps.size()) setPlaying(false);
+  showStep();
+}
+
+void StepThroughTab::setPlaying(bool playing) {
+  playing = playing && run_ && step_ + 1 < run_->steps.size();
+  if (playing) timer_->start(); else timer_->stop();
+  play_->blockSignals(true);
+  play_->setChecked(playing);
+  play_->setText(playing ? tr("Pause") : tr("Play"));
+  play_->blockSignals(false);
+}
+
+void StepThroughTab::showStep() {
+  if (!run_) return;
+  const JoinStep& step = run_->steps[step_];
+  const bool kmeans = run_->algorithm == "KMEANS-JOIN";
+  canvas_->setStep(step_);
+  text_->setText(tr("Step %1 of %2: %3").arg(step_ + 1).arg(run_->steps.size()).arg(QString::fromStdString(step.text)));
+  counters_->setText(counters_text(step.counters, kmeans));
+  check_->clear();
+  if (step_ + 1 < run_->steps.size() || engine_stats_.engine.empty()) return;
+  const StepCounters& c = step.counters;
+  const bool same = c.distance_tests == engine_stats_.compared_pairs && c.pairs == engine_stats_.pairs &&
+                    (!kmeans || c.copies == engine_stats_.replicated_points);
+  QString engine = tr("%1 on the same %2 points: %3 distance tests, %4 pairs")
+                       .arg(QString::fromStdString(engine_stats_.engine), count(engine_stats_.n),
+                            count(engine_stats_.compared_pairs), count(engine_stats_.pairs));
+  if (kmeans) engine += tr(", %1 copies").arg(count(engine_stats_.replicated_points));
+  check_->setText(engine + (same ? tr(": the same counts.") : tr(": the counts differ.")));
+}
+
+}  // namespace simjoin::ui
