@@ -47,6 +47,7 @@ __global__ void boehm_join_kernel(DeviceDirectory g, const float* query_rotated,
   float* box_low = shared;
   float* box_high = shared + g.d;
   int* marked = reinterpret_cast<int*>(shared + 2 * g.d);
+  int* stop = marked + blockDim.x;  // the cancel flag, as thread 0 read it for this chunk
   const std::size_t block_first = begin + std::size_t(blockIdx.x) * blockDim.x;
   const std::size_t block_last = min(end, block_first + blockDim.x);
   const std::size_t r = block_first + threadIdx.x;
@@ -66,14 +67,15 @@ __global__ void boehm_join_kernel(DeviceDirectory g, const float* query_rotated,
   const std::uint32_t qid = active ? query_order[r] : 0;
   unsigned long long tests = 0;
   for (std::uint32_t chunk = 0; chunk < g.pages; chunk += blockDim.x) {
-    // The pages within reach of a block may hold many points (d = 2: 256 pages of n / 256 points;
-    // d = 1: 16), so a cancel is read at each chunk, the first included: blocks that start after it
-    // return at once.
-    if (cancelled_at_barrier(out.cancel)) return;
     const std::uint32_t page = chunk + threadIdx.x;
     marked[threadIdx.x] = page < g.pages && box_gap2(box_low, box_high, g.page_low + std::size_t(page) * g.d,
                                                      g.page_high + std::size_t(page) * g.d, g.d, g.slack) <= g.reach2;
+    // The pages within reach of a block may hold many points (d = 2: 256 pages of n / 256 points;
+    // d = 1: 16), so a cancel is read at each chunk, the first included: blocks that start after it
+    // return at once.
+    publish_cancel(out.cancel, stop);
     __syncthreads();
+    if (*stop) return;
     for (int t = 0; t < blockDim.x && active; ++t) {
       if (!marked[t]) continue;
       const std::size_t pg = chunk + t;
@@ -163,7 +165,7 @@ RunResult GpuBoehmEngine::run(const JoinInputs& inputs, const JoinParams& params
   // params.eps is the frame's search radius; 1e-3 relative covers the rounding of the gaps.
   const double reach = params.eps * (1 + 1e-3);
   g.reach2 = reach * reach;
-  const std::size_t shared_bytes = 2 * d * sizeof(float) + kThreads * sizeof(int);
+  const std::size_t shared_bytes = 2 * d * sizeof(float) + (kThreads + 1) * sizeof(int);
   const LaunchBatch launch = [&](std::size_t begin, std::size_t end, const BatchOutput& out, cudaStream_t stream) {
     const unsigned blocks = blocks_for(end - begin, kThreads);
     if (self)

@@ -14,6 +14,13 @@ __device__ inline bool cancelled_at_barrier(CancelFlag flag) {
   return __syncthreads_or(threadIdx.x == 0 && *flag.word != 0) != 0;
 }
 
+// For kernels that have a barrier in each step anyway: thread 0 copies the host's flag into `slot`
+// (shared memory, written by no one else) before that barrier, and every thread reads the slot after
+// it. No barrier is added; the next step's copy comes after the step's closing barrier.
+__device__ inline void publish_cancel(CancelFlag flag, int* slot) {
+  if (threadIdx.x == 0) *slot = *flag.word != 0;
+}
+
 // For kernels whose loop steps are much shorter than that: reads the flag at one step in as many as
 // make up kWork units of work (the caller's measure, the same in every thread of the block).
 class BlockCancelCheck {
