@@ -91,7 +91,9 @@ RunResult run_engine(Engine& engine, const JoinSources& sources, const JoinParam
         inputs.exact_b = &*bulk_b;
       }
     }
-    const JoinFrame frame(*inputs.exact_a, inputs.exact_b, params.eps);
+    // Without far points the frame spans all points, whose bounds find_far_points measured already.
+    const JoinFrame frame = far.empty() ? JoinFrame(far.all, params.eps)
+                                        : JoinFrame(*inputs.exact_a, inputs.exact_b, params.eps);
     const PointSet32 a = frame.to_frame(*inputs.exact_a, &control);
     std::optional<PointSet32> b;
     if (inputs.exact_b) b = frame.to_frame(*inputs.exact_b, &control);

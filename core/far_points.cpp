@@ -89,17 +89,19 @@ FarPoints find_far_points(const JoinSources& sources, double eps, int threads) {
   FarPoints far;
   const PointSet& a = *sources.a;
   const std::size_t total = a.size() + (sources.b ? sources.b->size() : 0);
+  far.all = joint_bounds(a, sources.b);
   if (total < 2) return far;
-  const Bounds64 bounds = joint_bounds(a, sources.b);
-  const double bound_all = JoinFrame(bounds, eps).distance_error();
+  const double bound_all = JoinFrame(far.all, eps).distance_error();
   if (bound_all <= eps / 64) return far;
-  far.bulk = middle_box(sources, bounds);
+  far.bulk = middle_box(sources, far.all);
   if (JoinFrame(far.bulk, eps).distance_error() > bound_all / 4) return far;
 
   const std::size_t limit = std::size_t(kWorkLimit / (double(a.dims()) * double(total)));
   if (!rows_outside(a, far.bulk, limit, threads, far.a) ||
-      (sources.b && !rows_outside(*sources.b, far.bulk, limit - far.a.size(), threads, far.b)))
-    return {};
+      (sources.b && !rows_outside(*sources.b, far.bulk, limit - far.a.size(), threads, far.b))) {
+    far.a.clear();
+    far.b.clear();
+  }
   return far;
 }
 

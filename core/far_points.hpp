@@ -13,8 +13,10 @@ namespace simjoin {
 
 struct FarPoints {
   std::vector<std::uint32_t> a, b;  // ascending row numbers of the far points of A and of B
-  // The rectangle outside which a point counts as far (per dimension, inclusive), for the notes.
+  // The rectangle outside which a point counts as far (per dimension, inclusive).
   Bounds64 bulk;
+  // The bounding box of all points of A and B, measured on the way: the frame's where none is far.
+  Bounds64 all;
   bool empty() const { return a.empty() && b.empty(); }
   std::size_t size() const { return a.size() + b.size(); }
 };
