@@ -43,7 +43,6 @@ namespace simjoin::ui {
 
 namespace {
 constexpr int kMaxRecent = 8;
-const char* const kModeNames[] = {"Scatter", "Partitions", "Replication", "Grid"};
 
 QDockWidget* dock(QMainWindow* window, const QString& title, QWidget* content, Qt::DockWidgetArea area) {
   auto* widget = new QDockWidget(title, window);
@@ -92,7 +91,10 @@ MainWindow::MainWindow(const EngineRegistry& registry, DeviceSummary devices, QW
       runs_panel_(new RunsPanel(registry, history_)) {
   setWindowTitle(tr("Simjoin Studio"));
   setAcceptDrops(true);
-  for (const char* name : kModeNames) modes_->addTab(tr(name));
+  for (const ViewModeInfo& mode : view_modes()) {
+    const int tab = modes_->addTab(tr(mode.title));
+    modes_->setTabToolTip(tab, tr(mode.what));
+  }
   auto* views = new QWidget;
   auto* layout = new QVBoxLayout(views);
   layout->setContentsMargins(0, 0, 0, 0);
@@ -182,9 +184,9 @@ void MainWindow::buildMenus() {
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
-  for (int mode = 0; mode < 4; ++mode)
-    view->addAction(tr(kModeNames[mode]), QKeySequence(Qt::CTRL | (Qt::Key_1 + mode)), this,
-                    [this, mode] { setViewMode(static_cast<ViewMode>(mode)); });
+  for (const ViewModeInfo& info : view_modes())
+    view->addAction(tr(info.title), QKeySequence(Qt::CTRL | (Qt::Key_1 + static_cast<int>(info.mode))), this,
+                    [this, mode = info.mode] { setViewMode(mode); });
   view->addSeparator();
   colorblind_ = view->addAction(tr("Colour-&blind-safe palette"), this, [this](bool on) {
     setPalette(on ? PaletteKind::ColorBlind : PaletteKind::Distinct);

@@ -11,11 +11,10 @@
 #include "core/point_set.hpp"
 #include "core/run_stats.hpp"
 #include "ui/palette.hpp"
+#include "ui/view_modes.hpp"
 #include "ui/view_plane.hpp"
 
 namespace simjoin::ui {
-
-enum class ViewMode { Scatter, Partitions, Replication, Grid };
 
 struct LegendEntry {
   std::string label;

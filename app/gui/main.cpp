@@ -34,6 +34,7 @@
 #include "ui/samples.hpp"
 #include "ui/step_through/step_through_tab.hpp"
 #include "ui/sweep_panel.hpp"
+#include "ui/view_modes.hpp"
 #include "ui/vtk_view_widget.hpp"
 
 using namespace simjoin;
@@ -67,7 +68,7 @@ struct Options {
   const QCommandLineOption eps{"eps", "join radius, any positive number (default: suggested by the data)", "E"};
   const QCommandLineOption k{"k", "k-means partitions (0 = automatic)", "K"};
   const QCommandLineOption engine{"engine", "engine name", "NAME"};
-  const QCommandLineOption view{"view", "scatter, partitions, replication or grid", "MODE"};
+  const QCommandLineOption view{"view", QString::fromStdString(ui::view_mode_options()), "MODE"};
   const QCommandLineOption run{"run", "run the join and wait for it"};
   const QCommandLineOption stats{"stats", "write the run's statistics as JSON (as simjoin join --stats)", "JSON"};
   const QCommandLineOption max_pairs{
@@ -120,14 +121,6 @@ void answer_help_or_version(int argc, char** argv) {
       options.parser.process(app);  // prints the answer and exits
     }
   }
-}
-
-bool parse_mode(const QString& name, ui::ViewMode& mode) {
-  const QStringList names = {"scatter", "partitions", "replication", "grid"};
-  const int index = names.indexOf(name);
-  if (index < 0) return false;
-  mode = static_cast<ui::ViewMode>(index);
-  return true;
 }
 
 bool image_path(const QString& path) {
@@ -202,8 +195,11 @@ int main(int argc, char** argv) {
   if (parser.isSet(options.engine) && !window.parameters()->setEngine(parser.value(options.engine)))
     return fail_usage("unknown or unavailable engine: " + parser.value(options.engine));
   ui::ViewMode mode = ui::ViewMode::Scatter;
-  if (parser.isSet(options.view) && !parse_mode(parser.value(options.view), mode))
-    return fail_usage("--view must be scatter, partitions, replication or grid");
+  if (parser.isSet(options.view)) {
+    const auto parsed = ui::parse_view_mode(parser.value(options.view).toStdString());
+    if (!parsed) return fail_usage("--view must be " + QString::fromStdString(ui::view_mode_options()));
+    mode = *parsed;
+  }
   if (parser.isSet(options.max_pairs)) {
     const double pairs = parser.value(options.max_pairs).toDouble(&ok);
     if (!ok || !(pairs >= 0)) return fail_usage("--max-pairs must be a number >= 0, e.g. 1e9");

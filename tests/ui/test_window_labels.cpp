@@ -8,7 +8,9 @@
 #include <QHeaderView>
 #include <QListWidget>
 #include <QMenu>
+#include <QMenuBar>
 #include <QSignalSpy>
+#include <QTabBar>
 #include <QStyleOptionComboBox>
 #include <QTableView>
 #include <QTableWidget>
@@ -30,6 +32,7 @@
 #include "ui/runs_panel.hpp"
 #include "ui/samples.hpp"
 #include "ui/stale_marker.hpp"
+#include "ui/view_modes.hpp"
 #include "ui/vtk_view_widget.hpp"
 
 using namespace simjoin;
@@ -137,6 +140,35 @@ class TestWindowLabels : public WindowTest {
     open(*clustered_points(300, 2, 1), "unnamed.npy");
     QCOMPARE(columns->item(0, 0)->text(), QString("x0"));
     QCOMPARE(columns->item(1, 0)->text(), QString("x1"));
+  }
+
+  void viewModesComeFromOneTable() {
+    newWindow();
+    open(*clustered_points(300, 2, 2), "points.csv");
+    QStringList titles;
+    for (const ViewModeInfo& info : view_modes()) titles << QString::fromUtf8(info.title);
+    // One tab per row of the table, in its order, and one View menu entry each.
+    QTabBar* tabs = nullptr;
+    for (QTabBar* bar : window_->findChildren<QTabBar*>()) {
+      QStringList texts;
+      for (int i = 0; i < bar->count(); ++i) texts << bar->tabText(i);
+      if (texts == titles) tabs = bar;
+    }
+    QVERIFY2(tabs, qPrintable("no tab bar reads " + titles.join(", ")));
+    QMenu* view_menu = nullptr;
+    for (QAction* action : window_->menuBar()->actions())
+      if (action->text().remove('&') == "View") view_menu = action->menu();
+    QVERIFY(view_menu);
+    for (const ViewModeInfo& info : view_modes()) {
+      QAction* entry = nullptr;
+      for (QAction* action : view_menu->actions())
+        if (action->text() == QString::fromUtf8(info.title)) entry = action;
+      QVERIFY2(entry, info.title);
+      entry->trigger();
+      QCOMPARE(tabs->currentIndex(), static_cast<int>(info.mode));
+      QCOMPARE(parse_view_mode(info.option), std::optional<ViewMode>(info.mode));
+    }
+    QVERIFY(!parse_view_mode("Scatter"));  // options are the lower-case names only
   }
 
   void mapKeepsItsOrientation() {
