@@ -7,6 +7,7 @@
 #include "ui/count_text.hpp"
 #include "ui/layer_geometry.hpp"
 #include "ui/missed_pairs.hpp"
+#include "ui/picking.hpp"
 #include "ui/replication.hpp"
 
 namespace simjoin::ui {
@@ -126,6 +127,19 @@ void add_partition_cells(const ViewInput& in, const ViewPlane& plane, Layers& ou
                         "the other side of a trace than its partition");
 }
 
+// "pairs with 3 of partition 7's points: 12, 40, 77 (1 also found at home)".
+std::string copy_pairs_text(const CopyPairs& made) {
+  constexpr std::size_t kListed = 5;
+  if (made.neighbours.empty()) return "no pair: no point of " + std::to_string(made.partition) + " lies within eps";
+  std::string text = "pairs with " + count_text(made.neighbours.size()) + " of partition " +
+                     std::to_string(made.partition) + "'s points: ";
+  for (std::size_t q = 0; q < made.neighbours.size() && q < kListed; ++q)
+    text += (q ? ", " : "") + std::to_string(made.neighbours[q]);
+  if (made.neighbours.size() > kListed) text += ", ...";
+  if (made.also_at_home) text += " (" + count_text(made.also_at_home) + " also found at home)";
+  return text;
+}
+
 // Where the picked point lives and which partitions received a copy of it, with h against eps.
 void explain_copies(const ViewInput& in, Layers& out) {
   const PointCopies copies = point_copies(*in.partitions, *in.points, *in.picked);
@@ -136,10 +150,15 @@ void explain_copies(const ViewInput& in, Layers& out) {
     facts.push_back({in.stats->engine + " copies nothing: its pairs across bisectors are missed", kDimmed});
     return;
   }
-  for (const CopyReason& c : copies.copies)
-    facts.push_back({"copied into " + std::to_string(c.partition) + ": h = " + number(c.h) +
+  const std::vector<CopyPairs> made = pairs_by_copy(*in.partitions, copies, neighbours_within(*in.points, *in.picked, in.eps));
+  for (std::size_t c = 0; c < copies.copies.size(); ++c) {
+    const CopyReason& copy = copies.copies[c];
+    const Rgb color = category_color(copy.partition, in.palette);
+    facts.push_back({"copied into " + std::to_string(copy.partition) + ": h = " + number(copy.h) +
                          " <= eps = " + number(in.eps),
-                     category_color(c.partition, in.palette)});
+                     color});
+    facts.push_back({"  " + copy_pairs_text(made[c]), color});
+  }
   if (copies.nearest_kept)
     facts.push_back({"not into " + std::to_string(copies.nearest_kept->partition) + " (nearest bisector): h = " +
                          number(copies.nearest_kept->h) + " > eps",

@@ -108,6 +108,22 @@ PointCopies point_copies(const PartitionStructure& s, const PointSet& points, st
   return result;
 }
 
+std::vector<CopyPairs> pairs_by_copy(const PartitionStructure& s, const PointCopies& copies,
+                                     const std::vector<std::uint32_t>& neighbours) {
+  const std::vector<std::uint32_t> at_home = received_by(s, copies.home);
+  std::vector<CopyPairs> result;
+  for (const CopyReason& copy : copies.copies) {
+    CopyPairs pairs{copy.partition, {}, 0};
+    for (std::uint32_t q : neighbours) {
+      if (q >= s.membership.size() || s.membership[q] != copy.partition) continue;
+      pairs.neighbours.push_back(q);
+      pairs.also_at_home += std::binary_search(at_home.begin(), at_home.end(), q);
+    }
+    result.push_back(std::move(pairs));
+  }
+  return result;
+}
+
 PartitionCell partition_cell_in_plane(const PartitionStructure& s, std::uint32_t partition, double eps,
                                       const ViewPlane& plane, const double low[2], const double high[2]) {
   PartitionCell result;

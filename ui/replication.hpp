@@ -47,6 +47,18 @@ struct PointCopies {
 };
 PointCopies point_copies(const PartitionStructure& partitions, const PointSet& points, std::uint32_t point);
 
+// The pairs one copy made possible: the point's neighbours (within eps) whose home is the receiving
+// partition, which meet the point only there. `also_at_home` of them are copied into the point's own
+// partition as well, so the pair is found twice and duplicate elimination reports it once.
+struct CopyPairs {
+  std::uint32_t partition = 0;
+  std::vector<std::uint32_t> neighbours;  // ascending
+  std::size_t also_at_home = 0;
+};
+// One entry per copy of `copies`, in its order; `neighbours` are the point's, ascending.
+std::vector<CopyPairs> pairs_by_copy(const PartitionStructure& partitions, const PointCopies& copies,
+                                     const std::vector<std::uint32_t>& neighbours);
+
 struct Polygon2d {
   std::vector<double> xy;  // vertices x0, y0, x1, y1, ... in order
 };
