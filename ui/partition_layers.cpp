@@ -127,20 +127,18 @@ void add_partition_cells(const ViewInput& in, const ViewPlane& plane, Layers& ou
                         "the other side of a trace than its partition");
 }
 
-// "pairs with 3 of partition 7's points: 12, 40, 77 (1 also found at home)".
-std::string copy_pairs_text(const CopyPairs& made) {
+// "  pairs made: 12, 40, 77" and "  reported here: 2 of 3" (the others from a higher partition both
+// points are in), short enough for the legend.
+std::vector<std::string> copy_pairs_lines(const CopyPairs& made) {
   constexpr std::size_t kListed = 5;
-  if (made.neighbours.empty()) return "no pair: no point of " + std::to_string(made.partition) + " lies within eps";
-  std::string text = "pairs with " + count_text(made.neighbours.size()) + " of partition " +
-                     std::to_string(made.partition) + "'s points: ";
+  if (made.neighbours.empty()) return {"  no pair made there"};
+  std::string listed = "  pairs made: ";
   for (std::size_t q = 0; q < made.neighbours.size() && q < kListed; ++q)
-    text += (q ? ", " : "") + std::to_string(made.neighbours[q]);
-  if (made.neighbours.size() > kListed) text += ", ...";
-  if (made.also_at_home) text += " (" + count_text(made.also_at_home) + " also found at home)";
-  return text;
+    listed += (q ? ", " : "") + std::to_string(made.neighbours[q]);
+  if (made.neighbours.size() > kListed) listed += ", ... (" + count_text(made.neighbours.size()) + ")";
+  return {listed, "  reported here: " + count_text(made.reported_here) + " of " + count_text(made.neighbours.size())};
 }
 
-// Where the picked point lives and which partitions received a copy of it, with h against eps.
 void explain_copies(const ViewInput& in, Layers& out) {
   const PointCopies copies = point_copies(*in.partitions, *in.points, *in.picked);
   auto& facts = out.picked_facts;
@@ -157,7 +155,7 @@ void explain_copies(const ViewInput& in, Layers& out) {
     facts.push_back({"copied into " + std::to_string(copy.partition) + ": h = " + number(copy.h) +
                          " <= eps = " + number(in.eps),
                      color});
-    facts.push_back({"  " + copy_pairs_text(made[c]), color});
+    for (const std::string& line : copy_pairs_lines(made[c])) facts.push_back({line, color});
   }
   if (copies.nearest_kept)
     facts.push_back({"not into " + std::to_string(copies.nearest_kept->partition) + " (nearest bisector): h = " +

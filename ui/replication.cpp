@@ -110,14 +110,28 @@ PointCopies point_copies(const PartitionStructure& s, const PointSet& points, st
 
 std::vector<CopyPairs> pairs_by_copy(const PartitionStructure& s, const PointCopies& copies,
                                      const std::vector<std::uint32_t>& neighbours) {
-  const std::vector<std::uint32_t> at_home = received_by(s, copies.home);
+  // The partitions holding the point and each neighbour: homes, then copies.
+  std::vector<std::uint32_t> mine{copies.home};
+  for (const CopyReason& copy : copies.copies) mine.push_back(copy.partition);
+  std::vector<std::vector<std::uint32_t>> theirs(neighbours.size());
+  for (std::size_t n = 0; n < neighbours.size(); ++n) theirs[n].push_back(s.membership.at(neighbours[n]));
+  for (std::size_t r = 0; r < s.replica_point.size(); ++r) {
+    const auto at = std::lower_bound(neighbours.begin(), neighbours.end(), s.replica_point[r]);
+    if (at != neighbours.end() && *at == s.replica_point[r]) theirs[at - neighbours.begin()].push_back(s.replica_partition[r]);
+  }
+  const auto highest_common = [&](const std::vector<std::uint32_t>& other) {
+    std::optional<std::uint32_t> best;
+    for (std::uint32_t c : other)
+      if (std::find(mine.begin(), mine.end(), c) != mine.end() && (!best || c > *best)) best = c;
+    return best;
+  };
   std::vector<CopyPairs> result;
   for (const CopyReason& copy : copies.copies) {
     CopyPairs pairs{copy.partition, {}, 0};
-    for (std::uint32_t q : neighbours) {
-      if (q >= s.membership.size() || s.membership[q] != copy.partition) continue;
-      pairs.neighbours.push_back(q);
-      pairs.also_at_home += std::binary_search(at_home.begin(), at_home.end(), q);
+    for (std::size_t n = 0; n < neighbours.size(); ++n) {
+      if (theirs[n].front() != copy.partition) continue;
+      pairs.neighbours.push_back(neighbours[n]);
+      pairs.reported_here += highest_common(theirs[n]) == copy.partition;
     }
     result.push_back(std::move(pairs));
   }

@@ -48,12 +48,13 @@ struct PointCopies {
 PointCopies point_copies(const PartitionStructure& partitions, const PointSet& points, std::uint32_t point);
 
 // The pairs one copy made possible: the point's neighbours (within eps) whose home is the receiving
-// partition, which meet the point only there. `also_at_home` of them are copied into the point's own
-// partition as well, so the pair is found twice and duplicate elimination reports it once.
+// partition. Such a neighbour is copied into the point's home as well (each of the two lies within eps
+// of their bisector), so the pair is found in both partitions; duplicate elimination reports it only
+// from the highest partition holding both points, which is this one for `reported_here` of them.
 struct CopyPairs {
   std::uint32_t partition = 0;
   std::vector<std::uint32_t> neighbours;  // ascending
-  std::size_t also_at_home = 0;
+  std::size_t reported_here = 0;
 };
 // One entry per copy of `copies`, in its order; `neighbours` are the point's, ascending.
 std::vector<CopyPairs> pairs_by_copy(const PartitionStructure& partitions, const PointCopies& copies,

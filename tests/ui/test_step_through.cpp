@@ -1,5 +1,5 @@
 // The step-through's counters after its last step equal the statistics of the engine it replays
-// (cpu-kmeans, cpu-grid) on the same sampled points, on fresh random data and on the samples.
+// (cpu-kmeans, cpu-grid, cpu-nlj) on the same sampled points, on fresh random data and on the samples.
 #include <QtTest>
 
 #include "core/engine.hpp"
@@ -48,6 +48,16 @@ void compare_grid(const PointSet& points, double eps) {
   QCOMPARE(run.final_counters().pairs, engine.stats.pairs);
   QCOMPARE(run.steps.size(), engine.grid->cell_count());  // one step per cell, each visited once
 }
+
+void compare_inlj(const PointSet& points, double eps) {
+  const StepThrough run = inlj_steps(points, eps);
+  const RunResult engine = run_engine_on("cpu-nlj", run.points, eps, 0);
+  QCOMPARE(run.final_counters().distance_tests, engine.stats.compared_pairs);
+  QCOMPARE(run.final_counters().pairs, engine.stats.pairs);
+  QVERIFY(run.chunks % 2 == 1);
+  QVERIFY(run.chunks * run.chunk_points >= run.points.size());
+  QCOMPARE(run.steps.size(), (run.chunks - 1) / 2 + 1);  // round 0, then half the chunks
+}
 }  // namespace
 
 class TestStepThrough : public QObject {
@@ -65,6 +75,29 @@ class TestStepThrough : public QObject {
     compare_grid(*testing::clustered_points(1000, 2, 6), 0.3);
     compare_grid(load_sample("spiral3d"), 0.15);
     compare_grid(load_sample("globe3d"), 300);
+  }
+
+  void inljCountsAreTheNestedLoops() {
+    compare_inlj(*testing::clustered_points(1000, 3, 8), 0.4);  // 8 chunks of 128, padded to 9
+    compare_inlj(*testing::clustered_points(700, 5, 9), 0.8);   // 6 chunks of 128, padded to 7
+    compare_inlj(load_sample("blobs2d"), 0.2);                 // sampled to 1,500: 12 chunks, padded to 13
+    compare_inlj(load_sample("iris"), 0.3);
+    compare_inlj(*testing::clustered_points(3, 2, 10), 0.5);    // fewer points than a chunk
+  }
+
+  void inljRoundsMeetEveryPairOfChunksOnce() {
+    const StepThrough run = inlj_steps(*testing::clustered_points(1500, 2, 11), 0.3);
+    QCOMPARE(run.chunk_points, std::size_t(128));
+    QCOMPARE(run.chunks, std::size_t(13));
+    std::vector<int> met(run.chunks * run.chunks, 0);
+    for (const JoinStep& step : run.steps)
+      for (std::size_t b = 0; b < run.chunks; ++b) {
+        const std::size_t c = (b + step.state) % run.chunks;
+        ++met[std::min(b, c) * run.chunks + std::max(b, c)];
+      }
+    for (std::size_t b = 0; b < run.chunks; ++b)
+      for (std::size_t c = b; c < run.chunks; ++c) QCOMPARE(met[b * run.chunks + c], 1);
+    QVERIFY(run.steps[1].text.find("block b loads chunk (b + 1) mod 13") != std::string::npos);
   }
 
   void samplingSaysWhatItKept() {

@@ -12,6 +12,7 @@
 #include "core/engine.hpp"
 #include "ui/count_text.hpp"
 #include "ui/main_window.hpp"
+#include "ui/palette.hpp"
 #include "ui/parameters_panel.hpp"
 #include "ui/step_through/step_canvas.hpp"
 #include "ui/step_through/step_through_tab.hpp"
@@ -118,6 +119,22 @@ class TestWindowStepThrough : public QObject {
     QCOMPARE(seen.searched > 0, !step.searched_cells.empty());
     QCOMPARE(seen.skipped > 0, !step.skipped_cells.empty());
     finalCountersAreTheEngines("cpu-grid", false);
+  }
+
+  void inljStepByStep() {
+    open("iris", 0.3, 0);
+    tab_->setAlgorithm("GPU-INLJ");
+    QCOMPARE(tab_->run()->algorithm, std::string("GPU-INLJ"));
+    QVERIFY2(tab_->info()->text().contains("chunks of 22 points here"), qPrintable(tab_->info()->text()));
+    tab_->advance(2);
+    // This round's cells of the block-by-chunk matrix are drawn in their blocks' colours.
+    const QImage image = tab_->canvas()->grab().toImage();
+    const QColor block0 = QColor(category_color(0)[0], category_color(0)[1], category_color(0)[2]);
+    int filled = 0;
+    for (int y = 0; y < image.height(); ++y)
+      for (int x = image.width() / 2; x < image.width(); ++x) filled += image.pixelColor(x, y) == block0;
+    QVERIFY2(filled > 50, qPrintable(QString("%1 pixels of block 0's colour in the matrix").arg(filled)));
+    finalCountersAreTheEngines("cpu-nlj", false);
   }
 
   void parametersReplayTheSteps() {

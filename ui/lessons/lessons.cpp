@@ -5,12 +5,14 @@ namespace simjoin::ui {
 const std::vector<Lesson>& lessons() {
   static const std::vector<Lesson> table = {
       {"replication-2d", "Replication in 2-D (KMEANS-JOIN)", "timezones", {"cpu-kmeans"}, 5, 8, ViewMode::Replication,
-       149, {},
+       94, {},
        "KMEANS-JOIN cuts the points into k partitions, one per k-means centroid, and joins each partition on "
        "its own. Two places within eps of each other can fall on either side of a bisector, the line halfway "
        "between two centroids; so every point closer than eps to a bisector is copied into the partition "
        "beyond it (the rings, in the colour of the partition that receives them). The list beside the view "
-       "gives the picked place's distance h to each bisector: it is copied exactly where h <= eps."},
+       "gives the picked place's distance h to each bisector: it is copied exactly where h <= eps. Under the "
+       "copy, the pair it makes across the bisector: its neighbour is copied the other way too, and the pair "
+       "is reported once, from the higher-numbered partition."},
       {"unicomp", "The unicomp half-search (GPU-SJ)", "timezones", {"cpu-grid"}, 5, 0, ViewMode::Grid, 116, {},
        "GPU-SJ sorts the points into cells eps wide. Two points within eps lie in the same cell or in adjacent "
        "ones, so a point needs to be tested only against the 3 x 3 cells around its own. Unicomp halves that: "

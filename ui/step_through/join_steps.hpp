@@ -4,7 +4,9 @@
 // and GPU-SJ (Gowanlock & Karsin 2018: the cells visited in order, each searching the neighbour cells
 // unicomp gives it). The replay runs the engines' own parts (k-means, the bisector test, the
 // epsilon-grid join) on the frame run_engine builds, so that the counters after the last step equal
-// the statistics of cpu-kmeans and cpu-grid on the same points.
+// the statistics of cpu-kmeans and cpu-grid on the same points. GPU-INLJ (Korkmaz 2012, sec. 4.2: chunks
+// of points rotating through shared memory, one round at a time) is replayed on the same frame and its
+// counters equal cpu-nlj's, the nested loop it reorders.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -23,13 +25,15 @@ struct StepCounters {
   std::uint64_t copies = 0;          // as RunStats::replicated_points
 };
 
-enum class StepKind { KMeansRound, Replication, PartitionJoin, CellSearch };
+enum class StepKind { KMeansRound, Replication, PartitionJoin, CellSearch, BlockRound };
 
 struct JoinStep {
   StepKind kind = StepKind::KMeansRound;
   std::string text;         // what happens in this step, one sentence
   StepCounters counters;    // totals after the step
-  std::size_t state = 0;    // KMeansRound: index into rounds; Replication, PartitionJoin: the partition
+  // KMeansRound: index into rounds; Replication, PartitionJoin: the partition; CellSearch: the cell;
+  // BlockRound: the round (block b holds chunk (b + round) mod chunks in shared memory).
+  std::size_t state = 0;
   std::vector<std::uint32_t> focus;     // points in focus: the partition's, or the visited cell's
   std::vector<std::uint32_t> searched;  // CellSearch: points of the neighbour cells the cell searches
   std::vector<std::uint32_t> skipped;   // CellSearch: points of the neighbour cells unicomp skips
@@ -44,7 +48,7 @@ struct KMeansRound {
 };
 
 struct StepThrough {
-  std::string algorithm;  // "KMEANS-JOIN" or "GPU-SJ"
+  std::string algorithm;  // "KMEANS-JOIN", "GPU-SJ" or "GPU-INLJ"
   std::string engine;     // the CPU engine whose statistics the final counters equal
   PointSet points;        // the points stepped through (a sample of the user's)
   std::vector<std::uint32_t> rows;  // each point's row in the user's data
@@ -60,6 +64,9 @@ struct StepThrough {
   std::vector<double> grid_origin;
   double cell_width = 0;
   std::vector<std::int64_t> cell_coords;
+  // GPU-INLJ: chunk c holds points [c chunk_points, (c + 1) chunk_points); `chunks` is odd (padded
+  // with an empty chunk where needed) so that the rotation meets every pair of chunks once.
+  std::size_t chunk_points = 0, chunks = 0;
   std::vector<JoinStep> steps;
   std::vector<std::string> notes;   // choices the replay made, as the engines note them
 
@@ -77,5 +84,9 @@ StepThrough kmeans_join_steps(const PointSet& points, double eps, std::size_t k,
 
 // GPU-SJ's search with unicomp, as cpu-grid runs it (the same grid, cell order and unicomp rule).
 StepThrough grid_join_steps(const PointSet& points, double eps);
+
+// GPU-INLJ's block rotation, round by round, with gpu-inlj's chunks of 128 points (smaller chunks on
+// fewer than 640 points, so that the rotation has rounds to show).
+StepThrough inlj_steps(const PointSet& points, double eps);
 
 }  // namespace simjoin::ui

@@ -60,11 +60,18 @@ bool StepCanvas::drawsCells() const {
   return run_ && run_->points.dims() == 2 && !run_->indexed_dims.empty();
 }
 
+QRectF StepCanvas::plotArea() const {
+  if (run_ && run_->algorithm == "GPU-INLJ") return QRectF(0, 0, width() * 0.5, height());
+  return rect();
+}
+
 // One scale for both axes, so that cells stay square and distances read the same either way.
 QPointF StepCanvas::toWidget(double s, double t) const {
+  const QRectF area = plotArea();
   const double span_s = std::max(high_[0] - low_[0], 1e-300), span_t = std::max(high_[1] - low_[1], 1e-300);
-  const double scale = std::min((width() - 2 * kMargin) / span_s, (height() - 2 * kMargin) / span_t);
-  const double left = (width() - scale * span_s) / 2, bottom = (height() + scale * span_t) / 2;
+  const double scale = std::min((area.width() - 2 * kMargin) / span_s, (area.height() - 2 * kMargin) / span_t);
+  const double left = area.left() + (area.width() - scale * span_s) / 2;
+  const double bottom = area.top() + (area.height() + scale * span_t) / 2;
   return {left + (s - low_[0]) * scale, bottom - (t - low_[1]) * scale};
 }
 
@@ -89,6 +96,7 @@ void StepCanvas::paintEvent(QPaintEvent*) {
   painter.setRenderHint(QPainter::Antialiasing);
   const JoinStep& step = run_->steps[step_];
   if (step.kind == StepKind::CellSearch) drawGrid(painter, step);
+  else if (step.kind == StepKind::BlockRound) drawBlocks(painter, step);
   else drawKMeans(painter, step);
 }
 
@@ -169,6 +177,44 @@ void StepCanvas::drawGrid(QPainter& painter, const JoinStep& step) const {
   dots(step.skipped, kSkippedCell, kPointRadius);
   dots(step.searched, kSearchedCell, kPointRadius);
   dots(step.focus, kVisitedCell, kPointRadius + 1);
+}
+
+// Left: the points in their chunk's colour. Right: block b's row meets chunk c's column in the round
+// (c - b) mod chunks; the pairs met so far are filled, this round's in the block's colour, and the
+// mirrored cell of each pair is hatched (the same two chunks, met from the other side).
+void StepCanvas::drawBlocks(QPainter& painter, const JoinStep& step) const {
+  const std::size_t chunks = run_->chunks, round = step.state;
+  painter.setPen(Qt::NoPen);
+  for (std::size_t p = 0; p < run_->points.size(); ++p) {
+    painter.setBrush(color(category_color(std::uint32_t(p / run_->chunk_points))));
+    painter.drawEllipse(pointAt(std::uint32_t(p)), kPointRadius, kPointRadius);
+  }
+  const double side = std::min(width() * 0.5 - 2 * kMargin, height() - 3 * kMargin);
+  const double cell = side / double(chunks);
+  const QPointF origin(width() * 0.5 + kMargin, 2 * kMargin);
+  const auto cell_rect = [&](std::size_t row, std::size_t column) {
+    return QRectF(origin.x() + column * cell, origin.y() + row * cell, cell, cell);
+  };
+  for (std::size_t b = 0; b < chunks; ++b)
+    for (std::size_t c = 0; c < chunks; ++c) {
+      const std::size_t met_in = (c + chunks - b) % chunks;  // the round in which block b loads chunk c
+      const std::size_t mirror_in = (b + chunks - c) % chunks;
+      QBrush brush(Qt::NoBrush);
+      if (met_in == round) brush = QBrush(color(category_color(std::uint32_t(b))));
+      else if (met_in < round) brush = QBrush(QColor(200, 200, 200));
+      else if (mirror_in <= round) brush = QBrush(QColor(170, 170, 170), Qt::BDiagPattern);
+      painter.setPen(QPen(QColor(120, 120, 120), 0.5));
+      painter.setBrush(brush);
+      painter.drawRect(cell_rect(b, c));
+    }
+  painter.setPen(Qt::black);
+  painter.drawText(QRectF(origin.x(), origin.y() - 1.6 * kMargin, side, kMargin), Qt::AlignCenter,
+                   tr("chunk in shared memory →"));
+  painter.save();
+  painter.translate(origin.x() - 0.4 * kMargin, origin.y() + side / 2);
+  painter.rotate(-90);
+  painter.drawText(QRectF(-side / 2, -kMargin, side, kMargin), Qt::AlignCenter, tr("block (its own chunk) →"));
+  painter.restore();
 }
 
 }  // namespace simjoin::ui

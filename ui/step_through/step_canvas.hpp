@@ -1,7 +1,8 @@
 #pragma once
 // Draws one step of a step-through (join_steps.hpp) with QPainter: the k-means rounds with each
 // centroid's path, the copies replication made, the partition being joined, or the grid cell being
-// visited with the cells it searches and those unicomp skips. 2-D data is drawn on its own axes,
+// visited with the cells it searches and those unicomp skips, or GPU-INLJ's round: the points in their
+// chunk's colour beside the block-by-chunk matrix of the chunks met so far. 2-D data is drawn on its own axes,
 // other data on its first two principal axes.
 #include <memory>
 #include <vector>
@@ -27,10 +28,13 @@ class StepCanvas : public QWidget {
   void paintEvent(QPaintEvent* event) override;
 
  private:
+  // Where the points are drawn: the whole widget, or its left part beside GPU-INLJ's matrix.
+  QRectF plotArea() const;
   QPointF toWidget(double s, double t) const;
   QPointF pointAt(std::uint32_t p) const;
   void drawKMeans(QPainter& painter, const JoinStep& step) const;
   void drawGrid(QPainter& painter, const JoinStep& step) const;
+  void drawBlocks(QPainter& painter, const JoinStep& step) const;
   QRectF cellRect(std::uint32_t cell) const;
 
   std::shared_ptr<const StepThrough> run_;

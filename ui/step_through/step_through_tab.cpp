@@ -41,6 +41,7 @@ StepThroughTab::StepThroughTab(const EngineRegistry& registry, MainWindow* windo
       check_(new QLabel) {
   algorithm_->addItem(tr("KMEANS-JOIN"), "KMEANS-JOIN");
   algorithm_->addItem(tr("GPU-SJ (unicomp)"), "GPU-SJ");
+  algorithm_->addItem(tr("GPU-INLJ (block rotation)"), "GPU-INLJ");
   auto* restart = new QPushButton(tr("Restart"));
   auto* step = new QPushButton(tr("Step"));
   play_->setCheckable(true);
@@ -88,7 +89,7 @@ void StepThroughTab::setAlgorithm(const QString& name) {
 }
 
 void StepThroughTab::followEngine(const QString& engine) {
-  setAlgorithm(engine.contains("grid") ? "GPU-SJ" : "KMEANS-JOIN");
+  setAlgorithm(engine.contains("grid") ? "GPU-SJ" : engine.contains("nlj") ? "GPU-INLJ" : "KMEANS-JOIN");
 }
 
 // Replays at once where the user sees it, else when the tab is next shown or stepped.
@@ -115,12 +116,14 @@ void StepThroughTab::replay() {
   if (!points || points->empty()) return;
   const double eps = window_->parameters()->eps();
   const int k = window_->parameters()->k() > 0 ? window_->parameters()->k() : kStepK;
-  const bool kmeans = algorithm_->currentData().toString() == "KMEANS-JOIN";
+  const QString algorithm = algorithm_->currentData().toString();
+  const bool kmeans = algorithm == "KMEANS-JOIN";
   try {
     const std::size_t sampled = std::min(points->size(), kMaxStepPoints);
     run_ = std::make_shared<const StepThrough>(
-        kmeans ? kmeans_join_steps(*points, eps, std::min<std::size_t>(std::size_t(k), sampled))
-               : grid_join_steps(*points, eps));
+        kmeans                    ? kmeans_join_steps(*points, eps, std::min<std::size_t>(std::size_t(k), sampled))
+        : algorithm == "GPU-SJ" ? grid_join_steps(*points, eps)
+                                  : inlj_steps(*points, eps));
   } catch (const Error& error) {
     info_->setText(tr("Cannot step through: %1").arg(QString::fromUtf8(error.what())));
     return;

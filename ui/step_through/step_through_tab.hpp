@@ -1,5 +1,5 @@
 #pragma once
-// The Step through tab: KMEANS-JOIN or GPU-SJ replayed on the window's points (a sample when they
+// The Step through tab: KMEANS-JOIN, GPU-SJ or GPU-INLJ replayed on the window's points (a sample when they
 // are many) and parameters, one step at a time or playing at a chosen speed, with live counters and,
 // after the last step, the real engine's statistics on the same points beside them.
 #include <memory>
@@ -32,9 +32,10 @@ class StepThroughTab : public QWidget {
   void advance(int steps);
   void restart();
   void setPlaying(bool playing);
-  // Which algorithm: "KMEANS-JOIN" or "GPU-SJ".
+  // Which algorithm: "KMEANS-JOIN", "GPU-SJ" or "GPU-INLJ".
   void setAlgorithm(const QString& name);
-  // The algorithm an engine runs: GPU-SJ for the grid engines, KMEANS-JOIN for the others.
+  // The algorithm an engine runs: GPU-SJ for the grid engines, GPU-INLJ for the nested loops,
+  // KMEANS-JOIN for the others.
   void followEngine(const QString& engine);
 
   const StepThrough* run() const { return run_.get(); }
