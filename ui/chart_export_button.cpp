@@ -9,7 +9,7 @@
 #include <QSettings>
 
 #include "core/error.hpp"
-#include "ui/export/chart_export.hpp"
+#include "ui/charts/chart_export.hpp"
 #include "ui/export/image_size_dialog.hpp"
 
 namespace simjoin::ui {

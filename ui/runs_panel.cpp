@@ -7,6 +7,7 @@
 #include <QItemSelectionModel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QStyledItemDelegate>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -29,6 +30,19 @@ QString list_pairs(const char* title, const std::vector<Pair>& pairs) {
   if (pairs.size() > kListedPairs) text += QString("  ... %1 more\n").arg(pairs.size() - kListedPairs);
   return text;
 }
+// Draws the run the views show in bold, italic once it is stale (RunHistoryModel::ShownRole).
+class ShownRunDelegate final : public QStyledItemDelegate {
+ public:
+  using QStyledItemDelegate::QStyledItemDelegate;
+
+ protected:
+  void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override {
+    QStyledItemDelegate::initStyleOption(option, index);
+    const auto shown = RunHistoryModel::Shown(index.data(RunHistoryModel::ShownRole).toInt());
+    option->font.setBold(shown != RunHistoryModel::Shown::No);
+    option->font.setItalic(shown == RunHistoryModel::Shown::Stale);
+  }
+};
 }  // namespace
 
 RunsPanel::RunsPanel(const EngineRegistry& registry, RunHistoryModel* history, QWidget* parent)
@@ -41,6 +55,7 @@ RunsPanel::RunsPanel(const EngineRegistry& registry, RunHistoryModel* history, Q
       verify_(new QPushButton(tr("Verify..."))),
       remove_(new QPushButton(tr("Remove"))) {
   table_->setModel(history_);
+  table_->setItemDelegate(new ShownRunDelegate(table_));
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);

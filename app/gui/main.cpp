@@ -23,7 +23,7 @@
 #include "ui/charts/sweep_runner.hpp"
 #include "ui/charts_tab.hpp"
 #include "ui/eps_spin_box.hpp"
-#include "ui/export/chart_export.hpp"
+#include "ui/charts/chart_export.hpp"
 #include "ui/export/image_export.hpp"
 #include "ui/export/image_size.hpp"
 #include "ui/export/run_export.hpp"

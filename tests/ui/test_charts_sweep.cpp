@@ -16,7 +16,7 @@
 #include <QXmlStreamReader>
 
 #include "core/error.hpp"
-#include "tests/ui/test_run_support.hpp"
+#include "tests/ui/run/test_run_support.hpp"
 #include "ui/charts/phase_chart.hpp"
 #include "ui/charts/sweep_chart.hpp"
 #include "ui/charts/sweep_command.hpp"

@@ -10,7 +10,7 @@
 #include <vtkXMLPolyDataReader.h>
 
 #include "tests/core/oracle_check.hpp"
-#include "tests/ui/test_run_support.hpp"
+#include "tests/ui/run/test_run_support.hpp"
 #include "ui/export/run_export.hpp"
 #include "ui/run/run_execution.hpp"
 

@@ -4,7 +4,7 @@
 
 #include "core/engine.hpp"
 #include "core/error.hpp"
-#include "tests/ui/test_run_support.hpp"
+#include "tests/ui/run/test_run_support.hpp"
 #include "ui/samples.hpp"
 #include "ui/step_through/join_steps.hpp"
 

@@ -13,7 +13,7 @@
 #include "core/eps_estimate.hpp"
 #include "core/io/point_writers.hpp"
 #include "core/point_set.hpp"
-#include "tests/ui/test_run_support.hpp"
+#include "tests/ui/run/test_run_support.hpp"
 
 using namespace simjoin;
 

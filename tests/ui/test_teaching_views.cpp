@@ -14,7 +14,7 @@
 #include "ui/grid_search.hpp"
 #include "ui/picking.hpp"
 #include "ui/replication.hpp"
-#include "tests/ui/test_run_support.hpp"
+#include "tests/ui/run/test_run_support.hpp"
 #include "ui/view_layers.hpp"
 
 using namespace simjoin;

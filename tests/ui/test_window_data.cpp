@@ -14,7 +14,7 @@
 
 #include "core/eps_estimate.hpp"
 #include "tests/core/oracle_check.hpp"
-#include "tests/ui/test_run_support.hpp"
+#include "tests/ui/run/test_run_support.hpp"
 #include "tests/ui/window_support.hpp"
 #include "ui/background_task.hpp"
 #include "ui/charts_tab.hpp"

@@ -20,7 +20,7 @@
 
 #include "core/error.hpp"
 #include "core/pca.hpp"
-#include "tests/ui/test_run_support.hpp"
+#include "tests/ui/run/test_run_support.hpp"
 #include "tests/ui/window_support.hpp"
 #include "ui/info_panels.hpp"
 #include "ui/main_window.hpp"
@@ -238,8 +238,7 @@ class TestWindowLabels : public WindowTest {
     const QModelIndex shown = history->index(0, 0);
     QVERIFY(!view->staleMarker()->isVisible());
     QVERIFY(!results->staleMarker()->isVisible());
-    QCOMPARE(history->data(shown, Qt::FontRole).value<QFont>().italic(), false);
-    QCOMPARE(history->data(shown, Qt::FontRole).value<QFont>().bold(), true);
+    QCOMPARE(history->data(shown, RunHistoryModel::ShownRole).toInt(), int(RunHistoryModel::Shown::Current));
 
     // eps changed without a run: every place showing run #1 says it is stale, and why.
     window_->parameters()->setEps(0.4);
@@ -247,7 +246,7 @@ class TestWindowLabels : public WindowTest {
     QVERIFY(results->staleMarker()->isVisible());
     QVERIFY2(view->staleMarker()->text().contains("run #1") && view->staleMarker()->text().contains("eps changed"),
              qPrintable(view->staleMarker()->text()));
-    QCOMPARE(history->data(shown, Qt::FontRole).value<QFont>().italic(), true);
+    QCOMPARE(history->data(shown, RunHistoryModel::ShownRole).toInt(), int(RunHistoryModel::Shown::Stale));
     QVERIFY(history->data(shown, Qt::ToolTipRole).toString().contains("eps changed"));
     // Back to the run's parameters: current again.
     window_->parameters()->setEps(0.3);

@@ -15,7 +15,7 @@
 #include "core/error.hpp"
 #include "core/io/point_writers.hpp"
 #include "tests/core/oracle_check.hpp"
-#include "tests/ui/test_run_support.hpp"
+#include "tests/ui/run/test_run_support.hpp"
 #include "ui/main_window.hpp"
 #include "ui/charts/phase_chart.hpp"
 #include "ui/parameters_panel.hpp"

@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "core/io/point_writers.hpp"
-#include "tests/ui/test_run_support.hpp"
+#include "tests/ui/run/test_run_support.hpp"
 #include "ui/main_window.hpp"
 
 namespace simjoin::ui::testing {

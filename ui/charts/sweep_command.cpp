@@ -10,7 +10,7 @@
 #include "core/vtkio/load_points.hpp"
 #include "ui/charts/sweep_chart.hpp"
 #include "ui/charts/sweep_csv.hpp"
-#include "ui/export/chart_export.hpp"
+#include "ui/charts/chart_export.hpp"
 
 namespace simjoin::ui {
 

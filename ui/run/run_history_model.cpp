@@ -1,7 +1,5 @@
 #include "ui/run/run_history_model.hpp"
 
-#include <QFont>
-
 namespace simjoin::ui {
 
 namespace {
@@ -36,12 +34,8 @@ int RunHistoryModel::columnCount(const QModelIndex& parent) const {
 QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount()) return {};
   const RunRecord& run = *runs_[std::size_t(index.row())];
-  if (&run == shown_ && role == Qt::FontRole) {
-    QFont font;
-    font.setBold(true);
-    font.setItalic(!stale_.isEmpty());
-    return font;
-  }
+  if (role == ShownRole)
+    return int(&run != shown_ ? Shown::No : stale_.isEmpty() ? Shown::Current : Shown::Stale);
   if (&run == shown_ && role == Qt::ToolTipRole)
     return stale_.isEmpty() ? tr("Shown in the views") : stale_;
   return field_data(columns_[std::size_t(index.column())], run, role);

@@ -16,6 +16,12 @@ class RunHistoryModel : public QAbstractTableModel {
   Q_OBJECT
 
  public:
+  // The run the views show, in every cell of its row: Shown::Current, or Shown::Stale once its
+  // parameters no longer match (the Runs panel draws it bold, italic when stale). The model stays Qt
+  // Core only, so that the run path runs where no GUI libraries are.
+  enum class Shown { No, Current, Stale };
+  static constexpr int ShownRole = Qt::UserRole + 1;
+
   explicit RunHistoryModel(QObject* parent = nullptr);
 
   int rowCount(const QModelIndex& parent = {}) const override;

@@ -5,7 +5,7 @@
 #include "core/error.hpp"
 #include "core/verify.hpp"
 #include "tests/core/oracle_check.hpp"
-#include "tests/ui/test_run_support.hpp"
+#include "tests/ui/run/test_run_support.hpp"
 #include "ui/run/run_execution.hpp"
 #include "ui/run/run_history_model.hpp"
 #include "ui/run/run_verify.hpp"
@@ -157,5 +157,5 @@ class TestRunHistory : public QObject {
   }
 };
 
-QTEST_MAIN(TestRunHistory)
+QTEST_GUILESS_MAIN(TestRunHistory)
 #include "test_run_history.moc"

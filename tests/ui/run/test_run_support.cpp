@@ -1,4 +1,4 @@
-#include "tests/ui/test_run_support.hpp"
+#include "tests/ui/run/test_run_support.hpp"
 
 #include <cstdio>
 

@@ -6,7 +6,7 @@
 #include <QTimer>
 
 #include "tests/core/oracle_check.hpp"
-#include "tests/ui/test_run_support.hpp"
+#include "tests/ui/run/test_run_support.hpp"
 #include "ui/run/run_controller.hpp"
 
 using namespace simjoin;
@@ -223,5 +223,5 @@ class TestRunController : public QObject {
   }
 };
 
-QTEST_MAIN(TestRunController)
+QTEST_GUILESS_MAIN(TestRunController)
 #include "test_run_controller.moc"

@@ -1,4 +1,4 @@
-#include "ui/export/chart_export.hpp"
+#include "ui/charts/chart_export.hpp"
 
 #include <QApplication>
 #include <QGraphicsScene>
