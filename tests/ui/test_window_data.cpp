@@ -16,6 +16,7 @@
 #include "tests/core/oracle_check.hpp"
 #include "tests/ui/run/test_run_support.hpp"
 #include "tests/ui/window_support.hpp"
+#include "tests/ui/window_test_main.hpp"
 #include "ui/background_task.hpp"
 #include "ui/charts_tab.hpp"
 #include "ui/eps_spin_box.hpp"
@@ -240,12 +241,5 @@ class TestWindowData : public WindowTest {
   }
 };
 
-int main(int argc, char** argv) {
-  VtkViewWidget::setDefaultSurfaceFormat();
-  QApplication app(argc, argv);
-  QApplication::setOrganizationName("SimjoinTest");
-  QApplication::setApplicationName("test_window_data");
-  TestWindowData test;
-  return QTest::qExec(&test, argc, argv);
-}
+SIMJOIN_WINDOW_TEST_MAIN(TestWindowData, simjoin::ui::testing::Dialogs::Shown)
 #include "test_window_data.moc"

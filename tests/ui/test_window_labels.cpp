@@ -22,6 +22,7 @@
 #include "core/pca.hpp"
 #include "tests/ui/run/test_run_support.hpp"
 #include "tests/ui/window_support.hpp"
+#include "tests/ui/window_test_main.hpp"
 #include "ui/info_panels.hpp"
 #include "ui/main_window.hpp"
 #include "ui/parameters_panel.hpp"
@@ -354,12 +355,5 @@ class TestWindowLabels : public WindowTest {
   }
 };
 
-int main(int argc, char** argv) {
-  VtkViewWidget::setDefaultSurfaceFormat();
-  QApplication app(argc, argv);
-  QApplication::setOrganizationName("SimjoinTest");
-  QApplication::setApplicationName("test_window_labels");
-  TestWindowLabels test;
-  return QTest::qExec(&test, argc, argv);
-}
+SIMJOIN_WINDOW_TEST_MAIN(TestWindowLabels, simjoin::ui::testing::Dialogs::Shown)
 #include "test_window_labels.moc"

@@ -8,6 +8,7 @@
 #include <QtTest>
 
 #include "core/engine.hpp"
+#include "tests/ui/window_test_main.hpp"
 #include "ui/count_text.hpp"
 #include "ui/lessons/open_lesson.hpp"
 #include "ui/lessons/recall_by_k.hpp"
@@ -161,11 +162,5 @@ class TestWindowLessons : public QObject {
   }
 };
 
-int main(int argc, char** argv) {
-  VtkViewWidget::setDefaultSurfaceFormat();
-  QApplication app(argc, argv);
-  app.setProperty("unattended", true);
-  TestWindowLessons test;
-  return QTest::qExec(&test, argc, argv);
-}
+SIMJOIN_WINDOW_TEST_MAIN(TestWindowLessons, simjoin::ui::testing::Dialogs::Unattended)
 #include "test_window_lessons.moc"

@@ -16,6 +16,7 @@
 #include "core/io/point_writers.hpp"
 #include "tests/core/oracle_check.hpp"
 #include "tests/ui/run/test_run_support.hpp"
+#include "tests/ui/window_test_main.hpp"
 #include "ui/main_window.hpp"
 #include "ui/charts/phase_chart.hpp"
 #include "ui/parameters_panel.hpp"
@@ -286,13 +287,5 @@ class TestWindowRuns : public QObject {
   void cleanup() { window_.reset(); }
 };
 
-int main(int argc, char** argv) {
-  VtkViewWidget::setDefaultSurfaceFormat();
-  QApplication app(argc, argv);
-  QApplication::setOrganizationName("SimjoinTest");
-  QApplication::setApplicationName("test_window_runs");
-  app.setProperty("unattended", true);
-  TestWindowRuns test;
-  return QTest::qExec(&test, argc, argv);
-}
+SIMJOIN_WINDOW_TEST_MAIN(TestWindowRuns, simjoin::ui::testing::Dialogs::Unattended)
 #include "test_window_runs.moc"

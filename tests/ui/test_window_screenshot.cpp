@@ -3,6 +3,7 @@
 #include <QtTest>
 
 #include "core/engine.hpp"
+#include "tests/ui/window_test_main.hpp"
 #include "ui/main_window.hpp"
 #include "ui/palette.hpp"
 #include "ui/projection_view.hpp"
@@ -52,11 +53,5 @@ class TestWindowScreenshot : public QObject {
   }
 };
 
-int main(int argc, char** argv) {
-  ui::VtkViewWidget::setDefaultSurfaceFormat();
-  QApplication app(argc, argv);
-  app.setProperty("unattended", true);
-  TestWindowScreenshot test;
-  return QTest::qExec(&test, argc, argv);
-}
+SIMJOIN_WINDOW_TEST_MAIN(TestWindowScreenshot, simjoin::ui::testing::Dialogs::Unattended)
 #include "test_window_screenshot.moc"

@@ -10,6 +10,7 @@
 #include <QtTest>
 
 #include "core/engine.hpp"
+#include "tests/ui/window_test_main.hpp"
 #include "ui/count_text.hpp"
 #include "ui/main_window.hpp"
 #include "ui/palette.hpp"
@@ -162,11 +163,5 @@ class TestWindowStepThrough : public QObject {
   }
 };
 
-int main(int argc, char** argv) {
-  VtkViewWidget::setDefaultSurfaceFormat();
-  QApplication app(argc, argv);
-  app.setProperty("unattended", true);
-  TestWindowStepThrough test;
-  return QTest::qExec(&test, argc, argv);
-}
+SIMJOIN_WINDOW_TEST_MAIN(TestWindowStepThrough, simjoin::ui::testing::Dialogs::Unattended)
 #include "test_window_step_through.moc"

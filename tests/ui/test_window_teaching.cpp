@@ -8,6 +8,7 @@
 #include <QtTest>
 
 #include "core/engine.hpp"
+#include "tests/ui/window_test_main.hpp"
 #include "ui/main_window.hpp"
 #include "ui/parameters_panel.hpp"
 #include "ui/projection_view.hpp"
@@ -123,11 +124,5 @@ class TestWindowTeaching : public QObject {
   }
 };
 
-int main(int argc, char** argv) {
-  VtkViewWidget::setDefaultSurfaceFormat();
-  QApplication app(argc, argv);
-  app.setProperty("unattended", true);
-  TestWindowTeaching test;
-  return QTest::qExec(&test, argc, argv);
-}
+SIMJOIN_WINDOW_TEST_MAIN(TestWindowTeaching, simjoin::ui::testing::Dialogs::Unattended)
 #include "test_window_teaching.moc"
