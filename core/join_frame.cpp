@@ -56,18 +56,6 @@ ExactBand oracle_band(double eps) {
   return band;
 }
 
-Bounds64 joint_bounds(const PointSet& a, const PointSet* b) {
-  Bounds64 bounds = compute_bounds(a);
-  if (!b || b->empty()) return bounds;
-  const Bounds64 other = compute_bounds(*b);
-  if (bounds.low.empty()) return other;
-  for (std::size_t k = 0; k < a.dims(); ++k) {
-    bounds.low[k] = std::min(bounds.low[k], other.low[k]);
-    bounds.high[k] = std::max(bounds.high[k], other.high[k]);
-  }
-  return bounds;
-}
-
 JoinFrame::JoinFrame(const Bounds64& bounds, double eps) : eps_(eps) {
   const std::size_t d = bounds.low.size();
   origin_.assign(d, 0.0);

@@ -17,8 +17,6 @@ namespace simjoin {
 // The oracle's scale and threshold for eps (accept and reject left at -1: every test is the oracle's).
 ExactBand oracle_band(double eps);
 
-// The bounding box of A and B together (b null for a self-join).
-Bounds64 joint_bounds(const PointSet& a, const PointSet* b);
 
 class JoinFrame {
  public:

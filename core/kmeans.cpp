@@ -1,5 +1,7 @@
 #include "core/kmeans.hpp"
 
+#include <string>
+
 #include <omp.h>
 
 #include <algorithm>
@@ -165,6 +167,19 @@ KMeansResult kmeans(const PointSet32& points, const KMeansParams& params, const 
     if (moved <= params.tolerance * extent) break;
   }
   return result;
+}
+
+std::size_t resolve_k(std::size_t requested, std::size_t n, std::size_t automatic, const std::string& rule,
+                      std::vector<std::string>& notes) {
+  if (requested == 0) {
+    notes.push_back("k chosen as " + std::to_string(automatic) + " (" + rule + ")");
+    return std::min(automatic, n);
+  }
+  if (requested > n) {
+    notes.push_back("k = " + std::to_string(requested) + " exceeds n; clamped to " + std::to_string(n));
+    return n;
+  }
+  return requested;
 }
 
 }  // namespace simjoin

@@ -2,6 +2,7 @@
 // k-means: k-means++ seeding, then Lloyd iterations with parallel assignment. Used by KMEANS-JOIN
 // and by the views that draw the partitions.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/point_set.hpp"
@@ -32,5 +33,11 @@ KMeansResult kmeans(const PointSet32& points, const KMeansParams& params,
 
 // Index of the centroid nearest to p (the lowest index on ties).
 std::uint32_t nearest_centroid(const float* p, const std::vector<float>& centroids, std::size_t d);
+
+// The k of a KMEANS-JOIN run: `requested` where given (clamped to n), else `automatic`, the engine's
+// own rule, which `rule` names; each choice is explained in notes ("k chosen as ..." marks an automatic
+// k for the views).
+std::size_t resolve_k(std::size_t requested, std::size_t n, std::size_t automatic, const std::string& rule,
+                      std::vector<std::string>& notes);
 
 }  // namespace simjoin

@@ -53,10 +53,25 @@ BasicBounds<T> bounds_of(const BasicPointSet<T>& points) {
     }
   return b;
 }
+
+template <typename T>
+BasicBounds<T> joint_bounds_of(const BasicPointSet<T>& a, const BasicPointSet<T>* b) {
+  BasicBounds<T> bounds = bounds_of(a);
+  if (!b || b->empty()) return bounds;
+  const BasicBounds<T> other = bounds_of(*b);
+  if (bounds.low.empty()) return other;
+  for (std::size_t k = 0; k < a.dims(); ++k) {
+    bounds.low[k] = std::min(bounds.low[k], other.low[k]);
+    bounds.high[k] = std::max(bounds.high[k], other.high[k]);
+  }
+  return bounds;
+}
 }  // namespace
 
 Bounds compute_bounds(const PointSet32& points) { return bounds_of(points); }
 Bounds64 compute_bounds(const PointSet& points) { return bounds_of(points); }
+Bounds joint_bounds(const PointSet32& a, const PointSet32* b) { return joint_bounds_of(a, b); }
+Bounds64 joint_bounds(const PointSet& a, const PointSet* b) { return joint_bounds_of(a, b); }
 
 PointSet sample_points(const PointSet& points, std::size_t count, std::uint64_t seed) {
   count = std::min(count, points.size());

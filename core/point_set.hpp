@@ -106,6 +106,9 @@ using Bounds64 = BasicBounds<double>;
 
 Bounds compute_bounds(const PointSet32& points);
 Bounds64 compute_bounds(const PointSet& points);
+// The bounding box of A and B together (b null, or empty, for a self-join).
+Bounds joint_bounds(const PointSet32& a, const PointSet32* b);
+Bounds64 joint_bounds(const PointSet& a, const PointSet* b);
 
 // `count` distinct rows of `points` chosen at random (in their original order).
 PointSet sample_points(const PointSet& points, std::size_t count, std::uint64_t seed);

@@ -6,9 +6,9 @@
 #include <optional>
 
 #include "core/join_frame.hpp"
-#include "cuda/exact_device.hpp"
-#include "cuda/gpu_engine_base.hpp"
-#include "cuda/kmeans_join.hpp"
+#include "cuda/detail/exact_device.hpp"
+#include "cuda/detail/kmeans_join.hpp"
+#include "cuda/detail/multi_device.hpp"
 
 namespace simjoin {
 
@@ -62,7 +62,7 @@ gpu::DeviceBuffer<T> concatenate(const gpu::DeviceBuffer<T>& held, const gpu::De
 RunStats begin_stats(const JoinParams& params, double eps, std::size_t dims) {
   RunStats stats;
   stats.engine = "gpu-rejoin";
-  stats.device = gpu::select_device(params);
+  stats.device = gpu::device_label(gpu::select_devices(params, false));
   stats.eps = eps;
   stats.d = dims;
   return stats;
@@ -114,7 +114,7 @@ RejoinBatch RejoinSession::initial(const PointSet& points, double eps, int k, Ru
   const PointSet32 framed = s.frame->to_frame(points);
   {
     PhaseTimer timer(stats, "upload");
-    s.points = gpu::upload_points(framed);
+    s.points = gpu::upload_points(framed, 4);
     s.values = gpu::upload_values(points);
   }
   s.k = gpu::choose_k(k, points.size(), stats.notes);
@@ -169,7 +169,7 @@ RejoinBatch RejoinSession::update(const PointSet& new_points, RunControl* contro
   gpu::DeviceBuffer<double> values;
   {
     PhaseTimer timer(stats, "upload");
-    fresh = gpu::upload_points(s.frame->to_frame(new_points));
+    fresh = gpu::upload_points(s.frame->to_frame(new_points), 4);
     all_points.coords = concatenate(s.points.coords, fresh.coords, "point coordinates");
     all_points.n = held + fresh.n;
     all_points.stride = s.points.stride;

@@ -19,7 +19,7 @@
 #include "core/run_stats.hpp"
 #include "ui/export/image_size.hpp"
 #include "ui/run/run_controller.hpp"
-#include "ui/view_layers.hpp"
+#include "ui/views/view_layers.hpp"
 
 class QMenu;
 class QMessageBox;

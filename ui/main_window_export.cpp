@@ -6,13 +6,13 @@
 #include <QStatusBar>
 
 #include "ui/background_task.hpp"
-#include "ui/chart_export_button.hpp"
+#include "ui/charts/chart_export_button.hpp"
 #include "ui/export/image_export.hpp"
 #include "ui/export/image_size_dialog.hpp"
 #include "ui/export/run_export.hpp"
 #include "ui/main_window.hpp"
-#include "ui/projection_view.hpp"
-#include "ui/runs_panel.hpp"
+#include "ui/views/projection_view.hpp"
+#include "ui/panels/runs_panel.hpp"
 
 #include "core/error.hpp"
 

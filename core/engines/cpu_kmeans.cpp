@@ -172,19 +172,11 @@ std::string indexed_dims_note(const std::vector<std::optional<GridJoin>>& grids)
   return note;
 }
 
+// The grid inside each partition does the pruning; partitions add copies along their borders. So a
+// few large partitions: enough to build the grids in parallel and fit each to its region.
 std::size_t choose_k(std::size_t requested, std::size_t n, std::vector<std::string>& notes) {
-  if (requested == 0) {
-    // The grid inside each partition does the pruning; partitions add copies along their borders.
-    // So a few large partitions: enough to build the grids in parallel and fit each to its region.
-    const auto k = std::clamp<std::size_t>(std::size_t(std::lround(std::sqrt(double(n) / 2000.0))), 1, 256);
-    notes.push_back("k chosen as " + std::to_string(k) + " (sqrt(n / 2000), at most 256)");
-    return std::min(k, n);
-  }
-  if (requested > n) {
-    notes.push_back("k = " + std::to_string(requested) + " exceeds n; clamped to " + std::to_string(n));
-    return n;
-  }
-  return requested;
+  const auto automatic = std::clamp<std::size_t>(std::size_t(std::lround(std::sqrt(double(n) / 2000.0))), 1, 256);
+  return resolve_k(requested, n, automatic, "sqrt(n / 2000), at most 256", notes);
 }
 }  // namespace
 

@@ -1,6 +1,6 @@
 #pragma once
 // The order of an epsilon-grid's non-empty cells, shared by cpu-grid (core/engines/epsilon_grid.*)
-// and gpu-grid (cuda/grid_engine.cu): cells are keyed by their integer coordinates, not by a linear
+// and gpu-grid (cuda/engines/gpu_grid.cu): cells are keyed by their integer coordinates, not by a linear
 // id over the bounding box, and sorted as tuples with the last slot most significant. The three
 // cells (x - 1, x, x + 1) of a row along the first slot, the other slots equal, are then adjacent in
 // the order: a row is one binary search and a contiguous range of cells.

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "core/engines/cpu_auto.hpp"
-#include "cuda/gpu_auto.hpp"
+#include "cuda/engines/gpu_auto.hpp"
 #include "tests/core/oracle_check.hpp"
 #include "tests/cuda/gpu_test_common.hpp"
 

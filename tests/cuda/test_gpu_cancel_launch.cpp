@@ -1,5 +1,5 @@
 // A cancel requested while one of the long launches of gpu-nlj, gpu-inlj or gpu-boehm runs stops it
-// from inside (cuda/device_cancel.hpp), and the same engine object then joins other points exactly.
+// from inside (cuda/detail/device_cancel.hpp), and the same engine object then joins other points exactly.
 #include <gtest/gtest.h>
 
 #include <atomic>

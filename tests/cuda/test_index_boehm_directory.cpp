@@ -11,7 +11,7 @@
 
 #include "core/error.hpp"
 #include "core/pca.hpp"
-#include "cuda/boehm_directory.hpp"
+#include "cuda/detail/boehm_directory.hpp"
 #include "tests/core/oracle_check.hpp"
 
 namespace simjoin::testing {

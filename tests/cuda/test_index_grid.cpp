@@ -5,7 +5,7 @@
 #include <regex>
 
 #include "core/error.hpp"
-#include "cuda/grid_layout.hpp"
+#include "cuda/detail/grid_layout.hpp"
 #include "tests/core/grid_outliers.hpp"
 #include "tests/core/grid_check.hpp"
 #include "tests/core/oracle_check.hpp"

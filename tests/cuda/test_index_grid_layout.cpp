@@ -5,7 +5,7 @@
 #include <cmath>
 #include <random>
 
-#include "cuda/grid_layout.hpp"
+#include "cuda/detail/grid_layout.hpp"
 #include "tests/core/oracle_check.hpp"
 
 namespace simjoin::gpu {

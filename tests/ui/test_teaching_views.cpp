@@ -9,13 +9,13 @@
 
 #include "core/engine.hpp"
 #include "core/pca.hpp"
-#include "ui/grid_cells.hpp"
-#include "ui/grid_layers.hpp"
-#include "ui/grid_search.hpp"
-#include "ui/picking.hpp"
-#include "ui/replication.hpp"
+#include "ui/views/grid_cells.hpp"
+#include "ui/views/grid_layers.hpp"
+#include "ui/views/grid_search.hpp"
+#include "ui/views/picking.hpp"
+#include "ui/views/replication.hpp"
 #include "tests/ui/run/test_run_support.hpp"
-#include "ui/view_layers.hpp"
+#include "ui/views/view_layers.hpp"
 
 using namespace simjoin;
 using namespace simjoin::ui;

@@ -7,10 +7,10 @@
 
 #include "core/engine.hpp"
 #include "core/error.hpp"
-#include "ui/grid_cells.hpp"
-#include "ui/picking.hpp"
-#include "ui/replication.hpp"
-#include "ui/view_layers.hpp"
+#include "ui/views/grid_cells.hpp"
+#include "ui/views/picking.hpp"
+#include "ui/views/replication.hpp"
+#include "ui/views/view_layers.hpp"
 
 using namespace simjoin;
 using namespace simjoin::ui;

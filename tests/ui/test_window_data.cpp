@@ -18,14 +18,14 @@
 #include "tests/ui/window_support.hpp"
 #include "tests/ui/window_test_main.hpp"
 #include "ui/background_task.hpp"
-#include "ui/charts_tab.hpp"
-#include "ui/eps_spin_box.hpp"
+#include "ui/panels/charts_tab.hpp"
+#include "ui/panels/eps_spin_box.hpp"
 #include "ui/main_window.hpp"
-#include "ui/parameters_panel.hpp"
+#include "ui/panels/parameters_panel.hpp"
 #include "ui/run/run_history_model.hpp"
-#include "ui/run_status.hpp"
-#include "ui/sweep_panel.hpp"
-#include "ui/vtk_view_widget.hpp"
+#include "ui/panels/run_status.hpp"
+#include "ui/panels/sweep_panel.hpp"
+#include "ui/views/vtk_view_widget.hpp"
 
 using namespace simjoin;
 using namespace simjoin::ui;

@@ -9,15 +9,15 @@
 
 #include "core/engine.hpp"
 #include "tests/ui/window_test_main.hpp"
-#include "ui/count_text.hpp"
+#include "ui/panels/count_text.hpp"
 #include "ui/lessons/open_lesson.hpp"
 #include "ui/lessons/recall_by_k.hpp"
 #include "ui/main_window.hpp"
-#include "ui/missed_pairs.hpp"
-#include "ui/parameters_panel.hpp"
-#include "ui/projection_view.hpp"
+#include "ui/views/missed_pairs.hpp"
+#include "ui/panels/parameters_panel.hpp"
+#include "ui/views/projection_view.hpp"
 #include "ui/samples.hpp"
-#include "ui/vtk_view_widget.hpp"
+#include "ui/views/vtk_view_widget.hpp"
 
 using namespace simjoin;
 using namespace simjoin::ui;

@@ -19,15 +19,15 @@
 #include "tests/ui/window_test_main.hpp"
 #include "ui/main_window.hpp"
 #include "ui/charts/phase_chart.hpp"
-#include "ui/parameters_panel.hpp"
-#include "ui/projection_view.hpp"
+#include "ui/panels/parameters_panel.hpp"
+#include "ui/views/projection_view.hpp"
 #include "ui/run/run_history_model.hpp"
-#include "ui/run_compare_dialog.hpp"
-#include "ui/runs_panel.hpp"
-#include "ui/charts_tab.hpp"
-#include "ui/sweep_panel.hpp"
-#include "ui/run_status.hpp"
-#include "ui/vtk_view_widget.hpp"
+#include "ui/panels/run_compare_dialog.hpp"
+#include "ui/panels/runs_panel.hpp"
+#include "ui/panels/charts_tab.hpp"
+#include "ui/panels/sweep_panel.hpp"
+#include "ui/panels/run_status.hpp"
+#include "ui/views/vtk_view_widget.hpp"
 
 using namespace simjoin;
 using namespace simjoin::ui;

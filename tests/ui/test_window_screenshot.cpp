@@ -5,9 +5,9 @@
 #include "core/engine.hpp"
 #include "tests/ui/window_test_main.hpp"
 #include "ui/main_window.hpp"
-#include "ui/palette.hpp"
-#include "ui/projection_view.hpp"
-#include "ui/vtk_view_widget.hpp"
+#include "ui/views/palette.hpp"
+#include "ui/views/projection_view.hpp"
+#include "ui/views/vtk_view_widget.hpp"
 
 using namespace simjoin;
 

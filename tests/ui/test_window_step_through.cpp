@@ -11,13 +11,13 @@
 
 #include "core/engine.hpp"
 #include "tests/ui/window_test_main.hpp"
-#include "ui/count_text.hpp"
+#include "ui/panels/count_text.hpp"
 #include "ui/main_window.hpp"
-#include "ui/palette.hpp"
-#include "ui/parameters_panel.hpp"
+#include "ui/views/palette.hpp"
+#include "ui/panels/parameters_panel.hpp"
 #include "ui/step_through/step_canvas.hpp"
 #include "ui/step_through/step_through_tab.hpp"
-#include "ui/vtk_view_widget.hpp"
+#include "ui/views/vtk_view_widget.hpp"
 
 using namespace simjoin;
 using namespace simjoin::ui;

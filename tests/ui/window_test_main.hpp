@@ -6,7 +6,7 @@
 #include <QApplication>
 #include <QtTest>
 
-#include "ui/vtk_view_widget.hpp"
+#include "ui/views/vtk_view_widget.hpp"
 
 namespace simjoin::ui::testing {
 enum class Dialogs { Shown, Unattended };

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "ui/view_layers.hpp"
+#include "ui/views/view_layers.hpp"
 
 namespace simjoin::ui {
 

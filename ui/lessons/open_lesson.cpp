@@ -3,10 +3,10 @@
 #include <QDockWidget>
 
 #include "ui/lessons/recall_by_k.hpp"
-#include "ui/count_text.hpp"
+#include "ui/panels/count_text.hpp"
 #include "ui/main_window.hpp"
-#include "ui/parameters_panel.hpp"
-#include "ui/projection_view.hpp"
+#include "ui/panels/parameters_panel.hpp"
+#include "ui/views/projection_view.hpp"
 
 namespace simjoin::ui {
 

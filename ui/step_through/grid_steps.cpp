@@ -5,7 +5,7 @@
 
 #include "core/engines/grid_join.hpp"
 #include "core/join_frame.hpp"
-#include "ui/grid_cells.hpp"
+#include "ui/views/grid_cells.hpp"
 #include "ui/step_through/join_steps.hpp"
 #include "ui/step_through/replay.hpp"
 

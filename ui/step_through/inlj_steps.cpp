@@ -1,4 +1,4 @@
-// GPU-INLJ replayed round by round (Korkmaz 2012, sec. 4.2, Algorithm 5, as cuda/inlj.cu runs it): in
+// GPU-INLJ replayed round by round (Korkmaz 2012, sec. 4.2, Algorithm 5, as cuda/engines/gpu_inlj.cu runs it): in
 // round 0 every block compares its own chunk with itself; in round s block b loads chunk (b + s) mod
 // chunks into shared memory and compares all against all. With an odd number of chunks the rounds
 // 1 ... (chunks - 1) / 2 meet every pair of chunks exactly once, so the counts equal the nested loop's.
@@ -6,7 +6,7 @@
 #include <string>
 
 #include "core/engines/distance.hpp"
-#include "ui/count_text.hpp"
+#include "ui/panels/count_text.hpp"
 #include "ui/step_through/join_steps.hpp"
 #include "ui/step_through/replay.hpp"
 

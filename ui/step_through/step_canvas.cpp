@@ -5,7 +5,7 @@
 #include <QPainter>
 
 #include "core/pca_axes.hpp"
-#include "ui/palette.hpp"
+#include "ui/views/palette.hpp"
 
 namespace simjoin::ui {
 

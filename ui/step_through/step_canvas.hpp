@@ -10,7 +10,7 @@
 #include <QWidget>
 
 #include "ui/step_through/join_steps.hpp"
-#include "ui/view_plane.hpp"
+#include "ui/views/view_plane.hpp"
 
 namespace simjoin::ui {
 

@@ -9,9 +9,9 @@
 #include <QVBoxLayout>
 
 #include "core/error.hpp"
-#include "ui/count_text.hpp"
+#include "ui/panels/count_text.hpp"
 #include "ui/main_window.hpp"
-#include "ui/parameters_panel.hpp"
+#include "ui/panels/parameters_panel.hpp"
 #include "ui/step_through/step_canvas.hpp"
 
 namespace simjoin::ui {

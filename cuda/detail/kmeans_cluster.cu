@@ -1,0 +1,266 @@
+#include "cuda/detail/kmeans_cluster.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <cmath>
+#include <random>
+#include <unordered_set>
+#include <vector>
+
+#include "core/kmeans.hpp"
+#include "cuda/detail/launch_size.hpp"
+
+namespace simjoin::gpu {
+
+namespace {
+constexpr unsigned kThreads = 256;
+constexpr int kMaxIterations = 25;
+constexpr double kSettleTolerance = 1e-4;
+constexpr std::size_t kMaxK = 4096;
+constexpr std::size_t kSharedFloats = 48 * 1024 / sizeof(float);
+
+__global__ void assign_kernel(const float* points, std::uint32_t n, unsigned stride, const float* centroids,
+                              std::uint32_t k, bool stage_centroids, std::uint32_t* membership,
+                              unsigned long long* changes) {
+  extern __shared__ float shared[];
+  const float* cents = centroids;
+  if (stage_centroids) {
+    for (unsigned t = threadIdx.x; t < k * stride; t += blockDim.x) shared[t] = centroids[t];
+    __syncthreads();
+    cents = shared;
+  }
+  const std::uint64_t i = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  bool changed = false;
+  if (i < n) {
+    const float* p = points + i * stride;
+    std::uint32_t best = 0;
+    float best_distance = INFINITY;
+    for (std::uint32_t c = 0; c < k; ++c) {
+      float sum = 0;
+      for (unsigned t = 0; t < stride; ++t) {
+        const float diff = p[t] - cents[c * stride + t];
+        sum = fmaf(diff, diff, sum);
+      }
+      if (sum < best_distance) {
+        best_distance = sum;
+        best = c;
+      }
+    }
+    changed = membership[i] != best;
+    membership[i] = best;
+  }
+  const unsigned ballot = __ballot_sync(0xffffffffu, changed);
+  if ((threadIdx.x & 31u) == 0 && ballot && changes) atomicAdd(changes, (unsigned long long)__popc(ballot));
+}
+
+// Sums of the members' coordinates and member counts per partition; per block in shared memory
+// when they fit, so that the global atomics do not all land on a few addresses.
+__global__ void accumulate_kernel(const float* points, std::uint32_t n, unsigned stride,
+                                  const std::uint32_t* membership, std::uint32_t k, bool in_shared,
+                                  float* sums, unsigned* counts) {
+  extern __shared__ float shared[];
+  float* local_sums = in_shared ? shared : sums;
+  unsigned* local_counts = in_shared ? reinterpret_cast<unsigned*>(shared + k * stride) : counts;
+  if (in_shared) {
+    for (unsigned t = threadIdx.x; t < k * stride + k; t += blockDim.x) shared[t] = 0;
+    __syncthreads();
+  }
+  for (std::uint64_t i = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += std::uint64_t(gridDim.x) * blockDim.x) {
+    const std::uint32_t c = membership[i];
+    for (unsigned t = 0; t < stride; ++t) atomicAdd(&local_sums[c * stride + t], points[i * stride + t]);
+    atomicAdd(&local_counts[c], 1u);
+  }
+  if (in_shared) {
+    __syncthreads();
+    for (unsigned t = threadIdx.x; t < k * stride; t += blockDim.x)
+      if (local_sums[t] != 0) atomicAdd(&sums[t], local_sums[t]);
+    for (unsigned t = threadIdx.x; t < k; t += blockDim.x)
+      if (local_counts[t] != 0) atomicAdd(&counts[t], local_counts[t]);
+  }
+}
+
+// Progress of one Lloyd round, read back by the host once per round.
+struct RoundProgress {
+  unsigned long long changes;
+  double shift;  // summed squared centroid movement
+};
+
+// An empty partition keeps its centroid.
+__global__ void divide_kernel(float* centroids, const float* sums, const unsigned* counts, std::uint32_t k,
+                              unsigned stride, RoundProgress* progress) {
+  const std::uint64_t t = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= std::uint64_t(k) * stride) return;
+  const unsigned count = counts[t / stride];
+  if (!count) return;
+  const float updated = sums[t] / float(count);
+  const double move = double(updated) - double(centroids[t]);
+  if (move != 0) atomicAdd(&progress->shift, move * move);
+  centroids[t] = updated;
+}
+
+std::size_t staged_bytes(const DeviceClustering& clustering, std::size_t stride) {
+  const std::size_t floats = clustering.k * stride;
+  return floats <= kSharedFloats ? floats * sizeof(float) : 0;
+}
+
+void assign(const DevicePoints& points, const DeviceClustering& clustering, std::uint32_t* membership,
+            unsigned long long* changes) {
+  const std::size_t shared = staged_bytes(clustering, points.stride);
+  assign_kernel<<<blocks_for(points.n, kThreads), kThreads, shared>>>(
+      points.coords.data(), std::uint32_t(points.n), unsigned(points.stride), clustering.centroids.data(),
+      std::uint32_t(clustering.k), shared != 0, membership, changes);
+  SIMJOIN_CUDA_CHECK_LAUNCH();
+}
+
+// m distinct indices of [0, n), ascending, by Floyd's algorithm: O(m) work and memory at any n.
+std::vector<std::size_t> sample_indices(std::size_t n, std::size_t m, std::uint64_t seed) {
+  std::mt19937_64 random(seed);
+  std::unordered_set<std::size_t> chosen;
+  chosen.reserve(2 * m);
+  std::vector<std::size_t> indices;
+  indices.reserve(m);
+  for (std::size_t j = n - m; j < n; ++j) {
+    std::size_t t = random() % (j + 1);
+    if (!chosen.insert(t).second) {
+      t = j;
+      chosen.insert(j);
+    }
+    indices.push_back(t);
+  }
+  std::sort(indices.begin(), indices.end());
+  return indices;
+}
+
+// Mean over the dimensions of the per-dimension variance of the sample.
+double mean_variance(const PointSet32& sample) {
+  const std::size_t d = sample.dims(), n = sample.size();
+  double total = 0;
+  for (std::size_t t = 0; t < d; ++t) {
+    double sum = 0, squares = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double x = sample.point(i)[t];
+      sum += x;
+      squares += x * x;
+    }
+    const double mean = sum / double(n);
+    total += std::max(0.0, squares / double(n) - mean * mean);
+  }
+  return total / double(d);
+}
+
+// k-means++ seeds from a seeded sample of the points, by the host k-means; also sets the clustering's
+// settling tolerance from the sample's spread.
+std::vector<float> seed_centroids(const PointSet32& points, DeviceClustering& clustering, std::uint64_t seed) {
+  clustering.sample = std::min(points.size(), std::max<std::size_t>(4096, 8 * clustering.k));
+  PointSet32 sample(clustering.sample, points.dims());
+  const std::vector<std::size_t> chosen = sample_indices(points.size(), clustering.sample, seed);
+  for (std::size_t s = 0; s < chosen.size(); ++s)
+    std::copy_n(points.point(chosen[s]), points.dims(), sample.point(s));
+  clustering.tolerance = kSettleTolerance * mean_variance(sample);
+  KMeansParams params;
+  params.k = clustering.k;
+  params.seed = seed;
+  params.max_iterations = 0;  // seeds only: the Lloyd rounds run on the GPU over all points
+  params.threads = 1;         // a few thousand points: waking a thread pool would cost more
+  return kmeans(sample, params).centroids;
+}
+
+// Per-partition coordinate sums and member counts of the current membership, into sums and counts.
+void accumulate(const DevicePoints& points, const DeviceClustering& clustering, float* sums, unsigned* counts) {
+  const std::size_t k = clustering.k, stride = points.stride;
+  SIMJOIN_CUDA_CHECK(cudaMemsetAsync(sums, 0, k * stride * sizeof(float)));
+  SIMJOIN_CUDA_CHECK(cudaMemsetAsync(counts, 0, k * sizeof(unsigned)));
+  const bool in_shared = k * stride + k <= kSharedFloats;
+  accumulate_kernel<<<std::min<unsigned>(blocks_for(points.n, kThreads), 1024), kThreads,
+                      in_shared ? (k * stride + k) * sizeof(float) : 0>>>(
+      points.coords.data(), std::uint32_t(points.n), unsigned(stride), clustering.membership.data(),
+      std::uint32_t(k), in_shared, sums, counts);
+  SIMJOIN_CUDA_CHECK_LAUNCH();
+}
+}  // namespace
+
+std::size_t choose_k(int requested, std::size_t n, std::vector<std::string>& notes) {
+  if (requested > 0 && std::size_t(requested) > kMaxK)
+    fail(ErrorKind::Usage, "gpu-kmeans supports k up to " + std::to_string(kMaxK) + " (got " +
+                               std::to_string(requested) + ")");
+  const auto automatic = std::clamp<std::size_t>(std::size_t(std::sqrt(double(n) / 64.0)), 1, 256);
+  return resolve_k(std::size_t(std::max(requested, 0)), n, automatic, "sqrt(n / 64), at most 256", notes);
+}
+
+DeviceClustering seed_clustering(const PointSet32& points, std::size_t stride, std::size_t k, std::uint64_t seed) {
+  DeviceClustering result;
+  result.k = k;
+  const std::size_t d = points.dims();
+  const std::vector<float> seeds = seed_centroids(points, result, seed);
+  std::vector<float> padded(k * stride, 0.0f);
+  for (std::size_t c = 0; c < k; ++c) std::copy_n(seeds.data() + c * d, d, padded.data() + c * stride);
+  result.centroids = DeviceBuffer<float>(k * stride, "k-means centroids");
+  result.centroids.upload(padded.data(), padded.size());
+  return result;
+}
+
+void refine_clustering(const DevicePoints& points, DeviceClustering& clustering, RunControl& control) {
+  const std::size_t k = clustering.k, stride = points.stride, n = points.n;
+  if (clustering.membership.size() != n)
+    clustering.membership = DeviceBuffer<std::uint32_t>(n, "k-means membership");
+  DeviceBuffer<float> sums(k * stride, "k-means sums");
+  DeviceBuffer<unsigned> counts(k, "k-means counts");
+  DeviceBuffer<RoundProgress> progress(1, "k-means progress");
+  assign(points, clustering, clustering.membership.data(), nullptr);
+  for (int round = 0; round < kMaxIterations; ++round) {
+    control.throw_if_cancelled();
+    ++clustering.iterations;
+    SIMJOIN_CUDA_CHECK(cudaMemsetAsync(progress.data(), 0, sizeof(RoundProgress)));
+    accumulate(points, clustering, sums.data(), counts.data());
+    divide_kernel<<<blocks_for(k * stride, kThreads), kThreads>>>(clustering.centroids.data(), sums.data(), counts.data(),
+                                                        std::uint32_t(k), unsigned(stride), progress.data());
+    SIMJOIN_CUDA_CHECK_LAUNCH();
+    assign(points, clustering, clustering.membership.data(), &progress.data()->changes);
+    RoundProgress host{};
+    progress.download(&host, 1);
+    SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(0));
+    if (host.changes * 1000 <= n || host.shift <= clustering.tolerance) break;
+  }
+}
+
+void assign_nearest(const DevicePoints& points, const DeviceClustering& clustering,
+                    std::uint32_t* membership) {
+  assign(points, clustering, membership, nullptr);
+}
+
+double centroid_displacement(const DevicePoints& points, const DeviceClustering& clustering) {
+  const std::size_t k = clustering.k, stride = points.stride;
+  DeviceBuffer<float> sums(k * stride, "k-means sums");
+  DeviceBuffer<unsigned> counts(k, "k-means counts");
+  accumulate(points, clustering, sums.data(), counts.data());
+  std::vector<float> host_sums(k * stride), centroids(k * stride);
+  std::vector<unsigned> host_counts(k);
+  sums.download(host_sums.data(), host_sums.size());
+  counts.download(host_counts.data(), k);
+  clustering.centroids.download(centroids.data(), centroids.size());
+  SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(0));
+  double total = 0;
+  for (std::size_t c = 0; c < k; ++c) {
+    if (!host_counts[c]) continue;
+    double squared = 0;
+    for (std::size_t t = 0; t < stride; ++t) {
+      const double move = double(host_sums[c * stride + t]) / host_counts[c] - centroids[c * stride + t];
+      squared += move * move;
+    }
+    total += std::sqrt(squared);
+  }
+  return total;
+}
+
+std::vector<double> download_centroids(const DeviceClustering& clustering, std::size_t stride, std::size_t dims) {
+  std::vector<float> padded(clustering.k * stride);
+  std::vector<double> centroids(clustering.k * dims);
+  clustering.centroids.download(padded.data(), padded.size());
+  SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(0));
+  for (std::size_t c = 0; c < clustering.k; ++c)
+    std::copy_n(padded.data() + c * stride, dims, centroids.data() + c * dims);
+  return centroids;
+}
+
+}  // namespace simjoin::gpu

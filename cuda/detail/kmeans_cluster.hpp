@@ -1,0 +1,50 @@
+#pragma once
+// k-means for gpu-kmeans and gpu-rejoin: k-means++ seeds chosen on the host from a sample of the points
+// (seeded), then Lloyd iterations on the GPU. Lloyd stops after 25 rounds, or once at most 0.1% of the
+// points change partition, or once the centroids settle: the sum over centroids of their squared
+// movement in a round is at most 1e-4 of the points' mean per-dimension variance (estimated from the
+// sample; the rule scikit-learn uses). The membership returned is the nearest centroid of every point
+// for the final centroids.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/point_set.hpp"
+#include "core/run_control.hpp"
+#include "cuda/detail/device_points.hpp"
+
+namespace simjoin::gpu {
+
+struct DeviceClustering {
+  std::size_t k = 0;
+  std::size_t sample = 0;  // points the seeds were chosen from
+  int iterations = 0;
+  double tolerance = 0;    // settling threshold on the summed squared centroid movement
+  DeviceBuffer<float> centroids;          // k x stride
+  DeviceBuffer<std::uint32_t> membership; // per point
+};
+
+// k = 0 picks sqrt(n / 64) within [1, 256] (the CPU KMEANS-JOIN, with a grid in each partition, picks
+// fewer); k > n becomes n; k above 4096 is a usage error. Choices are explained in notes.
+std::size_t choose_k(int requested, std::size_t n, std::vector<std::string>& notes);
+
+// k-means++ seeds (centroids only; no membership yet) for points padded to `stride`.
+DeviceClustering seed_clustering(const PointSet32& points, std::size_t stride, std::size_t k, std::uint64_t seed);
+
+// Lloyd rounds over `points` from the clustering's current centroids (the seeds, or for RE-JOIN the
+// centroids in use); resizes the membership to the
+// points and counts the rounds in clustering.iterations.
+void refine_clustering(const DevicePoints& points, DeviceClustering& clustering, RunControl& control);
+
+// Nearest centroid (lowest index on ties) of every point of `points`, into membership.
+void assign_nearest(const DevicePoints& points, const DeviceClustering& clustering,
+                    std::uint32_t* membership);
+
+// Sum over the partitions of |mean of the members - centroid|, computed in float64; empty partitions
+// add nothing (RE-JOIN's quality metric).
+double centroid_displacement(const DevicePoints& points, const DeviceClustering& clustering);
+
+// The centroids without their padding, k x dims.
+std::vector<double> download_centroids(const DeviceClustering& clustering, std::size_t stride, std::size_t dims);
+
+}  // namespace simjoin::gpu

@@ -1,0 +1,174 @@
+#pragma once
+// The tensor-core distance tile of gpu-bruteforce: a block of 256 threads (8 warps, 2 x 4) takes 128
+// query rows x 128 candidate rows of translated, scaled points (CenteredPoints, scale s) and computes,
+// per pair,
+//   s^2 (p_r . q_c) - keep s^2 |q_c|^2 / 2,   compared with   s^2 (keep |p_r|^2 - bound) / 2,
+// which is the norm form |p - q|^2 = |p|^2 + |q|^2 - 2 p.q <= R with both norms scaled by
+// keep = 1 - f, halved and scaled by s^2 (powers of two: exact). The products run on tensor cores
+// from split FP16 operands (split_half_mma.cuh), accumulated onto the column terms.
+//
+// R is the exact test's reject bound (core/exact_test.hpp): no pair of the oracle has a float32
+// difference-form distance above it. Why no candidate within R is missed: with u = 2^-24 and stride padded dimensions, the computed value
+// differs from the exact one by at most (13 stride + 16) u (|p|^2 + |q|^2), plus an absolute part:
+// the float32 norms (stride u each), the split products (3 * 2^-22 relative), tensor-core
+// accumulation truncating up to 17 ulps of its largest term in each of the 3 stride / 16 steps
+// (terms below 2 (|p|^2 + |q|^2)), and the translation's rounding (2 u); the absolute part, from FP16
+// subnormals (2^-25 per scaled coordinate, coordinates below 2^14), is below stride 2^-10 / s^2.
+// f = (stride + 2) * 2^-19 exceeds the relative part with a margin of about 2, so subtracting
+// f (|p|^2 + |q|^2) keeps every pair within R on the candidate side; `bound` adds the absolute part
+// and the float32 difference form's own (d + 2) u relative error, with margins, to R. Candidates are
+// then decided by the exact test on the float32 difference form of the frame's coordinates, so the
+// result does not depend on this bound beyond its being safe.
+#include <cstddef>
+#include <cstdint>
+
+#include "cuda/detail/split_half_mma.cuh"
+
+namespace simjoin::gpu::norm_tile {
+
+constexpr unsigned kTile = 128;
+constexpr unsigned kThreads = 256;
+
+// Factor f of the error bound above, for rows of `stride` dimensions.
+inline float bound_factor(unsigned stride) { return float(stride + 2) * 0x1p-19f; }
+
+// The reject bound widened by the difference form's own rounding and the bound's absolute part, for
+// points scaled by `scale`.
+inline float widened_bound(float reject, std::size_t dims, unsigned stride, float scale) {
+  return reject * (1 + float(dims + 2) * 0x1p-22f) + 2 * float(stride) * 0x1p-10f / (scale * scale);
+}
+
+// Words per staged row. Fragment loads are 16 bytes (a lane's four words of a 16-dimension step),
+// served per quarter-warp: rows g = 0, 1 must start 16 banks apart (modulo 32), which a row length of
+// 16 modulo 32 words gives.
+__host__ __device__ inline unsigned row_words(unsigned stride) { return stride + (stride % 32 == 0 ? 16 : 0); }
+
+// Shared memory of one block: a row tile, two column tiles (one being filled while the other is
+// used) and their norms.
+__host__ __device__ inline std::size_t shared_bytes(unsigned stride) {
+  return (3 * std::size_t(kTile) * row_words(stride) + 3 * kTile) * sizeof(std::uint32_t);
+}
+
+__device__ inline void copy_async(void* target, const void* source, unsigned bytes, bool valid) {
+  const unsigned address = unsigned(__cvta_generic_to_shared(target));
+  if (bytes == 16)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(address), "l"(source), "r"(valid ? 16 : 0));
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(address), "l"(source), "r"(valid ? 4 : 0));
+}
+__device__ inline void commit_copies() { asm volatile("cp.async.commit_group;\n" ::); }
+// Waits until at most one (one_pending) or none of this thread's copy groups is in flight.
+__device__ inline void wait_copies(bool one_pending) {
+  if (one_pending)
+    asm volatile("cp.async.wait_group 1;\n" ::);
+  else
+    asm volatile("cp.async.wait_group 0;\n" ::);
+}
+
+// Starts copying rows [first, first + kTile) of `points` (zeros past `count`) and their norms into
+// shared memory, as one copy group.
+__device__ inline void stage_async(std::uint32_t* target, float* target_norms, const std::uint32_t* points,
+                                   const float* norms, std::uint32_t count, std::uint32_t first, unsigned stride) {
+  const unsigned vectors = stride / 4, words = row_words(stride);
+  for (unsigned v = threadIdx.x; v < kTile * vectors; v += kThreads) {
+    const unsigned point = v / vectors, part = v % vectors;
+    const bool valid = first + point < count;
+    copy_async(target + point * words + 4 * part,
+               valid ? points + std::size_t(first + point) * stride + 4 * part : points, 16, valid);
+  }
+  for (unsigned i = threadIdx.x; i < kTile; i += kThreads) {
+    const bool valid = first + i < count;
+    copy_async(target_norms + i, valid ? norms + first + i : norms, 4, valid);
+  }
+  commit_copies();
+}
+
+__device__ inline unsigned lane() { return threadIdx.x % 32; }
+__device__ inline unsigned warp_row() { return threadIdx.x / 32 / 4 * 64; }
+__device__ inline unsigned warp_col() { return threadIdx.x / 32 % 4 * 32; }
+
+// Tile-local row and column of bit (mi * 2 + h) * 8 + ni * 2 + e of a candidate mask: the thread's
+// rows are warp_row + mi * 16 + g + 8 h and its columns warp_col + ni * 8 + 2 t + e (the mma
+// accumulator layout, g = lane / 4, t = lane % 4).
+__device__ inline unsigned bit_row(int bit) {
+  const unsigned row_slot = unsigned(bit) / 8;
+  return warp_row() + row_slot / 2 * 16 + lane() / 4 + 8 * (row_slot & 1);
+}
+__device__ inline unsigned bit_col(int bit) {
+  const unsigned col_slot = unsigned(bit) % 8;
+  return warp_col() + col_slot / 2 * 8 + 2 * (lane() % 4) + (col_slot & 1);
+}
+
+// One staged tile of split points: kTile rows of row_words(stride) words, their norms, and how many
+// rows are real.
+struct StagedTile {
+  const std::uint32_t* points;
+  const float* norms;
+  unsigned count;
+};
+
+// The candidate mask of this thread's 8 x 8 pairs of rows x cols (bits as in bit_row / bit_col).
+// keep_scaled = keep s^2, bound_scaled = bound s^2.
+__device__ inline unsigned long long candidates(const StagedTile& rows, const StagedTile& cols, unsigned stride,
+                                                float keep_scaled, float bound_scaled) {
+  const unsigned g = lane() / 4, t = lane() % 4, words = row_words(stride);
+  float acc[4][4][4];
+#pragma unroll
+  for (unsigned ni = 0; ni < 4; ++ni)
+#pragma unroll
+    for (unsigned e = 0; e < 2; ++e) {
+      const unsigned c = warp_col() + ni * 8 + 2 * t + e;
+      const float start = c < cols.count ? -0.5f * keep_scaled * cols.norms[c] : -INFINITY;  // past the end: never
+#pragma unroll
+      for (unsigned mi = 0; mi < 4; ++mi) acc[mi][ni][e] = acc[mi][ni][2 + e] = start;
+    }
+  for (unsigned k = 0; k < stride; k += 16) {
+    // This lane's words of row (or column) x in this step: hi (2t, 2t+1), hi (2t+8, 2t+9), lo, lo.
+    const auto load = [&](const std::uint32_t* tile, unsigned x) {
+      return *reinterpret_cast<const uint4*>(tile + x * words + k + 4 * t);
+    };
+    std::uint32_t b_hi[4][2], b_lo[4][2];
+#pragma unroll
+    for (unsigned ni = 0; ni < 4; ++ni) {
+      const uint4 v = load(cols.points, warp_col() + ni * 8 + g);
+      b_hi[ni][0] = v.x, b_hi[ni][1] = v.y, b_lo[ni][0] = v.z, b_lo[ni][1] = v.w;
+    }
+#pragma unroll
+    for (unsigned mi = 0; mi < 4; ++mi) {
+      const uint4 upper = load(rows.points, warp_row() + mi * 16 + g);
+      const uint4 lower = load(rows.points, warp_row() + mi * 16 + g + 8);
+      // Fragment order: (g, 2t..), (g + 8, 2t..), (g, 2t+8..), (g + 8, 2t+8..).
+      const std::uint32_t a_hi[4] = {upper.x, lower.x, upper.y, lower.y};
+      const std::uint32_t a_lo[4] = {upper.z, lower.z, upper.w, lower.w};
+      // Term by term across the columns, so that consecutive products are independent.
+#pragma unroll
+      for (unsigned ni = 0; ni < 4; ++ni) split_half::mma(acc[mi][ni], a_lo, b_hi[ni]);
+#pragma unroll
+      for (unsigned ni = 0; ni < 4; ++ni) split_half::mma(acc[mi][ni], a_hi, b_lo[ni]);
+#pragma unroll
+      for (unsigned ni = 0; ni < 4; ++ni) split_half::mma(acc[mi][ni], a_hi, b_hi[ni]);
+    }
+  }
+  // One maximum per row decides whether the row's bits need building at all (hits are rare).
+  unsigned long long mask = 0;
+#pragma unroll
+  for (unsigned mi = 0; mi < 4; ++mi)
+#pragma unroll
+    for (unsigned h = 0; h < 2; ++h) {
+      const unsigned r = warp_row() + mi * 16 + g + 8 * h;
+      const float limit = r < rows.count ? 0.5f * (keep_scaled * rows.norms[r] - bound_scaled) : INFINITY;
+      float largest = acc[mi][0][2 * h];
+#pragma unroll
+      for (unsigned ni = 0; ni < 4; ++ni)
+        largest = fmaxf(largest, fmaxf(acc[mi][ni][2 * h], acc[mi][ni][2 * h + 1]));
+      if (!(largest >= limit)) continue;
+#pragma unroll
+      for (unsigned ni = 0; ni < 4; ++ni)
+#pragma unroll
+        for (unsigned e = 0; e < 2; ++e)
+          if (acc[mi][ni][2 * h + e] >= limit) mask |= 1ull << ((mi * 2 + h) * 8 + ni * 2 + e);
+    }
+  return mask;
+}
+
+}  // namespace simjoin::gpu::norm_tile

@@ -1,0 +1,368 @@
+#include "cuda/detail/pair_batches.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "cuda/detail/cuda_check.hpp"
+#include "cuda/detail/device_cancel.hpp"
+
+namespace simjoin::gpu {
+
+namespace {
+constexpr std::uint64_t kDefaultBatchBytes = std::uint64_t(256) << 20;  // both slots together
+// Pairs a slot holds before a run without an estimate has seen how many pairs its items make (64 MiB).
+constexpr std::uint64_t kInitialPairs = std::uint64_t(1) << 23;
+// Launches are sized to take about this long, so that a cancel is seen within it (plus the hand-over
+// of one launch's pairs); the host round trip between launches costs well under 1% of it.
+constexpr double kLaunchSeconds = 0.02;
+constexpr double kMaxGrowth = 4;  // per launch, while the first small launches find the speed
+constexpr double kFill = 0.8;      // of a buffer, planned by the pairs per item seen: room for variation
+
+struct Range {
+  std::uint64_t begin = 0, end = 0;
+  std::uint64_t size() const { return end - begin; }
+};
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+cudaStream_t make_stream() {
+  cudaStream_t stream = nullptr;
+  SIMJOIN_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  return stream;
+}
+
+cudaEvent_t make_event(unsigned flags = cudaEventDefault) {
+  cudaEvent_t event = nullptr;
+  SIMJOIN_CUDA_CHECK(cudaEventCreateWithFlags(&event, flags));
+  return event;
+}
+
+float elapsed_seconds(cudaEvent_t start, cudaEvent_t end) {
+  float ms = 0;
+  SIMJOIN_CUDA_CHECK(cudaEventElapsedTime(&ms, start, end));
+  return ms / 1000.0f;
+}
+
+// One of two alternating launch buffers: its own stream, device result, pinned host copy.
+struct Slot {
+  cudaStream_t stream = make_stream();
+  cudaEvent_t kernel_start = make_event(), kernel_end = make_event();
+  cudaEvent_t copy_start = make_event(), copy_end = make_event();
+  DeviceBuffer<unsigned long long> counters{2, "pair counters"};
+  PinnedBuffer<unsigned long long> host_counters{2, "pair counters"};
+  DeviceBuffer<Pair> pairs;
+  PinnedBuffer<Pair> host_pairs;
+  Range range;
+  bool busy = false;
+
+  ~Slot() {
+    cudaStreamSynchronize(stream);
+    for (cudaEvent_t event : {kernel_start, kernel_end, copy_start, copy_end}) cudaEventDestroy(event);
+    cudaStreamDestroy(stream);
+  }
+  std::uint64_t capacity() const { return pairs.size(); }
+  void grow(std::uint64_t capacity) {
+    // Freed first: the old and the new buffers are never held together.
+    pairs = DeviceBuffer<Pair>();
+    host_pairs = PinnedBuffer<Pair>();
+    pairs = DeviceBuffer<Pair>(capacity, "result pair buffer");
+    host_pairs = PinnedBuffer<Pair>(capacity, "result pair buffer");
+  }
+  // with_pairs false: count only.
+  void launch(const LaunchItems& launch_items, Range r, bool with_pairs, CancelFlag cancel) {
+    range = r;
+    SIMJOIN_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, 2 * sizeof(unsigned long long), stream));
+    SIMJOIN_CUDA_CHECK(cudaEventRecord(kernel_start, stream));
+    launch_items(r.begin, r.end, {with_pairs ? pairs.data() : nullptr, with_pairs ? capacity() : 0, counters.data(), cancel},
+                 stream);
+    SIMJOIN_CUDA_CHECK_LAUNCH();
+    SIMJOIN_CUDA_CHECK(cudaEventRecord(kernel_end, stream));
+    counters.download(host_counters.data(), 2, stream);
+    busy = true;
+  }
+};
+
+// Streams on which the estimate's sample chunks run side by side: one chunk is a few blocks, far too
+// few to fill the GPU, and chunks queued on one stream would run one after another.
+struct SampleStreams {
+  static constexpr int kCount = 8;
+  cudaStream_t streams[kCount] = {};
+  cudaEvent_t done[kCount] = {};
+  cudaEvent_t start = make_event(cudaEventDisableTiming);
+
+  SampleStreams() {
+    for (int i = 0; i < kCount; ++i) {
+      streams[i] = make_stream();
+      done[i] = make_event(cudaEventDisableTiming);
+    }
+  }
+  ~SampleStreams() {
+    for (int i = 0; i < kCount; ++i) {
+      cudaStreamSynchronize(streams[i]);
+      cudaEventDestroy(done[i]);
+      cudaStreamDestroy(streams[i]);
+    }
+    cudaEventDestroy(start);
+  }
+};
+}  // namespace
+
+struct PairBatches::Slots {
+  int device = 0;
+  Slot slot[2];
+  SampleStreams sample;
+  DeviceCancel cancel;
+
+  // Stops what still runs (raises the cancel flag), waits for every stream and marks both slots free:
+  // a run left by an exception (cancellation, failure) must not hand its launches to the next run.
+  void settle() noexcept {
+    cancel.raise();
+    for (Slot& s : slot) {
+      cudaStreamSynchronize(s.stream);
+      s.busy = false;
+    }
+    for (cudaStream_t stream : sample.streams) cudaStreamSynchronize(stream);
+  }
+};
+
+namespace {
+// The slots of each GPU, kept for the process's lifetime and leased to one run at a time; two runs on
+// one GPU at once (a GPU named twice) get a set each.
+class SlotPool {
+ public:
+  std::unique_ptr<PairBatches::Slots> acquire(int device) {
+    {
+      std::lock_guard lock(mutex_);
+      auto& free = free_[device];
+      if (!free.empty()) {
+        auto slots = std::move(free.back());
+        free.pop_back();
+        return slots;
+      }
+    }
+    auto slots = std::make_unique<PairBatches::Slots>();
+    slots->device = device;
+    return slots;
+  }
+  void release(std::unique_ptr<PairBatches::Slots> slots) {
+    std::lock_guard lock(mutex_);
+    free_[slots->device].push_back(std::move(slots));
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<int, std::vector<std::unique_ptr<PairBatches::Slots>>> free_;
+};
+
+// Never destroyed: its buffers would otherwise be freed after the CUDA runtime has shut down.
+SlotPool& slot_pool() {
+  static SlotPool* pool = new SlotPool;
+  return *pool;
+}
+
+// Pairs per item from count-only joins of 16 evenly spaced chunks, about 1% of the items, run side by
+// side on the sample streams.
+double estimate_density(Range items, const LaunchItems& launch, PairBatches::Slots& s, const SharedProgress& progress) {
+  SampleStreams& side = s.sample;
+  Slot& sampler = s.slot[0];
+  const std::uint64_t total = items.size();
+  const std::uint64_t chunks = std::min<std::uint64_t>(16, total);
+  const std::uint64_t chunk = std::max<std::uint64_t>(1, total / (chunks * 100));
+  SIMJOIN_CUDA_CHECK(cudaMemsetAsync(sampler.counters.data(), 0, 2 * sizeof(unsigned long long), sampler.stream));
+  SIMJOIN_CUDA_CHECK(cudaEventRecord(side.start, sampler.stream));
+  const int used = int(std::min<std::uint64_t>(chunks, SampleStreams::kCount));
+  for (int i = 0; i < used; ++i) SIMJOIN_CUDA_CHECK(cudaStreamWaitEvent(side.streams[i], side.start));
+  std::uint64_t sampled = 0;
+  for (std::uint64_t c = 0; c < chunks; ++c) {
+    const std::uint64_t begin = items.begin + c * (total / chunks);
+    const std::uint64_t end = std::min(items.end, begin + chunk);
+    launch(begin, end, {nullptr, 0, sampler.counters.data(), s.cancel.flag()}, side.streams[c % SampleStreams::kCount]);
+    SIMJOIN_CUDA_CHECK_LAUNCH();
+    sampled += end - begin;
+  }
+  for (int i = 0; i < used; ++i) {
+    SIMJOIN_CUDA_CHECK(cudaEventRecord(side.done[i], side.streams[i]));
+    SIMJOIN_CUDA_CHECK(cudaStreamWaitEvent(sampler.stream, side.done[i]));
+  }
+  sampler.counters.download(sampler.host_counters.data(), 2, sampler.stream);
+  s.cancel.wait(sampler.stream, progress);
+  return double(sampler.host_counters.data()[0]) / double(sampled);
+}
+}  // namespace
+
+PairBatches::PairBatches(PairSink& sink, const JoinParams& params)
+    : sink_(sink),
+      chosen_(params.batch_bytes != 0),
+      budget_(std::max<std::uint64_t>(1, (params.batch_bytes ? params.batch_bytes : kDefaultBatchBytes) / 2 / sizeof(Pair))) {
+  int device = 0;
+  SIMJOIN_CUDA_CHECK(cudaGetDevice(&device));
+  slots_ = slot_pool().acquire(device);
+}
+
+PairBatches::~PairBatches() {
+  slots_->settle();
+  slot_pool().release(std::move(slots_));
+}
+
+void PairBatches::run(std::uint64_t items, const BatchPlan& plan, const LaunchItems& launch, RunControl& control,
+                      RunStats& stats) {
+  SharedProgress progress(control, double(items));
+  run(0, items, plan, launch, progress, stats);
+}
+
+void PairBatches::run(std::uint64_t first_item, std::uint64_t last_item, const BatchPlan& plan,
+                      const LaunchItems& launch, SharedProgress& progress, RunStats& stats) {
+  if (first_item >= last_item) return;
+  Slots& s = *slots_;
+  struct SettleOnExit {
+    Slots& slots;
+    ~SettleOnExit() { slots.settle(); }
+  } settle_on_exit{s};
+  s.cancel.lower();  // the last settle() raised it, and left no kernel running
+  // What the engine enqueued on the default stream (upload, build) is done before the slots' streams,
+  // which do not wait for it, read it.
+  SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(0));
+  const bool with_pairs = sink_.wants_pairs();
+  const bool overlap = !std::getenv("SIMJOIN_GPU_SERIAL_BATCHES");
+  const std::uint64_t wave = std::max<std::uint64_t>(1, plan.wave);
+
+  // span: items of the next launch; target: pairs each slot's buffer should hold (it never shrinks).
+  std::uint64_t span = std::max(wave, (last_item - first_item) / 1024);
+  // A batch memory the caller chose is taken whole; the automatic one follows the result.
+  std::uint64_t target = chosen_ ? budget_ : plan.estimate ? 0 : std::min(budget_, kInitialPairs);
+  double density = -1;  // pairs per item, once seen
+  const auto fit_span = [&] {
+    if (!with_pairs || density <= 0) return;
+    const std::uint64_t limit = std::max(budget_, target);
+    span = std::max<std::uint64_t>(1, std::min(span, std::uint64_t(double(limit) * kFill / density)));
+    target = std::max(target, std::min(limit, std::uint64_t(density * double(span) / kFill) + 4096));
+  };
+  double estimate = -1;
+  if (plan.estimate) {
+    const auto start = std::chrono::steady_clock::now();
+    density = estimate_density({first_item, last_item}, launch, s, progress);
+    estimate = density * double(last_item - first_item);
+    stats.add_phase("estimate", seconds_since(start));
+    fit_span();
+  }
+
+  const auto start = std::chrono::steady_clock::now();
+  progress.control().set_phase("join");
+  std::deque<Range> retry;  // launches to run again after an overflow, split or with larger buffers
+  std::uint64_t next_item = first_item;
+  const auto take = [&](Range& r) {
+    if (!retry.empty()) {
+      r = retry.front();
+      retry.pop_front();
+      return true;
+    }
+    if (next_item >= last_item) return false;
+    r = {next_item, std::min(last_item, next_item + span)};
+    next_item = r.end;
+    return true;
+  };
+
+  std::size_t launches = 0, reruns = 0;
+  double transfer_seconds = 0, delivery_seconds = 0;
+  unsigned long long compared = 0;
+  // Collects a finished launch: queues it again when it overflowed, else hands its pairs over and
+  // sizes the next launches by its speed and its pairs per item.
+  const auto finish = [&](Slot& slot) {
+    s.cancel.wait(slot.stream, progress);
+    slot.busy = false;
+    const unsigned long long found = slot.host_counters.data()[0];
+    const Range r = slot.range;
+    if (with_pairs && found > slot.capacity()) {
+      ++reruns;
+      if (r.size() == 1) {
+        target = std::max<std::uint64_t>(target, found);  // one item alone: the buffers grow to it
+        retry.push_front(r);
+        return;
+      }
+      target = std::max(target, std::min(budget_, std::uint64_t(double(found) / kFill) + 4096));
+      const std::uint64_t parts = std::min<std::uint64_t>(r.size(), found / target + 1 + (found > target));
+      for (std::uint64_t p = parts; p-- > 0;)
+        retry.push_front({r.begin + r.size() * p / parts, r.begin + r.size() * (p + 1) / parts});
+      return;
+    }
+    ++launches;
+    compared += slot.host_counters.data()[1];
+    if (with_pairs) {
+      SIMJOIN_CUDA_CHECK(cudaEventRecord(slot.copy_start, slot.stream));
+      slot.pairs.download(slot.host_pairs.data(), found, slot.stream);
+      SIMJOIN_CUDA_CHECK(cudaEventRecord(slot.copy_end, slot.stream));
+      SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(slot.stream));
+      transfer_seconds += elapsed_seconds(slot.copy_start, slot.copy_end);
+      const auto delivery_start = std::chrono::steady_clock::now();
+      sink_.add(std::span<const Pair>(slot.host_pairs.data(), found));
+      delivery_seconds += seconds_since(delivery_start);
+    } else {
+      sink_.add_count(found);
+    }
+    progress.add(double(r.size()));
+    const double seconds = elapsed_seconds(slot.kernel_start, slot.kernel_end);
+    const double growth = seconds > 0 ? std::min(kMaxGrowth, kLaunchSeconds / seconds) : kMaxGrowth;
+    span = std::max(wave, std::uint64_t(double(r.size()) * growth));
+    density = double(found) / double(r.size());
+    fit_span();
+  };
+
+  int next = 0;
+  for (;;) {
+    progress.throw_if_cancelled();
+    Slot& slot = s.slot[next];
+    if (slot.busy) finish(slot);
+    Range r;
+    if (!take(r)) {
+      Slot& other = s.slot[1 - next];
+      if (!other.busy) break;
+      finish(other);  // may queue a launch again
+      continue;
+    }
+    if (with_pairs && slot.capacity() < target)
+      slot.grow(std::max(target, std::min(std::max(budget_, target), 2 * slot.capacity())));
+    slot.launch(launch, r, with_pairs, s.cancel.flag());
+    if (!overlap) finish(slot);
+    next = 1 - next;
+    // The older launch's copy and the host's handling of its pairs overlap the kernel just launched.
+    if (s.slot[next].busy) finish(s.slot[next]);
+  }
+  stats.add_phase("join", seconds_since(start));
+  if (with_pairs) {
+    stats.add_phase("output transfer", transfer_seconds);
+    stats.add_phase("sink delivery", delivery_seconds);
+  }
+  stats.compared_pairs += compared;
+  stats.notes.push_back("result batches: " + std::to_string(launches) + " (" + std::to_string(reruns) +
+                        " re-run after overflow)" +
+                        (estimate >= 0 ? ", estimated " + std::to_string(std::uint64_t(estimate)) + " pairs" : "") +
+                        (overlap ? "" : ", serial (no copy/kernel overlap)"));
+}
+
+unsigned persistent_blocks(std::uint64_t items, int blocks_per_multiprocessor) {
+  int device = 0, multiprocessors = 1;
+  SIMJOIN_CUDA_CHECK(cudaGetDevice(&device));
+  SIMJOIN_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+  return unsigned(std::max<std::uint64_t>(
+      1, std::min<std::uint64_t>(items, std::uint64_t(multiprocessors) * blocks_per_multiprocessor)));
+}
+
+std::uint64_t resident_blocks(const void* kernel, int threads, std::size_t shared_bytes) {
+  int device = 0, multiprocessors = 1, per_multiprocessor = 1;
+  SIMJOIN_CUDA_CHECK(cudaGetDevice(&device));
+  SIMJOIN_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+  SIMJOIN_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, threads, shared_bytes));
+  return std::uint64_t(std::max(1, multiprocessors * per_multiprocessor));
+}
+
+}  // namespace simjoin::gpu

@@ -1,0 +1,74 @@
+#pragma once
+// Host side of the one pair output of every GPU engine (device side: pair_output.cuh), after Gowanlock
+// & Karsin's result batching. A join is a range of work items (a query, a block of queries, a pair of
+// tiles); launches over parts of it alternate between two slots, each with its own stream, device
+// buffer and pinned host buffer, so that one launch's kernel runs while the previous launch's pairs
+// travel to the host and into the sink.
+// - Launches take about 20 ms each (sized by the measured speed), so a cancel is seen promptly; a
+//   longer launch (one wave of blocks that each compare with all n points) is stopped inside by the
+//   cancel flag it gets in PairOutput. No launch is smaller than one wave of the GPU.
+// - Buffers follow the result: they grow with the pairs per item seen (or estimated first, from a
+//   count-only sample, for engines whose items are cheap to sample) up to 256 MiB, or take
+//   params.batch_bytes where the caller sets it; a launch
+//   that overflows is run again split, and an item alone that overflows grows the buffers to what it
+//   produced. So results of any size complete, and no pair is lost or delivered twice.
+// - Count-only sinks get counts; no pair is ever written.
+// The slots, streams and buffers of a GPU are kept between runs (pinned allocation is slow) and leased
+// to one run at a time; a run that ends in any way leaves no launch behind.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+#include "core/engine.hpp"
+#include "cuda/detail/pair_output.cuh"
+
+namespace simjoin::gpu {
+
+// Enqueues the work items [first, last) on `stream`; the kernel only adds to out's counters.
+using LaunchItems =
+    std::function<void(std::uint64_t first, std::uint64_t last, const PairOutput& out, cudaStream_t stream)>;
+
+struct BatchPlan {
+  std::uint64_t wave = 1;  // items the GPU runs at once: no launch is smaller, since it would take as long
+  // Estimate the pairs from a count-only sample of about 1% of the items before the first launch (for
+  // items of one query each: a sampled item costs what it would in the join).
+  bool estimate = false;
+};
+
+class PairBatches {
+ public:
+  // Leases the current GPU's slots for this run.
+  PairBatches(PairSink& sink, const JoinParams& params);
+  ~PairBatches();
+  PairBatches(const PairBatches&) = delete;
+  PairBatches& operator=(const PairBatches&) = delete;
+
+  // Runs `launch` over the items [first, last), delivering pairs to the sink (or counts); adds the
+  // finished items to `progress`, the phases "join" (wall time), "output transfer" and "sink delivery"
+  // (host time handing pairs over, part of the join) and, with an estimate, "estimate", a note, and the
+  // distance tests the kernels counted to stats.compared_pairs.
+  void run(std::uint64_t first, std::uint64_t last, const BatchPlan& plan, const LaunchItems& launch,
+           SharedProgress& progress, RunStats& stats);
+  // The same over [0, items) of a run on one GPU.
+  void run(std::uint64_t items, const BatchPlan& plan, const LaunchItems& launch, RunControl& control,
+           RunStats& stats);
+
+  struct Slots;
+
+ private:
+  PairSink& sink_;
+  bool chosen_;           // params.batch_bytes was given
+  std::uint64_t budget_;  // pairs a slot holds at most, but for one item that needs more
+  std::unique_ptr<Slots> slots_;
+};
+
+// Blocks for a persistent grid over `items` work items: enough to fill every multiprocessor.
+unsigned persistent_blocks(std::uint64_t items, int blocks_per_multiprocessor);
+
+// Blocks of `kernel` that the GPU runs at once, with `threads` threads and `shared_bytes` of dynamic
+// shared memory each.
+std::uint64_t resident_blocks(const void* kernel, int threads, std::size_t shared_bytes);
+
+}  // namespace simjoin::gpu

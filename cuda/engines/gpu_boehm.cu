@@ -1,0 +1,175 @@
+#include "cuda/engines/gpu_boehm.hpp"
+
+#include "cuda/detail/boehm_directory.hpp"
+#include "cuda/detail/device_cancel.cuh"
+#include "cuda/detail/distance.cuh"
+#include "cuda/detail/launch_size.hpp"
+#include "cuda/detail/pair_batches.hpp"
+
+namespace simjoin::gpu {
+
+namespace {
+constexpr int kThreads = 128;
+
+struct DeviceDirectory {
+  int d = 0;
+  std::uint32_t pages = 0;
+  const std::uint32_t* page_begin = nullptr;
+  const float* page_low = nullptr;   // pages x d, rotated
+  const float* page_high = nullptr;
+  const float* points = nullptr;     // n x d, original coordinates, directory order
+  const std::uint32_t* order = nullptr;
+  double reach2 = 0;                 // (search radius widened by rounding margins)^2
+  float slack = 0;                   // per-coordinate rounding margin of the rotated bounds
+};
+
+// Squared gap between the boxes [low_a, high_a] and [low_b, high_b], less the rounding slack.
+__device__ double box_gap2(const float* low_a, const float* high_a, const float* low_b, const float* high_b,
+                           int d, float slack) {
+  double sum = 0;
+  for (int k = 0; k < d; ++k) {
+    const double gap = max(max(double(low_b[k]) - high_a[k], double(low_a[k]) - high_b[k]) - slack, 0.0);
+    sum += gap * gap;
+  }
+  return sum;
+}
+
+// A block of queries (consecutive in their order) computes its bounding box, marks the pages within
+// reach of it, and each thread then scans the marked pages within reach of its own query.
+template <bool kSelf>
+__global__ void boehm_join_kernel(DeviceDirectory g, const float* query_rotated, const float* query_points,
+                                  const std::uint32_t* query_order, std::size_t begin, std::size_t end,
+                                  ExactPairTest test, PairOutput out) {
+  extern __shared__ float shared[];
+  float* box_low = shared;
+  float* box_high = shared + g.d;
+  int* marked = reinterpret_cast<int*>(shared + 2 * g.d);
+  int* stop = marked + blockDim.x;  // the cancel flag, as thread 0 read it for this chunk
+  const std::size_t block_first = begin + std::size_t(blockIdx.x) * blockDim.x;
+  const std::size_t block_last = min(end, block_first + blockDim.x);
+  const std::size_t r = block_first + threadIdx.x;
+  const bool active = r < end;
+  for (int k = threadIdx.x; k < g.d; k += blockDim.x) {
+    float low = query_rotated[block_first * g.d + k], high = low;
+    for (std::size_t q = block_first + 1; q < block_last; ++q) {
+      low = min(low, query_rotated[q * g.d + k]);
+      high = max(high, query_rotated[q * g.d + k]);
+    }
+    box_low[k] = low;
+    box_high[k] = high;
+  }
+  __syncthreads();
+  const float* own = query_rotated + (active ? r : block_first) * g.d;
+  const float* p = query_points + (active ? r : block_first) * g.d;
+  const std::uint32_t qid = active ? query_order[r] : 0;
+  unsigned long long tests = 0;
+  for (std::uint32_t chunk = 0; chunk < g.pages; chunk += blockDim.x) {
+    const std::uint32_t page = chunk + threadIdx.x;
+    marked[threadIdx.x] = page < g.pages && box_gap2(box_low, box_high, g.page_low + std::size_t(page) * g.d,
+                                                     g.page_high + std::size_t(page) * g.d, g.d, g.slack) <= g.reach2;
+    // The pages within reach of a block may hold many points (d = 2: 256 pages of n / 256 points;
+    // d = 1: 16), so a cancel is read at each chunk, the first included: blocks that start after it
+    // return at once.
+    publish_cancel(out.cancel, stop);
+    __syncthreads();
+    if (*stop) return;
+    for (int t = 0; t < blockDim.x && active; ++t) {
+      if (!marked[t]) continue;
+      const std::size_t pg = chunk + t;
+      if (box_gap2(own, own, g.page_low + pg * g.d, g.page_high + pg * g.d, g.d, g.slack) > g.reach2) continue;
+      for (std::uint32_t s = g.page_begin[pg]; s < g.page_begin[pg + 1]; ++s) {
+        const std::uint32_t other = g.order[s];
+        if (kSelf && other <= qid) continue;  // both points find each other; the smaller id reports
+        ++tests;
+        // The pair: (smaller id, larger id) for a self-join, (index in A, index in B) otherwise.
+        const std::uint32_t i = kSelf ? qid : other, j = kSelf ? other : qid;
+        if (test(squared_distance(p, g.points + std::size_t(s) * g.d, g.d, test.band.reject), i, j))
+          emit_pair(out, i, j);
+      }
+    }
+    __syncthreads();
+  }
+  add_compared(out, tests);
+}
+
+// A device copy of `host`, after a cancel check: the copies of a large directory take tens of
+// milliseconds in all.
+template <typename T, typename Allocator>
+DeviceBuffer<T> to_device(const std::vector<T, Allocator>& host, const char* what, const RunControl& control) {
+  control.throw_if_cancelled();
+  DeviceBuffer<T> buffer(host.size(), what);
+  if (!host.empty()) buffer.upload(host.data(), host.size());
+  return buffer;
+}
+}  // namespace
+
+std::string GpuBoehmEngine::description() const {
+  return "Böhm et al. 2009: 3-level quantile directory (fanout 16) on PCA-rotated data, block-wise page "
+         "bounds, batched overlapped result transfer";
+}
+
+void GpuBoehmEngine::join(GpuRun& run) const {
+  RunStats& stats = run.stats();
+  RunControl& control = run.control;
+  const PointSet32& a = *run.inputs.a;
+  const bool self = run.self();
+  const std::size_t d = a.dims();
+
+  Phase build(run, "build");
+  const BoehmDirectory dir = build_boehm_directory(a, kLevels, kFanout, control);
+  const Coordinates<float> points_sorted = gather_rows(a.data(), dir.order, d, control);
+  BoehmQueries ordered;
+  float slack = 2 * dir.rounding;
+  if (!self) {
+    ordered = order_queries(dir, run.inputs.queries(), control);
+    slack = dir.rounding + ordered.largest * 1e-6f * float(1 + d / 64);
+  }
+  control.throw_if_cancelled();
+  build.end();
+  stats.notes.push_back(std::to_string(dir.page_begin.size() - 1) + " pages (L = " + std::to_string(kLevels) +
+                        ", F = " + std::to_string(kFanout) + ") on PCA-rotated data");
+
+  Phase upload(run, "upload");
+  const auto page_begin = to_device(dir.page_begin, "page offsets", control);
+  const auto page_low = to_device(dir.page_low, "page bounds", control);
+  const auto page_high = to_device(dir.page_high, "page bounds", control);
+  const auto points = to_device(points_sorted, "points", control);
+  const auto order = to_device(dir.order, "directory order", control);
+  const auto rotated = to_device(dir.rotated, "rotated points", control);
+  const auto device_query_rotated = to_device(ordered.rotated, "rotated queries", control);
+  const auto device_query_points = to_device(ordered.points, "queries", control);
+  const auto device_query_order = to_device(ordered.order, "query order", control);
+  control.throw_if_cancelled();
+  const DeviceExact exact = upload_exact(run.inputs);
+  upload.end();
+  stats.extra_bytes = a.size() * (2 * d * sizeof(float) + sizeof(std::uint32_t)) + page_low.bytes() * 2;
+
+  DeviceDirectory g;
+  g.d = int(d);
+  g.pages = std::uint32_t(dir.page_begin.size() - 1);
+  g.page_begin = page_begin.data();
+  g.page_low = page_low.data();
+  g.page_high = page_high.data();
+  g.points = points.data();
+  g.order = order.data();
+  g.slack = slack;
+  // params.eps is the frame's search radius; 1e-3 relative covers the rounding of the gaps.
+  const double reach = run.params.eps * (1 + 1e-3);
+  g.reach2 = reach * reach;
+  const std::size_t shared_bytes = 2 * d * sizeof(float) + (kThreads + 1) * sizeof(int);
+  const BatchPlan plan{
+      kThreads * resident_blocks(reinterpret_cast<const void*>(boehm_join_kernel<true>), kThreads, shared_bytes), true};
+  PairBatches(run.sink, run.params).run(run.inputs.queries().size(), plan,
+      [&](std::uint64_t begin, std::uint64_t end, const PairOutput& out, cudaStream_t stream) {
+        const unsigned blocks = blocks_for(end - begin, kThreads);
+        if (self)
+          boehm_join_kernel<true><<<blocks, kThreads, shared_bytes, stream>>>(
+              g, rotated.data(), points.data(), order.data(), begin, end, exact.test, out);
+        else
+          boehm_join_kernel<false><<<blocks, kThreads, shared_bytes, stream>>>(
+              g, device_query_rotated.data(), device_query_points.data(), device_query_order.data(), begin, end,
+              exact.test, out);
+      }, control, stats);
+}
+
+}  // namespace simjoin::gpu

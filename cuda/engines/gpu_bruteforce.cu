@@ -1,0 +1,228 @@
+#include "cuda/engines/gpu_bruteforce.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cuda/detail/centered_points.hpp"
+#include "cuda/detail/difference_tile.cuh"
+#include "cuda/detail/distance.cuh"
+#include "cuda/detail/norm_form_tile.cuh"
+#include "cuda/detail/pair_batches.hpp"
+
+namespace simjoin::gpu {
+
+namespace {
+constexpr int kBlocksPerMultiprocessor = 2;
+constexpr unsigned kTile = 128, kThreads = 256;
+static_assert(tile::kTile == kTile && norm_tile::kTile == kTile && tile::kThreads == kThreads &&
+              norm_tile::kThreads == kThreads);
+// The tensor-core form pays off from 5 dimensions (rows of 8 floats on CUDA cores cost 16
+// instructions a pair), and is used while its rounding band stays below eps^2 / 8 and a block's
+// three tiles fit in shared memory.
+constexpr std::size_t kTensorMinDims = 5;
+constexpr float kBandLimit = 1.0f / 8;
+constexpr std::size_t kMaxSharedBytes = 227 * 1024;
+
+// The tile pair (ta, tb) of a work item: the upper triangle of tiles row by row for a self-join,
+// all of tiles_a x tiles_b otherwise.
+struct TilePair {
+  std::uint32_t ta, tb;
+};
+
+__device__ inline TilePair tile_pair(std::uint64_t item, bool self, std::uint64_t tiles_a, std::uint64_t tiles_b) {
+  TilePair pair;
+  if (self)
+    tile::triangle_item(item, tiles_a, pair.ta, pair.tb);
+  else
+    pair = {std::uint32_t(item / tiles_b), std::uint32_t(item % tiles_b)};
+  return pair;
+}
+
+// The pair of the work item after `pair`'s.
+__device__ inline TilePair next_tile_pair(TilePair pair, bool self, std::uint64_t tiles_b) {
+  if (pair.tb + 1 < tiles_b) return {pair.ta, pair.tb + 1};
+  return {pair.ta + 1, self ? pair.ta + 1 : 0};
+}
+
+// Hands a thread's hits of tile pair `pair` to the output; a self-join's diagonal tiles keep only
+// row < column. Every lane of the warp must call it.
+template <typename RowOf, typename ColOf>
+__device__ inline void emit_tile(const PairOutput& out, unsigned long long mask, TilePair pair, bool self,
+                                 RowOf row_of, ColOf col_of) {
+  if (mask && self && pair.ta == pair.tb)
+    mask = tile::keep_bits(mask, [&](int bit) { return row_of(bit) < col_of(bit); });
+  const std::uint32_t row0 = pair.ta * kTile, col0 = pair.tb * kTile;
+  emit_mask_warp(out, mask, [&](int bit) { return Pair{row0 + row_of(bit), col0 + col_of(bit)}; });
+}
+
+// Float32 difference form on CUDA cores.
+__global__ void __launch_bounds__(kThreads, kBlocksPerMultiprocessor)
+difference_kernel(const float* a, std::uint32_t na, const float* b, std::uint32_t nb, unsigned stride,
+                  ExactPairTest test, bool self, std::uint64_t first, std::uint64_t last, PairOutput out) {
+  __shared__ tile::Shared shared;
+  const std::uint64_t tiles_a = (na + kTile - 1) / kTile, tiles_b = (nb + kTile - 1) / kTile;
+  for (std::uint64_t item = first + blockIdx.x; item < last; item += gridDim.x) {
+    const TilePair pair = tile_pair(item, self, tiles_a, tiles_b);
+    const std::uint32_t row0 = pair.ta * kTile, col0 = pair.tb * kTile;
+    const unsigned rows = min(kTile, na - row0), cols = min(kTile, nb - col0);
+    float acc[tile::kPerThread][tile::kPerThread];
+    tile::distances(shared, a + std::size_t(row0) * stride, rows, b + std::size_t(col0) * stride, cols, stride, acc);
+    unsigned long long mask = tile::within(acc, test.band.reject);
+    if (mask) mask = tile::filter(mask, [&](unsigned r, unsigned c) { return r < rows && c < cols; });
+    if (mask)
+      mask = tile::exact_bits(mask, acc, test,
+                              [&](int bit) { return Pair{row0 + tile::bit_row(bit), col0 + tile::bit_col(bit)}; });
+    emit_tile(out, mask, pair, self, [](int bit) { return tile::bit_row(bit); },
+              [](int bit) { return tile::bit_col(bit); });
+  }
+}
+
+struct TensorOperands {
+  const std::uint32_t* rows;  // CenteredPoints::words, stride words a row
+  const float* row_norms;
+  std::uint32_t row_count;
+  const std::uint32_t* cols;
+  const float* col_norms;
+  std::uint32_t col_count;
+  unsigned stride;
+  float keep_scaled;   // (1 - f) s^2
+  float bound_scaled;  // widened reject bound times s^2
+};
+
+// Norm form on tensor cores with candidates decided by the exact test on the difference form of the
+// frame's rows (a, b, exact_stride). Each block takes a contiguous run of work items, so its row tile changes
+// rarely, and copies the next column tile into shared memory while it computes the current one.
+__global__ void __launch_bounds__(kThreads, kBlocksPerMultiprocessor)
+tensor_kernel(TensorOperands in, const float* a, const float* b, unsigned exact_stride, ExactPairTest test, bool self,
+              std::uint64_t first, std::uint64_t last, PairOutput out) {
+  extern __shared__ float4 shared_vectors[];
+  std::uint32_t* const rows = reinterpret_cast<std::uint32_t*>(shared_vectors);
+  const std::size_t tile_words = std::size_t(kTile) * norm_tile::row_words(in.stride);
+  float* const row_norms = reinterpret_cast<float*>(rows + 3 * tile_words);
+  // Column tile `which` (0 or 1) and its norms.
+  const auto cols = [&](unsigned which) { return rows + (1 + which) * tile_words; };
+  const auto col_norms = [&](unsigned which) { return row_norms + (1 + which) * kTile; };
+
+  const std::uint64_t tiles_a = (in.row_count + kTile - 1) / kTile, tiles_b = (in.col_count + kTile - 1) / kTile;
+  const std::uint64_t per_block = (last - first + gridDim.x - 1) / gridDim.x;
+  const std::uint64_t begin = first + blockIdx.x * per_block;
+  const std::uint64_t end = min(last, begin + per_block);
+  if (begin >= end) return;
+  TilePair pair = tile_pair(begin, self, tiles_a, tiles_b);
+  norm_tile::stage_async(cols(0), col_norms(0), in.cols, in.col_norms, in.col_count, pair.tb * kTile, in.stride);
+  std::uint32_t staged_row_tile = UINT32_MAX;
+  unsigned current = 0;
+  for (std::uint64_t item = begin; item < end; ++item) {
+    if (pair.ta != staged_row_tile) {
+      norm_tile::stage_async(rows, row_norms, in.rows, in.row_norms, in.row_count, pair.ta * kTile, in.stride);
+      staged_row_tile = pair.ta;
+    }
+    const TilePair next = next_tile_pair(pair, self, tiles_b);
+    const bool more = item + 1 < end;
+    if (more)
+      norm_tile::stage_async(cols(current ^ 1), col_norms(current ^ 1), in.cols, in.col_norms, in.col_count,
+                             next.tb * kTile, in.stride);
+    norm_tile::wait_copies(more);
+    __syncthreads();
+    const std::uint32_t row0 = pair.ta * kTile, col0 = pair.tb * kTile;
+    const norm_tile::StagedTile row_tile{rows, row_norms, min(kTile, in.row_count - row0)};
+    const norm_tile::StagedTile col_tile{cols(current), col_norms(current), min(kTile, in.col_count - col0)};
+    unsigned long long mask = norm_tile::candidates(row_tile, col_tile, in.stride, in.keep_scaled, in.bound_scaled);
+    __syncthreads();  // the tiles just read may be refilled from here on
+    if (mask)
+      mask = tile::keep_bits(mask, [&](int bit) {
+        const std::uint32_t r = row0 + norm_tile::bit_row(bit), c = col0 + norm_tile::bit_col(bit);
+        return test(squared_distance(a + std::size_t(r) * exact_stride, b + std::size_t(c) * exact_stride,
+                                     int(exact_stride), test.band.reject),
+                    r, c);
+      });
+    emit_tile(out, mask, pair, self, [](int bit) { return norm_tile::bit_row(bit); },
+              [](int bit) { return norm_tile::bit_col(bit); });
+    pair = next;
+    current ^= 1;
+  }
+}
+
+// The translated points and the operands of the tensor-core form, or nothing where the form does
+// not apply (the reason goes to `notes`).
+struct TensorInputs {
+  std::vector<CenteredPoints> sets;  // a, then b for A-join-B
+  TensorOperands operands;
+  std::size_t shared_bytes = 0;
+  int blocks_per_multiprocessor = 0;
+};
+
+std::optional<TensorInputs> tensor_inputs(const JoinInputs& inputs, const DevicePoints& da, const DevicePoints& db,
+                                          float reject, std::vector<std::string>& notes) {
+  const PointSet32& a = *inputs.a;
+  const bool self = inputs.self_join();
+  if (a.dims() < kTensorMinDims) return std::nullopt;
+  TensorInputs t;
+  const unsigned stride = unsigned((a.dims() + 15) / 16 * 16);
+  t.shared_bytes = norm_tile::shared_bytes(stride);
+  if (t.shared_bytes > kMaxSharedBytes) {
+    notes.push_back("CUDA cores: rows of " + std::to_string(a.dims()) +
+                    " dimensions are too long for the tensor-core tiles in shared memory");
+    return std::nullopt;
+  }
+  const std::vector<float> reference = reference_point(a, self ? nullptr : &inputs.queries());
+  float scale = 1;
+  t.sets = center_points(self ? std::vector<const DevicePoints*>{&da} : std::vector<const DevicePoints*>{&da, &db},
+                         a.dims(), reference, scale);
+  const CenteredPoints& ca = t.sets.front();
+  const CenteredPoints& cb = t.sets.back();
+  const float f = norm_tile::bound_factor(stride);
+  const float bound = norm_tile::widened_bound(reject, a.dims(), stride, scale);
+  const float widest_band = f * 2 * std::max(ca.max_norm, cb.max_norm) + (bound - reject);
+  if (!(widest_band <= kBandLimit * reject)) {
+    notes.push_back("CUDA cores: the points' spread makes the tensor-core form's rounding band (" +
+                    std::to_string(widest_band) + ") wider than eps^2 / 8");
+    return std::nullopt;
+  }
+  const float scale2 = scale * scale;
+  t.operands = {ca.words.data(), ca.norms.data(), std::uint32_t(ca.n), cb.words.data(), cb.norms.data(),
+                std::uint32_t(cb.n), stride, (1 - f) * scale2, bound * scale2};
+  SIMJOIN_CUDA_CHECK(cudaFuncSetAttribute(tensor_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          int(t.shared_bytes)));
+  SIMJOIN_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&t.blocks_per_multiprocessor, tensor_kernel,
+                                                                   int(kThreads), t.shared_bytes));
+  notes.push_back("tensor cores: norm form from split FP16 operands, candidates re-checked in float32 and "
+                  "float64 where float32 cannot decide");
+  return t;
+}
+
+}  // namespace
+
+void GpuBruteForceEngine::join(GpuRun& run) const {
+  const DeviceInputs device = upload_inputs(run.inputs, 4, run.stats(), &run.control);
+  const DevicePoints& da = device.a;
+  const DevicePoints& db = device.queries();
+  const bool self = run.self();
+  std::optional<TensorInputs> tensor;
+  {
+    Phase phase(run, "translate");
+    tensor = tensor_inputs(run.inputs, da, db, run.inputs.band.reject, run.stats().notes);
+  }
+  if (tensor)
+    for (const CenteredPoints& set : tensor->sets) run.stats().extra_bytes += set.words.bytes() + set.norms.bytes();
+  const std::uint32_t na = std::uint32_t(da.n), nb = std::uint32_t(db.n);
+  const unsigned stride = unsigned(da.stride);
+  const std::uint64_t tiles_a = (na + kTile - 1) / kTile, tiles_b = (nb + kTile - 1) / kTile;
+  const std::uint64_t items = self ? tiles_a * (tiles_a + 1) / 2 : tiles_a * tiles_b;
+  PairBatches(run.sink, run.params).run(items, BatchPlan{},
+      [&](std::uint64_t first, std::uint64_t last, const PairOutput& out, cudaStream_t stream) {
+        if (tensor) {
+          const unsigned blocks = persistent_blocks(last - first, tensor->blocks_per_multiprocessor);
+          tensor_kernel<<<blocks, kThreads, tensor->shared_bytes, stream>>>(
+              tensor->operands, da.coords.data(), db.coords.data(), stride, device.exact.test, self, first, last, out);
+        } else {
+          difference_kernel<<<persistent_blocks(last - first, kBlocksPerMultiprocessor), kThreads, 0, stream>>>(
+              da.coords.data(), na, db.coords.data(), nb, stride, device.exact.test, self, first, last, out);
+        }
+      }, run.control, run.stats());
+  run.stats().compared_pairs = candidate_pairs(self, na, nb);
+}
+
+}  // namespace simjoin::gpu

@@ -1,0 +1,121 @@
+#include "cuda/engines/gpu_kmeans.hpp"
+
+#include "cuda/detail/kmeans_join.hpp"
+#include "cuda/detail/multi_device.hpp"
+
+namespace simjoin::gpu {
+
+namespace {
+// The structure for the views, from compact device arrays: no per-point loops on the host.
+PartitionStructure describe(const PointSet32& a, const DeviceClustering& clustering, const PartitionedPoints& parts,
+                            std::size_t stride) {
+  PartitionStructure structure;
+  structure.k = clustering.k;
+  structure.iterations = clustering.iterations;
+  structure.centroids = download_centroids(clustering, stride, a.dims());
+  structure.membership.resize(a.size());
+  clustering.membership.download(structure.membership.data(), a.size());
+  download_replicas(parts, clustering.membership.data(), a.size(), structure.replica_point,
+                    structure.replica_partition);
+  return structure;
+}
+
+// k-means and replication run on the first GPU; the join's work items are split evenly across all of
+// them, each other GPU joining a copy of the grouped points and of the file's values (`exact` holds
+// them on the first).
+void join_on_devices(GpuRun& run, const DeviceExact& exact, const PartitionedPoints& parts_a,
+                     const PartitionedPoints& parts_b, std::size_t k, std::size_t stride) {
+  const std::vector<int>& devices = run.devices;
+  const bool self = run.self();
+  RunStats& stats = run.stats();
+  const JoinShape shape = self ? JoinShape::Self : JoinShape::Cross;
+  const PartitionWork work = partition_work(parts_a, parts_b, shape, k);
+  const std::uint64_t items = work.item_begin.back();
+  if (devices.size() > 1)
+    stats.notes.push_back("join work items split into " + std::to_string(devices.size()) +
+                          " equal shares, one per GPU; GPU " + std::to_string(devices.front()) +
+                          " clustered and partitioned");
+  std::vector<RunStats> shares(devices.size());
+  SharedProgress progress(run.control, double(items));
+  on_each_device(devices, progress, [&](std::size_t s) {
+    const auto [first, last] = share_range(items, s, devices.size());
+    if (s == 0) {
+      join_partition_items(parts_a, parts_b, shape, 0, work, first, last, stride, exact.test, run.params, run.sink,
+                           progress, shares[s]);
+      return;
+    }
+    PartitionedPoints copy_a, copy_b;
+    DeviceExact copy_exact;
+    {
+      Phase phase(shares[s], "copy to GPU");
+      enable_peer_access(devices.front());
+      copy_a = copy_for_join(parts_a, devices.front());
+      if (!self) copy_b = copy_for_join(parts_b, devices.front());
+      copy_exact = upload_exact(run.inputs);
+    }
+    join_partition_items(copy_a, self ? copy_a : copy_b, shape, 0, work, first, last, stride, copy_exact.test,
+                         run.params, run.sink, progress, shares[s]);
+  });
+  merge_share_stats(devices, shares, stats);
+  stats.compared_pairs += work.compared;
+}
+
+}  // namespace
+
+std::string GpuKMeansEngine::description() const {
+  return replicate_ ? "KMEANS-JOIN on the GPU (Korkmaz 2012): k-means partitions, replication into "
+                      "the eps-bands along the bisectors, all partitions joined in one launch"
+                    : "KMEANS-JOIN on the GPU without replication: fast, may miss pairs across "
+                      "partition borders";
+}
+
+Capabilities GpuKMeansEngine::capabilities() const {
+  Capabilities caps = GpuEngine::capabilities();
+  caps.exact = replicate_;
+  return caps;
+}
+
+void GpuKMeansEngine::join(GpuRun& run) const {
+  RunStats& stats = run.stats();
+  const PointSet32& a = *run.inputs.a;
+  const bool self = run.self();
+  const DeviceInputs device = upload_inputs(run.inputs, 4, stats, &run.control);
+  const std::size_t stride = device.a.stride;
+
+  const std::size_t k = choose_k(run.params.k, a.size(), stats.notes);
+  DeviceClustering clustering;
+  DeviceBuffer<std::uint32_t> membership_b;
+  {
+    Phase phase(stats, "k-means seeding", &run.control);
+    clustering = seed_clustering(a, stride, k, run.params.seed);
+  }
+  {
+    Phase phase(run, "k-means");
+    refine_clustering(device.a, clustering, run.control);
+    if (!self) {
+      membership_b = DeviceBuffer<std::uint32_t>(device.b.n, "membership of B");
+      assign_nearest(device.b, clustering, membership_b.data());
+    }
+  }
+  stats.k = int(k);
+  stats.notes.push_back("k-means++ seeds from a sample of " + std::to_string(clustering.sample) +
+                        " points, " + std::to_string(clustering.iterations) + " Lloyd iterations");
+
+  run.control.set_phase("replication");
+  const DeviceBuffer<double> gaps = centroid_gaps(clustering, stride);
+  PartitionedPoints parts_a = partition_points(device.a, clustering.membership.data(), clustering, gaps.data(),
+                                               run.params.eps, replicate_);
+  PartitionedPoints parts_b_own;
+  if (!self)
+    parts_b_own = partition_points(device.b, membership_b.data(), clustering, gaps.data(), run.params.eps, replicate_);
+  const PartitionedPoints& parts_b = self ? parts_a : parts_b_own;
+  stats.add_phase("replication", parts_a.replication_seconds + parts_b_own.replication_seconds);
+  stats.add_phase("sort", parts_a.sort_seconds + parts_b_own.sort_seconds);
+  stats.replicated_points = (parts_a.entries - a.size()) + (self ? 0 : parts_b.entries - device.b.n);
+
+  join_on_devices(run, device.exact, parts_a, parts_b, k, stride);
+  Phase phase(stats, "partition structure");
+  run.result.partitions = describe(a, clustering, parts_a, stride);
+}
+
+}  // namespace simjoin::gpu

@@ -1,0 +1,169 @@
+#include "ui/panels/parameters_panel.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStandardItemModel>
+#include <QVBoxLayout>
+
+#include "ui/panels/eps_spin_box.hpp"
+
+namespace simjoin::ui {
+
+namespace {
+constexpr int kSliderSteps = 1000;
+// A slider step moves eps by a fraction of a per cent of a decade: three digits resolve it.
+constexpr int kSliderDigits = 3;
+constexpr int kAllGpus = -2;  // device combo data: every GPU
+
+// Slider position <-> eps on a log scale over [low, high]; eps outside pins the slider to an end.
+int eps_to_slider(double eps, double low, double high) {
+  const double t = std::log(eps / low) / std::log(high / low);
+  return static_cast<int>(std::lround(std::clamp(std::isfinite(t) ? t : 0.0, 0.0, 1.0) * kSliderSteps));
+}
+
+double slider_to_eps(int position, double low, double high) {
+  return low * std::pow(high / low, double(position) / kSliderSteps);
+}
+}  // namespace
+
+ParametersPanel::ParametersPanel(const EngineRegistry& registry, const QStringList& devices,
+                                 QWidget* parent)
+    : QWidget(parent),
+      engine_(new QComboBox),
+      eps_slider_(new QSlider(Qt::Horizontal)),
+      eps_box_(new EpsSpinBox),
+      suggestion_(new QLabel),
+      k_(new QSpinBox),
+      device_(new QComboBox),
+      run_(new QPushButton(tr("Run"))),
+      cancel_(new QPushButton(tr("Cancel"))),
+      run_area_(new QVBoxLayout) {
+  auto* model = new QStandardItemModel(engine_);
+  for (const auto& engine : registry.engines()) {
+    auto* item = new QStandardItem(QString::fromStdString(engine->name()));
+    const Availability availability = engine->availability();
+    QString tip = QString::fromStdString(engine->description());
+    if (!availability.available) {
+      // Greyed out and not selectable; the tooltip says why.
+      item->setFlags(item->flags() & ~(Qt::ItemIsEnabled | Qt::ItemIsSelectable));
+      tip = tr("Unavailable: %1").arg(QString::fromStdString(availability.reason));
+    }
+    item->setToolTip(tip);
+    model->appendRow(item);
+  }
+  engine_->setModel(model);
+
+  eps_slider_->setRange(0, kSliderSteps);
+  eps_box_->setObjectName("eps");
+  suggestion_->setObjectName("epsSuggestion");
+  suggestion_->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+  k_->setRange(0, 4096);
+  k_->setSpecialValueText(tr("auto"));
+  if (devices.isEmpty()) device_->addItem(tr("none (CPU only)"), -1);
+  for (int i = 0; i < devices.size(); ++i) device_->addItem(devices[i], i);
+  if (devices.size() > 1) {
+    device_->addItem(tr("all %1 GPUs").arg(devices.size()), kAllGpus);
+    device_->setItemData(device_->count() - 1, tr("gpu-grid and gpu-kmeans split the work across every GPU; "
+                                                   "the other GPU engines run on GPU 0"),
+                         Qt::ToolTipRole);
+  }
+  device_->setCurrentIndex(device_->count() - 1);
+  cancel_->setEnabled(false);
+  run_->setShortcut(Qt::Key_F5);
+  run_->setToolTip(tr("Run the join (F5)"));
+
+  auto* form = new QFormLayout;
+  form->addRow(tr("Engine"), engine_);
+  form->addRow(tr("eps"), eps_box_);
+  form->addRow(QString(), eps_slider_);
+  form->addRow(QString(), suggestion_);
+  form->addRow(tr("k"), k_);
+  form->addRow(tr("Device"), device_);
+  auto* buttons = new QHBoxLayout;
+  buttons->addWidget(run_);
+  buttons->addWidget(cancel_);
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(form);
+  layout->addLayout(buttons);
+  layout->addLayout(run_area_);
+  layout->addStretch();
+
+  connect(eps_slider_, &QSlider::valueChanged, this, [this](int position) {
+    const QSignalBlocker block(eps_box_);
+    eps_box_->setValue(round_significant(slider_to_eps(position, estimate_.low(), estimate_.high()), kSliderDigits));
+    emit changed();
+  });
+  connect(eps_box_, &EpsSpinBox::valueChanged, this, [this] {
+    syncSlider();
+    emit changed();
+  });
+  connect(suggestion_, &QLabel::linkActivated, this, [this] { setEps(estimate_.eps); });
+  connect(k_, &QSpinBox::valueChanged, this, &ParametersPanel::changed);
+  connect(engine_, &QComboBox::currentIndexChanged, this, &ParametersPanel::changed);
+  connect(run_, &QPushButton::clicked, this, &ParametersPanel::runRequested);
+  connect(cancel_, &QPushButton::clicked, this, &ParametersPanel::cancelRequested);
+  setEstimate(estimate_);
+  setEps(estimate_.eps);
+}
+
+void ParametersPanel::syncSlider() {
+  const QSignalBlocker block(eps_slider_);
+  eps_slider_->setValue(eps_to_slider(eps_box_->value(), estimate_.low(), estimate_.high()));
+}
+
+void ParametersPanel::setEstimate(const EpsEstimate& estimate) {
+  estimate_ = estimate;
+  syncSlider();
+  suggestion_->setVisible(estimate.queries > 0);
+  suggestion_->setText(tr("suggested by the data: <a href=\"use\">%1</a>").arg(format_eps(estimate.eps)));
+  suggestion_->setToolTip(
+      tr("The median distance from a point to its 10th neighbour (%1 points measured against %2); click "
+         "to use it. The slider spans %3 to %4: from a hundredth of the typical nearest-neighbour distance "
+         "to the diameter.")
+          .arg(estimate.queries)
+          .arg(estimate.reference)
+          .arg(format_eps(round_significant(estimate.low(), kSliderDigits)))
+          .arg(format_eps(round_significant(estimate.high(), kSliderDigits))));
+}
+
+QString ParametersPanel::engine() const { return engine_->currentText(); }
+
+bool ParametersPanel::setEngine(const QString& name) {
+  const int index = engine_->findText(name);
+  auto* model = static_cast<QStandardItemModel*>(engine_->model());
+  if (index < 0 || !(model->item(index)->flags() & Qt::ItemIsEnabled)) return false;
+  engine_->setCurrentIndex(index);
+  return true;
+}
+
+double ParametersPanel::eps() const { return eps_box_->value(); }
+void ParametersPanel::setEps(double eps) {
+  eps_box_->setValue(eps);
+  syncSlider();
+}
+int ParametersPanel::k() const { return k_->value(); }
+void ParametersPanel::setK(int k) { k_->setValue(k); }
+int ParametersPanel::device() const { return device_->currentData().toInt(); }
+
+JoinParams ParametersPanel::params() const {
+  JoinParams params;
+  params.eps = eps();
+  params.k = k();
+  if (device() >= 0) params.devices = {device()};  // kAllGpus: empty, every GPU
+  return params;
+}
+
+void ParametersPanel::setRunning(bool running) {
+  run_->setEnabled(!running);
+  cancel_->setEnabled(running);
+}
+
+}  // namespace simjoin::ui

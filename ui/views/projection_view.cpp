@@ -1,0 +1,270 @@
+#include "ui/views/projection_view.hpp"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QPainter>
+#include <QPixmap>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QSignalBlocker>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include "core/pca_axes.hpp"
+#include "ui/views/picking.hpp"
+#include "ui/views/scene_2d.hpp"
+#include "ui/views/stale_marker.hpp"
+#include "ui/views/vtk_view_widget.hpp"
+
+namespace simjoin::ui {
+
+namespace {
+
+constexpr int kMaxLegendWidth = 320;
+
+// Axis combo entries: data = index, negative for raw dimensions (-1 - dim).
+void fill_axes(QComboBox* combo, const PointSet& points, const Pca* pca) {
+  const QSignalBlocker block(combo);
+  combo->clear();
+  for (std::size_t c = 0; pca && c < pca->dims; ++c)
+    combo->addItem(QString::fromStdString(axis_label(*pca, c, points)), static_cast<int>(c));
+  for (std::size_t j = 0; j < points.dims(); ++j)
+    combo->addItem(QString::fromStdString(column_name(points, j)), -1 - static_cast<int>(j));
+}
+
+void select_axis(QComboBox* combo, bool principal, std::size_t index) {
+  const int data = principal ? static_cast<int>(index) : -1 - static_cast<int>(index);
+  const QSignalBlocker block(combo);
+  combo->setCurrentIndex(std::max(0, combo->findData(data)));
+}
+
+QIcon swatch(Rgb color) {
+  QPixmap pixmap(14, 14);
+  pixmap.fill(QColor(color[0], color[1], color[2]));
+  return QIcon(pixmap);
+}
+
+}  // namespace
+
+ProjectionView::ProjectionView(QWidget* parent)
+    : QWidget(parent),
+      vtk_(new VtkViewWidget),
+      scene_(std::make_unique<Scene2d>(vtk_->renderer())),
+      x_axis_(new QComboBox),
+      y_axis_(new QComboBox),
+      partition_(new QComboBox),
+      legend_(new QListWidget),
+      notes_(new QLabel),
+      stale_(new StaleMarker) {
+  auto* reset = new QPushButton(tr("Reset view"));
+  auto* controls = new QHBoxLayout;
+  controls->addWidget(new QLabel(tr("X")));
+  controls->addWidget(x_axis_);
+  controls->addWidget(new QLabel(tr("Y")));
+  controls->addWidget(y_axis_);
+  controls->addWidget(new QLabel(tr("Partition")));
+  controls->addWidget(partition_);
+  controls->addStretch();
+  controls->addWidget(reset);
+  // The boxes are as wide as their longest axis label ("PC1 (55.2 %): lon"), never cutting it off.
+  for (QComboBox* box : {x_axis_, y_axis_}) box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  legend_->setSelectionMode(QAbstractItemView::NoSelection);
+  notes_->setWordWrap(true);
+  auto* body = new QHBoxLayout;
+  body->addWidget(vtk_, 1);
+  body->addWidget(legend_);
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(controls);
+  layout->addWidget(stale_);
+  layout->addLayout(body, 1);
+  layout->addWidget(notes_);
+
+  auto axes_changed = [this] {
+    const int x = x_axis_->currentData().toInt(), y = y_axis_->currentData().toInt();
+    // Mixing a principal axis with a raw one is not a projection; follow the X choice.
+    const bool principal = x >= 0;
+    Axes axes{principal, static_cast<std::size_t>(principal ? x : -1 - x),
+              static_cast<std::size_t>(principal ? std::max(y, 0) : (y < 0 ? -1 - y : 0))};
+    setAxes(axes);
+  };
+  connect(x_axis_, &QComboBox::currentIndexChanged, this, axes_changed);
+  connect(y_axis_, &QComboBox::currentIndexChanged, this, axes_changed);
+  connect(partition_, &QComboBox::currentIndexChanged, this, [this](int index) {
+    const int p = partition_->itemData(index).toInt();
+    selectPartition(p >= 0 ? std::optional<std::uint32_t>(p) : std::nullopt);
+  });
+  connect(reset, &QPushButton::clicked, this, &ProjectionView::resetCamera);
+  connect(vtk_, &VtkViewWidget::clicked, this, &ProjectionView::onClicked);
+}
+
+ProjectionView::~ProjectionView() = default;
+
+void ProjectionView::setPoints(std::shared_ptr<const PointSet> points, std::shared_ptr<const Pca> pca) {
+  points_ = std::move(points);
+  pca_ = std::move(pca);
+  result_.reset();
+  picked_.reset();
+  selected_.reset();
+  fill_axes(x_axis_, *points_, pca_.get());
+  fill_axes(y_axis_, *points_, pca_.get());
+  // A single dimension is shown against itself.
+  axes_ = pca_ ? Axes{true, 0, std::min<std::size_t>(1, pca_->dims - 1)}
+               : Axes{false, 0, std::min<std::size_t>(1, points_->dims() - 1)};
+  select_axis(x_axis_, axes_.principal, axes_.a);
+  select_axis(y_axis_, axes_.principal, axes_.b);
+  fillPartitionCombo();
+  reproject();
+  rebuild();
+  resetCamera();
+}
+
+void ProjectionView::setResult(std::shared_ptr<const RunResult> result) {
+  result_ = std::move(result);
+  selected_.reset();
+  fillPartitionCombo();
+  // The grid is drawn on its own indexed dimensions.
+  if (mode_ == ViewMode::Grid && result_ && result_->grid && result_->grid->indexed_dims.size() >= 2)
+    setAxes({false, std::size_t(result_->grid->indexed_dims[0]), std::size_t(result_->grid->indexed_dims[1])});
+  rebuild();
+}
+
+void ProjectionView::setEps(double eps) {
+  eps_ = eps;
+  if (points_) rebuild();
+}
+
+void ProjectionView::setMode(ViewMode mode) {
+  mode_ = mode;
+  partition_->setEnabled(mode == ViewMode::Replication);
+  if (mode == ViewMode::Grid && result_ && result_->grid && result_->grid->indexed_dims.size() >= 2)
+    setAxes({false, std::size_t(result_->grid->indexed_dims[0]), std::size_t(result_->grid->indexed_dims[1])});
+  if (points_) rebuild();
+}
+
+void ProjectionView::setAxes(const Axes& axes) {
+  if (!points_) return;
+  const std::size_t limit = axes.principal && pca_ ? pca_->dims : points_->dims();
+  if (axes.a >= limit || axes.b >= limit || (axes.principal && !pca_)) return;
+  axes_ = axes;
+  select_axis(x_axis_, axes.principal, axes.a);
+  select_axis(y_axis_, axes.principal, axes.b);
+  reproject();
+  rebuild();
+  resetCamera();
+}
+
+void ProjectionView::setPalette(PaletteKind palette) {
+  palette_ = palette;
+  if (points_) rebuild();
+}
+
+void ProjectionView::selectPartition(std::optional<std::uint32_t> partition) {
+  selected_ = partition;
+  const QSignalBlocker block(partition_);
+  partition_->setCurrentIndex(std::max(0, partition_->findData(partition ? int(*partition) : -1)));
+  if (points_) rebuild();
+}
+
+void ProjectionView::fillPartitionCombo() {
+  const QSignalBlocker block(partition_);
+  partition_->clear();
+  partition_->addItem(tr("all"), -1);
+  if (result_ && result_->partitions)
+    for (std::size_t p = 0; p < result_->partitions->k; ++p)
+      partition_->addItem(QString::number(p), static_cast<int>(p));
+}
+
+void ProjectionView::reproject() { projected_ = project_points(*points_, pca_.get(), axes_); }
+
+void ProjectionView::rebuild() {
+  ViewInput input;
+  input.points = points_.get();
+  input.pca = pca_.get();
+  input.axes = axes_;
+  input.projected = &projected_;
+  input.mode = mode_;
+  input.stats = result_ ? &result_->stats : nullptr;
+  input.partitions = result_ && result_->partitions ? &*result_->partitions : nullptr;
+  input.grid = result_ && result_->grid ? &*result_->grid : nullptr;
+  input.eps = eps_;
+  input.selected_partition = selected_;
+  input.picked = picked_;
+  input.palette = palette_;
+  layers_ = build_layers(input);
+  scene_->set_point_size(layers_.small_points || layers_.ids.size() > 200000 ? 2 : 4);
+  scene_->show(layers_);
+  legend_->clear();
+  for (const auto& entry : layers_.legend)
+    legend_->addItem(new QListWidgetItem(swatch(entry.color), QString::fromStdString(entry.label)));
+  // The picked point's facts follow the legend, under a heading; long lines show whole as tooltips.
+  if (!layers_.picked_facts.empty()) legend_->addItem(tr("Picked point"));
+  for (const auto& fact : layers_.picked_facts) {
+    auto* item = new QListWidgetItem(swatch(fact.color), QString::fromStdString(fact.label));
+    item->setToolTip(item->text());
+    legend_->addItem(item);
+  }
+  // The legend takes the width of its entries, and no room at all when it has none.
+  legend_->setVisible(legend_->count() > 0);
+  legend_->setFixedWidth(std::min(kMaxLegendWidth, legend_->sizeHintForColumn(0) + 2 * legend_->frameWidth() +
+                                                       legend_->verticalScrollBar()->sizeHint().width()));
+  QStringList notes;
+  for (const auto& note : layers_.notes) notes << QString::fromStdString(note);
+  notes_->setText(notes.join("\n"));
+  vtk_->update();
+}
+
+void ProjectionView::setStale(const QString& reason) { stale_->setReason(reason); }
+
+QImage ProjectionView::render() { return grab_with_view(this, vtk_); }
+
+QImage ProjectionView::render(QSize pixels) {
+  // Resized without returning to the event loop, the window's layout cannot undo it before the grab.
+  const QSize on_screen = size();
+  resize(pixels);
+  QImage image = render();
+  resize(on_screen);
+  return image;
+}
+
+void ProjectionView::resetCamera() { vtk_->resetCamera(); }
+
+std::optional<std::uint32_t> ProjectionView::pickAt(QPointF world) {
+  if (!points_) return std::nullopt;
+  pick(pick_nearest(layers_.xy, layers_.ids, world.x(), world.y(), 6 * vtk_->worldPerPixel()));
+  return picked_;
+}
+
+bool ProjectionView::pick(std::optional<std::uint32_t> id) {
+  if (!points_ || (id && *id >= points_->size())) return false;
+  picked_ = id;
+  rebuild();
+  return true;
+}
+
+QString ProjectionView::describePoint(std::uint32_t id) const {
+  QStringList coords;
+  const std::size_t shown = std::min<std::size_t>(points_->dims(), 8);
+  for (std::size_t j = 0; j < shown; ++j) coords << QString::number(points_->point(id)[j], 'g', 6);
+  if (shown < points_->dims()) coords << "...";
+  QString text = tr("point %1\n(%2)").arg(id).arg(coords.join(", "));
+  if (result_ && result_->partitions && id < result_->partitions->membership.size())
+    text += tr("\npartition %1").arg(result_->partitions->membership[id]);
+  if (picked_ == id && !layers_.picked_facts.empty()) {
+    for (const auto& fact : layers_.picked_facts) text += "\n" + QString::fromStdString(fact.label);
+    return text;
+  }
+  text += tr("\n%1 neighbours within eps = %2")
+              .arg(neighbours_within(*points_, id, eps_).size())
+              .arg(eps_, 0, 'g', 6);
+  return text;
+}
+
+void ProjectionView::onClicked(QPointF world, QPoint widget_pos) {
+  const auto id = pickAt(world);
+  if (id) QToolTip::showText(vtk_->mapToGlobal(widget_pos), describePoint(*id), vtk_);
+  else QToolTip::hideText();
+}
+
+}  // namespace simjoin::ui

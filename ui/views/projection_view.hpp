@@ -1,0 +1,93 @@
+#pragma once
+// The 2-D view: chosen axes (principal components or raw dimensions), the view mode's layers drawn
+// through VTK, a legend, notes, partition selection and point picking with a tooltip.
+#include <memory>
+#include <optional>
+
+#include <QWidget>
+
+#include "core/pca.hpp"
+#include "core/point_set.hpp"
+#include "core/run_stats.hpp"
+#include "ui/views/view_layers.hpp"
+
+class QComboBox;
+class QLabel;
+class QListWidget;
+
+namespace simjoin::ui {
+
+class Scene2d;
+class StaleMarker;
+class VtkViewWidget;
+
+class ProjectionView : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit ProjectionView(QWidget* parent = nullptr);
+  ~ProjectionView() override;
+
+  void setPoints(std::shared_ptr<const PointSet> points, std::shared_ptr<const Pca> pca);
+  void setResult(std::shared_ptr<const RunResult> result);
+  void setEps(double eps);
+  void setMode(ViewMode mode);
+  void setAxes(const Axes& axes);
+  void setPalette(PaletteKind palette);
+  void selectPartition(std::optional<std::uint32_t> partition);
+  // Picks the displayed point nearest to a view position (within a few pixels); updates the view.
+  std::optional<std::uint32_t> pickAt(QPointF world);
+  // Picks point `id` (none: clears the pick); false, picking nothing new, for an id outside the points.
+  bool pick(std::optional<std::uint32_t> id);
+  std::optional<std::uint32_t> picked() const { return picked_; }
+  // Tooltip text for a point: id, coordinates, partition, and for the picked point what the view
+  // says it did (its search, its copies), else its neighbours within eps.
+  QString describePoint(std::uint32_t id) const;
+
+  // Says over the view why what it shows no longer matches the parameters (empty: it does).
+  void setStale(const QString& reason);
+  StaleMarker* staleMarker() const { return stale_; }
+  QListWidget* legend() const { return legend_; }
+  QComboBox* xAxisBox() const { return x_axis_; }
+  QComboBox* yAxisBox() const { return y_axis_; }
+
+  const Layers& layers() const { return layers_; }
+  const Axes& axes() const { return axes_; }
+  VtkViewWidget* vtkWidget() const { return vtk_; }
+  // The view as the user sees it: axis boxes, the drawing, its legend and notes.
+  QImage render();
+  // The same, laid out at `pixels` for the moment of rendering (the drawing keeps its centre and
+  // scale), whatever its size on screen.
+  QImage render(QSize pixels);
+  void resetCamera();
+
+ private:
+  void fillAxisCombos();
+  void fillPartitionCombo();
+  void reproject();
+  void rebuild();
+  void onClicked(QPointF world, QPoint widget_pos);
+
+  VtkViewWidget* vtk_;
+  std::unique_ptr<Scene2d> scene_;
+  QComboBox* x_axis_;
+  QComboBox* y_axis_;
+  QComboBox* partition_;
+  QListWidget* legend_;
+  QLabel* notes_;
+  StaleMarker* stale_;
+
+  std::shared_ptr<const PointSet> points_;
+  std::shared_ptr<const Pca> pca_;
+  std::shared_ptr<const RunResult> result_;
+  std::vector<float> projected_;
+  Axes axes_;
+  ViewMode mode_ = ViewMode::Scatter;
+  double eps_ = 0;
+  PaletteKind palette_ = PaletteKind::Distinct;
+  std::optional<std::uint32_t> selected_;
+  std::optional<std::uint32_t> picked_;
+  Layers layers_;
+};
+
+}  // namespace simjoin::ui

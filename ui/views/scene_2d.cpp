@@ -1,0 +1,193 @@
+#include "ui/views/scene_2d.hpp"
+
+#include <vtkActor.h>
+#include <vtkCellArray.h>
+#include <vtkCellData.h>
+#include <vtkCoordinate.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkPolyDataMapper.h>
+#include <vtkProperty.h>
+#include <vtkRenderer.h>
+#include <vtkSmartPointer.h>
+#include <vtkTextActor.h>
+#include <vtkTextProperty.h>
+#include <vtkUnsignedCharArray.h>
+
+namespace simjoin::ui {
+
+namespace {
+
+// Layers sit at slightly different depths so that points draw over lines over cells.
+constexpr double kCellsZ = -0.2, kBordersZ = -0.15, kSegmentsZ = -0.1, kPointsZ = 0.0, kCopiesZ = 0.05,
+                 kMarkersZ = 0.1;
+// Labels beyond this many (k in the hundreds) would cover the view.
+constexpr std::size_t kMaxLabels = 64;
+
+vtkActor* make_actor(vtkRenderer* renderer) {
+  auto actor = vtkActor::New();
+  vtkNew<vtkPolyDataMapper> mapper;
+  mapper->SetScalarModeToUseCellData();
+  mapper->SetColorModeToDirectScalars();
+  actor->SetMapper(mapper);
+  actor->GetProperty()->LightingOff();
+  renderer->AddActor(actor);
+  return actor;
+}
+
+vtkSmartPointer<vtkUnsignedCharArray> colors(const std::vector<std::uint8_t>& values, int components) {
+  auto array = vtkSmartPointer<vtkUnsignedCharArray>::New();
+  array->SetNumberOfComponents(components);
+  array->SetNumberOfTuples(static_cast<vtkIdType>(values.size() / components));
+  std::copy(values.begin(), values.end(), array->GetPointer(0));
+  return array;
+}
+
+// One vertex cell per (x, y), coloured by cell.
+void set_vertices(vtkActor* actor, const std::vector<float>& xy, const std::vector<std::uint8_t>& rgb,
+                  double z) {
+  vtkNew<vtkPoints> points;
+  vtkNew<vtkCellArray> verts;
+  const vtkIdType n = static_cast<vtkIdType>(xy.size() / 2);
+  points->SetNumberOfPoints(n);
+  for (vtkIdType i = 0; i < n; ++i) points->SetPoint(i, xy[2 * i], xy[2 * i + 1], z);
+  verts->AllocateExact(n, n);
+  for (vtkIdType i = 0; i < n; ++i) verts->InsertNextCell(1, &i);
+  vtkNew<vtkPolyData> poly;
+  poly->SetPoints(points);
+  poly->SetVerts(verts);
+  poly->GetCellData()->SetScalars(colors(rgb, 3));
+  vtkPolyDataMapper::SafeDownCast(actor->GetMapper())->SetInputData(poly);
+}
+
+void set_segments(vtkActor* actor, const std::vector<float>& seg, const std::vector<std::uint8_t>& rgb, double z) {
+  vtkNew<vtkPoints> points;
+  vtkNew<vtkCellArray> lines;
+  const vtkIdType m = static_cast<vtkIdType>(seg.size() / 4);
+  for (vtkIdType s = 0; s < m; ++s) {
+    const vtkIdType ids[2] = {points->InsertNextPoint(seg[4 * s], seg[4 * s + 1], z),
+                              points->InsertNextPoint(seg[4 * s + 2], seg[4 * s + 3], z)};
+    lines->InsertNextCell(2, ids);
+  }
+  vtkNew<vtkPolyData> poly;
+  poly->SetPoints(points);
+  poly->SetLines(lines);
+  poly->GetCellData()->SetScalars(colors(rgb, 3));
+  vtkPolyDataMapper::SafeDownCast(actor->GetMapper())->SetInputData(poly);
+}
+
+void set_rects(vtkActor* actor, const std::vector<float>& rects, const std::vector<std::uint8_t>& rgb) {
+  vtkNew<vtkPoints> points;
+  vtkNew<vtkCellArray> quads;
+  const vtkIdType m = static_cast<vtkIdType>(rects.size() / 4);
+  for (vtkIdType r = 0; r < m; ++r) {
+    const float x0 = rects[4 * r], y0 = rects[4 * r + 1], x1 = rects[4 * r + 2], y1 = rects[4 * r + 3];
+    const vtkIdType ids[4] = {points->InsertNextPoint(x0, y0, kCellsZ), points->InsertNextPoint(x1, y0, kCellsZ),
+                              points->InsertNextPoint(x1, y1, kCellsZ), points->InsertNextPoint(x0, y1, kCellsZ)};
+    quads->InsertNextCell(4, ids);
+  }
+  vtkNew<vtkPolyData> poly;
+  poly->SetPoints(points);
+  poly->SetPolys(quads);
+  poly->GetCellData()->SetScalars(colors(rgb, 3));
+  vtkPolyDataMapper::SafeDownCast(actor->GetMapper())->SetInputData(poly);
+}
+
+// The cells' outlines in a darker shade of each cell: one pixel wide at any zoom, so that cells
+// smaller than a pixel still show, and neighbouring cells of one shade stay apart.
+void set_borders(vtkActor* actor, const std::vector<float>& rects, const std::vector<std::uint8_t>& rgb) {
+  std::vector<float> seg;
+  std::vector<std::uint8_t> seg_rgb;
+  seg.reserve(rects.size() * 4);
+  seg_rgb.reserve(rgb.size() * 4);
+  for (std::size_t r = 0; r + 3 < rects.size(); r += 4) {
+    const float x0 = rects[r], y0 = rects[r + 1], x1 = rects[r + 2], y1 = rects[r + 3];
+    seg.insert(seg.end(), {x0, y0, x1, y0, x1, y0, x1, y1, x1, y1, x0, y1, x0, y1, x0, y0});
+    for (int edge = 0; edge < 4; ++edge)
+      for (std::size_t c = 0; c < 3; ++c) seg_rgb.push_back(static_cast<std::uint8_t>(rgb[3 * (r / 4) + c] * 3 / 4));
+  }
+  set_segments(actor, seg, seg_rgb, kBordersZ);
+}
+
+}  // namespace
+
+Scene2d::Scene2d(vtkRenderer* renderer)
+    : renderer_(renderer),
+      cells_(make_actor(renderer)),
+      cell_borders_(make_actor(renderer)),
+      segments_(make_actor(renderer)),
+      points_(make_actor(renderer)),
+      marker_outline_(make_actor(renderer)),
+      markers_(make_actor(renderer)),
+      copy_outline_(make_actor(renderer)),
+      copies_(make_actor(renderer)) {
+  segments_->GetProperty()->SetLineWidth(1.5);
+  cell_borders_->GetProperty()->SetLineWidth(1);
+  copy_outline_->GetProperty()->SetPointSize(9);
+  copies_->GetProperty()->SetPointSize(6);
+  set_point_size(4);
+  marker_outline_->GetProperty()->SetPointSize(15);
+  markers_->GetProperty()->SetPointSize(10);
+}
+
+Scene2d::~Scene2d() {
+  for (vtkActor* actor : {cells_, cell_borders_, segments_, points_, marker_outline_, markers_, copy_outline_, copies_}) {
+    renderer_->RemoveActor(actor);
+    actor->Delete();
+  }
+  clear_labels();
+}
+
+void Scene2d::clear_labels() {
+  for (vtkTextActor* label : labels_) {
+    renderer_->RemoveActor(label);
+    label->Delete();
+  }
+  labels_.clear();
+}
+
+void Scene2d::set_labels(const std::vector<Label>& labels) {
+  clear_labels();
+  for (std::size_t l = 0; l < labels.size() && l < kMaxLabels; ++l) {
+    auto* label = vtkTextActor::New();
+    label->SetInput(labels[l].text.c_str());
+    // Beside the centroid's ring, not over it: a few pixels off its world position.
+    vtkNew<vtkCoordinate> anchor;
+    anchor->SetCoordinateSystemToWorld();
+    anchor->SetValue(labels[l].x, labels[l].y, kMarkersZ + 0.1);
+    label->GetPositionCoordinate()->SetCoordinateSystemToDisplay();
+    label->GetPositionCoordinate()->SetReferenceCoordinate(anchor);
+    label->GetPositionCoordinate()->SetValue(8, 5);
+    label->GetTextProperty()->SetFontSize(15);
+    label->GetTextProperty()->SetBold(true);
+    label->GetTextProperty()->SetColor(0, 0, 0);
+    label->GetTextProperty()->SetJustificationToLeft();
+    label->GetTextProperty()->SetVerticalJustificationToBottom();
+    label->SetTextScaleModeToNone();
+    renderer_->AddActor(label);
+    labels_.push_back(label);
+  }
+}
+
+void Scene2d::set_point_size(double pixels) { points_->GetProperty()->SetPointSize(pixels); }
+
+void Scene2d::show(const Layers& layers) {
+  set_rects(cells_, layers.rects, layers.rect_rgb);
+  set_borders(cell_borders_, layers.rects, layers.rect_rgb);
+  set_segments(segments_, layers.segments, layers.segment_rgb, kSegmentsZ);
+  set_vertices(points_, layers.xy, layers.rgb, kPointsZ);
+  // Centroids: a black ring (larger point below) around a dot in the partition's colour.
+  set_vertices(marker_outline_, layers.marker_xy,
+               std::vector<std::uint8_t>(layers.marker_rgb.size(), 0), kMarkersZ);
+  set_vertices(markers_, layers.marker_xy, layers.marker_rgb, kMarkersZ + 0.05);
+  // Copies: a smaller black ring around a dot in the receiving partition's colour.
+  set_vertices(copy_outline_, layers.copy_xy, std::vector<std::uint8_t>(layers.copy_rgb.size(), 0), kCopiesZ);
+  set_vertices(copies_, layers.copy_xy, layers.copy_rgb, kCopiesZ + 0.02);
+  set_labels(layers.labels);
+  for (vtkActor* actor : {cells_, cell_borders_, segments_, marker_outline_, markers_, copy_outline_, copies_})
+    actor->SetVisibility(actor->GetMapper()->GetInput()->GetNumberOfCells() > 0);
+  points_->SetVisibility(!layers.xy.empty());
+}
+
+}  // namespace simjoin::ui

@@ -1,0 +1,219 @@
+#include "ui/views/vtk_view_widget.hpp"
+
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QOpenGLContext>
+#include <QOpenGLExtraFunctions>
+#include <QPainter>
+#include <QSurfaceFormat>
+#include <QWheelEvent>
+
+#include <vtkCamera.h>
+#include <vtkCommand.h>
+#include <vtkGenericOpenGLRenderWindow.h>
+#include <vtkGenericRenderWindowInteractor.h>
+#include <vtkInteractorStyleRubberBand2D.h>
+#include <vtkOpenGLFramebufferObject.h>
+#include <vtkOpenGLState.h>
+#include <vtkRenderer.h>
+
+namespace simjoin::ui {
+
+void VtkViewWidget::setDefaultSurfaceFormat() {
+  QSurfaceFormat format;
+  format.setRenderableType(QSurfaceFormat::OpenGL);
+  format.setVersion(3, 2);
+  format.setProfile(QSurfaceFormat::CoreProfile);
+  format.setDepthBufferSize(24);
+  format.setStencilBufferSize(8);
+  format.setAlphaBufferSize(8);
+  format.setSamples(0);
+  QSurfaceFormat::setDefaultFormat(format);
+}
+
+VtkViewWidget::VtkViewWidget(QWidget* parent) : QOpenGLWidget(parent) {
+  setFocusPolicy(Qt::StrongFocus);
+  setMouseTracking(false);
+  setMinimumSize(200, 200);
+
+  window_->AddRenderer(renderer_);
+  // Qt owns the context; VTK asks us to make it current and whether it is.
+  window_->SetOwnContext(false);
+  window_->SetFrameBlitModeToNoBlit();
+  window_->SetMultiSamples(0);
+  window_->AddObserver(vtkCommand::WindowMakeCurrentEvent, this, &VtkViewWidget::onMakeCurrent);
+  window_->AddObserver(vtkCommand::WindowIsCurrentEvent, this, &VtkViewWidget::onIsCurrent);
+
+  interactor_->SetRenderWindow(window_);
+  // Renders the interactor asks for become Qt repaints, so VTK renders only inside paintGL.
+  interactor_->EnableRenderOff();
+  interactor_->AddObserver(vtkCommand::RenderEvent, this, &VtkViewWidget::onInteractorRender);
+  vtkNew<vtkInteractorStyleRubberBand2D> style;
+  interactor_->SetInteractorStyle(style);
+  interactor_->Initialize();
+
+  renderer_->SetBackground(1, 1, 1);
+  renderer_->GetActiveCamera()->ParallelProjectionOn();
+}
+
+VtkViewWidget::~VtkViewWidget() {
+  // VTK frees its OpenGL objects, which needs the context current.
+  if (gl_ready_) {
+    makeCurrent();
+    window_->Finalize();
+    doneCurrent();
+  }
+}
+
+vtkRenderer* VtkViewWidget::renderer() const { return renderer_; }
+vtkGenericOpenGLRenderWindow* VtkViewWidget::renderWindow() const { return window_; }
+
+QSize VtkViewWidget::deviceSize() const {
+  return QSize(width(), height()) * devicePixelRatioF();
+}
+
+void VtkViewWidget::onMakeCurrent(vtkObject*, unsigned long, void*) { makeCurrent(); }
+
+void VtkViewWidget::onIsCurrent(vtkObject*, unsigned long, void* call_data) {
+  *static_cast<bool*>(call_data) = QOpenGLContext::currentContext() == context();
+}
+
+void VtkViewWidget::onInteractorRender(vtkObject*, unsigned long, void*) { update(); }
+
+void VtkViewWidget::initializeGL() {
+  window_->SetReadyForRendering(true);
+  // Loads VTK's GL entry points and checks the context from the one Qt made current.
+  window_->OpenGLInitContext();
+  gl_ready_ = true;
+}
+
+void VtkViewWidget::resizeGL(int, int) {
+  const QSize size = deviceSize();
+  interactor_->UpdateSize(size.width(), size.height());
+  window_->SetSize(size.width(), size.height());
+  window_->SetDPI(static_cast<int>(72 * devicePixelRatioF()));
+}
+
+void VtkViewWidget::paintGL() {
+  const QSize size = deviceSize();
+  if (window_->GetSize()[0] != size.width() || window_->GetSize()[1] != size.height())
+    resizeGL(width(), height());
+
+  // Qt changed the GL state behind VTK's cache: re-read it, and restore Qt's state afterwards.
+  vtkOpenGLState* state = window_->GetState();
+  state->Reset();
+  state->Push();
+  window_->Render();
+  state->Pop();
+
+  // VTK's finished frame lives in its display framebuffer; copy it into the widget's framebuffer.
+  auto* gl = context()->extraFunctions();
+  gl->glBindFramebuffer(GL_DRAW_FRAMEBUFFER, defaultFramebufferObject());
+  const GLenum draw_buffer = GL_COLOR_ATTACHMENT0;
+  gl->glDrawBuffers(1, &draw_buffer);
+  gl->glDisable(GL_SCISSOR_TEST);
+  const int* rendered = window_->GetRenderFramebuffer()->GetLastSize();
+  window_->BlitDisplayFramebuffer(0, 0, 0, rendered[0], rendered[1], 0, 0, size.width(),
+                                  size.height(), GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  // An alpha below 1 would let the window behind show through under some compositors.
+  gl->glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_TRUE);
+  gl->glClearColor(0, 0, 0, 1);
+  gl->glClear(GL_COLOR_BUFFER_BIT);
+  gl->glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+  gl->glBindFramebuffer(GL_FRAMEBUFFER, defaultFramebufferObject());
+}
+
+QPointF VtkViewWidget::toWorld(QPoint widget_pos) const {
+  const double dpr = devicePixelRatioF();
+  renderer_->SetDisplayPoint(widget_pos.x() * dpr, (height() - widget_pos.y()) * dpr, 0);
+  renderer_->DisplayToWorld();
+  const double* world = renderer_->GetWorldPoint();
+  const double w = world[3] != 0 ? world[3] : 1.0;
+  return {world[0] / w, world[1] / w};
+}
+
+double VtkViewWidget::worldPerPixel() const {
+  // Parallel scale is half the viewport height in view units.
+  return 2.0 * renderer_->GetActiveCamera()->GetParallelScale() / std::max(1, height());
+}
+
+void VtkViewWidget::resetCamera() {
+  renderer_->ResetCamera();
+  vtkCamera* camera = renderer_->GetActiveCamera();
+  camera->SetParallelScale(camera->GetParallelScale() * 1.05);
+  update();
+}
+
+void VtkViewWidget::forwardMouse(QMouseEvent* event, unsigned long vtk_event) {
+  const double dpr = devicePixelRatioF();
+  const QPointF pos = event->position();
+  interactor_->SetEventInformationFlipY(static_cast<int>(pos.x() * dpr), static_cast<int>(pos.y() * dpr),
+                                        event->modifiers() & Qt::ControlModifier ? 1 : 0,
+                                        event->modifiers() & Qt::ShiftModifier ? 1 : 0);
+  interactor_->SetAltKey(event->modifiers() & Qt::AltModifier ? 1 : 0);
+  interactor_->InvokeEvent(vtk_event, event);
+}
+
+void VtkViewWidget::mousePressEvent(QMouseEvent* event) {
+  press_pos_ = event->position().toPoint();
+  dragged_ = false;
+  switch (event->button()) {
+    case Qt::LeftButton: forwardMouse(event, vtkCommand::LeftButtonPressEvent); break;
+    case Qt::MiddleButton: forwardMouse(event, vtkCommand::MiddleButtonPressEvent); break;
+    case Qt::RightButton: forwardMouse(event, vtkCommand::RightButtonPressEvent); break;
+    default: break;
+  }
+}
+
+void VtkViewWidget::mouseMoveEvent(QMouseEvent* event) {
+  if ((event->position().toPoint() - press_pos_).manhattanLength() > 3) dragged_ = true;
+  forwardMouse(event, vtkCommand::MouseMoveEvent);
+}
+
+void VtkViewWidget::mouseReleaseEvent(QMouseEvent* event) {
+  switch (event->button()) {
+    case Qt::LeftButton: forwardMouse(event, vtkCommand::LeftButtonReleaseEvent); break;
+    case Qt::MiddleButton: forwardMouse(event, vtkCommand::MiddleButtonReleaseEvent); break;
+    case Qt::RightButton: forwardMouse(event, vtkCommand::RightButtonReleaseEvent); break;
+    default: break;
+  }
+  if (event->button() == Qt::LeftButton && !dragged_) {
+    const QPoint pos = event->position().toPoint();
+    emit clicked(toWorld(pos), pos);
+  }
+}
+
+void VtkViewWidget::wheelEvent(QWheelEvent* event) {
+  const double dpr = devicePixelRatioF();
+  const QPointF pos = event->position();
+  interactor_->SetEventInformationFlipY(static_cast<int>(pos.x() * dpr), static_cast<int>(pos.y() * dpr));
+  const int delta = event->angleDelta().y();
+  if (delta > 0) interactor_->InvokeEvent(vtkCommand::MouseWheelForwardEvent, event);
+  if (delta < 0) interactor_->InvokeEvent(vtkCommand::MouseWheelBackwardEvent, event);
+  event->accept();
+}
+
+void VtkViewWidget::keyPressEvent(QKeyEvent* event) {
+  const QByteArray text = event->text().toLatin1();
+  const char key = text.isEmpty() ? 0 : text[0];
+  interactor_->SetKeyEventInformation(event->modifiers() & Qt::ControlModifier ? 1 : 0,
+                                      event->modifiers() & Qt::ShiftModifier ? 1 : 0, key, 1,
+                                      text.constData());
+  interactor_->InvokeEvent(vtkCommand::KeyPressEvent, event);
+  interactor_->InvokeEvent(vtkCommand::CharEvent, event);
+}
+
+void VtkViewWidget::keyReleaseEvent(QKeyEvent* event) {
+  interactor_->InvokeEvent(vtkCommand::KeyReleaseEvent, event);
+}
+
+QImage grab_with_view(QWidget* widget, VtkViewWidget* gl) {
+  QImage image = widget->grab().toImage();
+  if (gl->isVisible()) {
+    QPainter painter(&image);
+    painter.drawImage(QRect(gl->mapTo(widget, QPoint(0, 0)), gl->size()), gl->grabFramebuffer());
+  }
+  return image;
+}
+
+}  // namespace simjoin::ui
