@@ -21,7 +21,8 @@ Command add_engines_command(CLI::App& app, const EngineRegistry& registry);
 Command add_join_command(CLI::App& app, const EngineRegistry& registry);
 Command add_bench_command(CLI::App& app, const EngineRegistry& registry);
 Command add_rejoin_command(CLI::App& app);
-// Needs the GUI build (charts); elsewhere it only reports that.
-Command add_sweep_command(CLI::App& app, const EngineRegistry& registry);
+// Runs simjoin-sweep, built beside simjoin with the GUI (its charts are the application's), with the
+// arguments that follow; elsewhere it only reports that it is missing.
+Command add_sweep_command(CLI::App& app);
 
 }  // namespace simjoin::cli

@@ -1,9 +1,5 @@
 // simjoin: the command-line twin of Simjoin Studio.
-#include <cstdio>
-#include <new>
-
-#include "app/cli/commands.hpp"
-#include "core/error.hpp"
+#include "app/cli/command_main.hpp"
 #include "cuda/gpu_engines.hpp"
 
 int main(int argc, char** argv) {
@@ -22,31 +18,8 @@ int main(int argc, char** argv) {
       cli::add_join_command(app, registry),
       cli::add_bench_command(app, registry),
       cli::add_rejoin_command(app),
-      cli::add_sweep_command(app, registry),
+      cli::add_sweep_command(app),
   };
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return 2;
-  }
-  try {
-    for (const cli::Command& command : commands)
-      if (command.subcommand->parsed()) return command.run();
-  } catch (const Error& e) {
-    std::fprintf(stderr, "\nsimjoin: error: %s\n", e.what());
-    return exit_code_for(e.kind());
-  } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "\nsimjoin: error: out of host memory\n");
-    return exit_code_for(ErrorKind::OutOfMemory);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "\nsimjoin: internal error: %s\n", e.what());
-    return 1;
-  }
-  return 2;
+  return cli::run_commands(app, commands, argc, argv);
 }

@@ -35,7 +35,8 @@ DevicePoints upload_points(const PointSet32& points, std::size_t row_multiple, c
     SIMJOIN_CUDA_CHECK_LAUNCH();
     SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(stream));  // before `dense` is freed
   }
-  SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(stream));  // kernels on other streams read them
+  // No wait here: the copy's last part overlaps the caller's next upload. PairBatches (and Phase)
+  // wait for the default stream before kernels on other streams read the points.
   return result;
 }
 

@@ -17,6 +17,7 @@ struct DevicePoints {
   std::size_t stride = 0;  // floats per row, a multiple of the row width asked for
 };
 
+// Enqueues the copy on `stream`; work on other streams must wait for it.
 DevicePoints upload_points(const PointSet32& points, std::size_t row_multiple, cudaStream_t stream = 0);
 
 }  // namespace simjoin::gpu

@@ -63,6 +63,7 @@ struct Slot {
   DeviceBuffer<Pair> pairs;
   PinnedBuffer<Pair> host_pairs;
   Range range;
+  std::uint64_t limit = 0;  // pairs the running launch may write: a buffer kept from an earlier run may be larger
   bool busy = false;
 
   ~Slot() {
@@ -79,12 +80,12 @@ struct Slot {
     host_pairs = PinnedBuffer<Pair>(capacity, "result pair buffer");
   }
   // with_pairs false: count only.
-  void launch(const LaunchItems& launch_items, Range r, bool with_pairs, CancelFlag cancel) {
+  void launch(const LaunchItems& launch_items, Range r, bool with_pairs, std::uint64_t pair_limit, CancelFlag cancel) {
     range = r;
+    limit = with_pairs ? std::min(pair_limit, capacity()) : 0;
     SIMJOIN_CUDA_CHECK(cudaMemsetAsync(counters.data(), 0, 2 * sizeof(unsigned long long), stream));
     SIMJOIN_CUDA_CHECK(cudaEventRecord(kernel_start, stream));
-    launch_items(r.begin, r.end, {with_pairs ? pairs.data() : nullptr, with_pairs ? capacity() : 0, counters.data(), cancel},
-                 stream);
+    launch_items(r.begin, r.end, {with_pairs ? pairs.data() : nullptr, limit, counters.data(), cancel}, stream);
     SIMJOIN_CUDA_CHECK_LAUNCH();
     SIMJOIN_CUDA_CHECK(cudaEventRecord(kernel_end, stream));
     counters.download(host_counters.data(), 2, stream);
@@ -237,10 +238,13 @@ void PairBatches::run(std::uint64_t first_item, std::uint64_t last_item, const B
   const std::uint64_t wave = std::max<std::uint64_t>(1, plan.wave);
 
   // span: items of the next launch; target: pairs each slot's buffer should hold (it never shrinks).
-  std::uint64_t span = std::max(wave, (last_item - first_item) / 1024);
+  // The first launch: a thousandth of the items, whose cost is unknown; an eighth of them where they
+  // are single queries of a sampled plan, since launches of a few waves leave the GPU idle between them.
+  std::uint64_t span = std::max(wave, (last_item - first_item) / (plan.estimate ? 8 : 1024));
   // A batch memory the caller chose is taken whole; the automatic one follows the result.
   std::uint64_t target = chosen_ ? budget_ : plan.estimate ? 0 : std::min(budget_, kInitialPairs);
-  double density = -1;  // pairs per item, once seen
+  double density = -1;   // pairs per item, once seen or estimated
+  bool measured = false;  // a launch has ended: its speed sizes the next ones
   const auto fit_span = [&] {
     if (!with_pairs || density <= 0) return;
     const std::uint64_t limit = std::max(budget_, target);
@@ -269,6 +273,10 @@ void PairBatches::run(std::uint64_t first_item, std::uint64_t last_item, const B
     if (next_item >= last_item) return false;
     r = {next_item, std::min(last_item, next_item + span)};
     next_item = r.end;
+    if (!measured) {  // launches made before the first one ends grow as the measured ones may
+      span = std::uint64_t(double(span) * kMaxGrowth);
+      fit_span();
+    }
     return true;
   };
 
@@ -282,7 +290,7 @@ void PairBatches::run(std::uint64_t first_item, std::uint64_t last_item, const B
     slot.busy = false;
     const unsigned long long found = slot.host_counters.data()[0];
     const Range r = slot.range;
-    if (with_pairs && found > slot.capacity()) {
+    if (with_pairs && found > slot.limit) {
       ++reruns;
       if (r.size() == 1) {
         target = std::max<std::uint64_t>(target, found);  // one item alone: the buffers grow to it
@@ -310,6 +318,7 @@ void PairBatches::run(std::uint64_t first_item, std::uint64_t last_item, const B
       sink_.add_count(found);
     }
     progress.add(double(r.size()));
+    measured = true;
     const double seconds = elapsed_seconds(slot.kernel_start, slot.kernel_end);
     const double growth = seconds > 0 ? std::min(kMaxGrowth, kLaunchSeconds / seconds) : kMaxGrowth;
     span = std::max(wave, std::uint64_t(double(r.size()) * growth));
@@ -331,7 +340,8 @@ void PairBatches::run(std::uint64_t first_item, std::uint64_t last_item, const B
     }
     if (with_pairs && slot.capacity() < target)
       slot.grow(std::max(target, std::min(std::max(budget_, target), 2 * slot.capacity())));
-    slot.launch(launch, r, with_pairs, s.cancel.flag());
+    // A chosen batch memory bounds every launch, also where a kept buffer is larger.
+    slot.launch(launch, r, with_pairs, chosen_ ? target : slot.capacity(), s.cancel.flag());
     if (!overlap) finish(slot);
     next = 1 - next;
     // The older launch's copy and the host's handling of its pairs overlap the kernel just launched.

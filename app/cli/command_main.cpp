@@ -1,0 +1,37 @@
+#include "app/cli/command_main.hpp"
+
+#include <cstdio>
+#include <new>
+
+#include "core/error.hpp"
+
+namespace simjoin::cli {
+
+int run_commands(CLI::App& app, const std::vector<Command>& commands, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  }
+  try {
+    for (const Command& command : commands)
+      if (command.subcommand->parsed()) return command.run();
+  } catch (const Error& e) {
+    std::fprintf(stderr, "\nsimjoin: error: %s\n", e.what());
+    return exit_code_for(e.kind());
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "\nsimjoin: error: out of host memory\n");
+    return exit_code_for(ErrorKind::OutOfMemory);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "\nsimjoin: internal error: %s\n", e.what());
+    return 1;
+  }
+  return 2;
+}
+
+}  // namespace simjoin::cli

@@ -1,0 +1,12 @@
+#pragma once
+// The parse-and-run loop of the command-line programs (simjoin, simjoin-sweep): parses argv, runs the
+// chosen command, and maps errors to the exit codes of the README (2 usage, 3 bad input, 4 resources).
+#include <vector>
+
+#include "app/cli/commands.hpp"
+
+namespace simjoin::cli {
+
+int run_commands(CLI::App& app, const std::vector<Command>& commands, int argc, char** argv);
+
+}  // namespace simjoin::cli
