@@ -1,9 +1,27 @@
 #include "core/pair_sink.hpp"
 
+#include <sys/mman.h>
+
 #include <algorithm>
+#include <cstdlib>
+#include <new>
 #include <utility>
 
 namespace simjoin {
+
+void PairListSink::FreeBlock::operator()(Pair* block) const { std::free(block); }
+
+// Blocks aligned to 2 MiB and advised as transparent huge pages: filling a fresh block then takes 4
+// page faults instead of 2048, and page faults are most of the time of delivering a large result.
+PairListSink::Block PairListSink::new_block() {
+  constexpr std::size_t kHugePage = std::size_t(2) << 20;
+  constexpr std::size_t kBytes = kBlockPairs * sizeof(Pair);
+  static_assert(kBytes % kHugePage == 0);
+  void* block = std::aligned_alloc(kHugePage, kBytes);
+  if (!block) throw std::bad_alloc();
+  madvise(block, kBytes, MADV_HUGEPAGE);  // a hint: without huge pages the block works the same
+  return Block(static_cast<Pair*>(block));
+}
 
 std::vector<Pair>& PairListSink::pairs() {
   std::lock_guard lock(mutex_);
@@ -38,7 +56,7 @@ void PairListSink::consume(std::span<const Pair> pairs) {
   std::vector<Piece> pieces;
   while (!pairs.empty()) {
     if (blocks_.empty() || used_in_last_block_ == kBlockPairs) {
-      blocks_.push_back(std::make_unique_for_overwrite<Pair[]>(kBlockPairs));
+      blocks_.push_back(new_block());
       used_in_last_block_ = 0;
     }
     const std::size_t take = std::min({pairs.size(), kBlockPairs - used_in_last_block_, kPiecePairs});

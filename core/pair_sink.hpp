@@ -64,8 +64,13 @@ class PairListSink final : public PairSink {
 
  private:
   static constexpr std::size_t kBlockPairs = std::size_t(1) << 20;  // 8 MiB per block
+  struct FreeBlock {
+    void operator()(Pair* block) const;
+  };
+  using Block = std::unique_ptr<Pair[], FreeBlock>;
+  static Block new_block();
   std::mutex mutex_;
-  std::vector<std::unique_ptr<Pair[]>> blocks_;
+  std::vector<Block> blocks_;
   std::size_t used_in_last_block_ = 0;
   std::vector<Pair> joined_;
 };

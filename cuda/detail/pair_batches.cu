@@ -238,13 +238,13 @@ void PairBatches::run(std::uint64_t first_item, std::uint64_t last_item, const B
   const std::uint64_t wave = std::max<std::uint64_t>(1, plan.wave);
 
   // span: items of the next launch; target: pairs each slot's buffer should hold (it never shrinks).
-  // The first launch: a thousandth of the items, whose cost is unknown; an eighth of them where they
-  // are single queries of a sampled plan, since launches of a few waves leave the GPU idle between them.
-  std::uint64_t span = std::max(wave, (last_item - first_item) / (plan.estimate ? 8 : 1024));
+  // The first two launches, made before any has ended, are small: their cost is unknown, and a kernel
+  // that does not read the cancel flag cannot be stopped before its end. One that reads it, with its
+  // pairs estimated, starts at a third: fewer launches, fewer partly filled last waves.
+  std::uint64_t span = std::max(wave, (last_item - first_item) / (plan.reads_cancel && plan.estimate ? 3 : 1024));
   // A batch memory the caller chose is taken whole; the automatic one follows the result.
   std::uint64_t target = chosen_ ? budget_ : plan.estimate ? 0 : std::min(budget_, kInitialPairs);
-  double density = -1;   // pairs per item, once seen or estimated
-  bool measured = false;  // a launch has ended: its speed sizes the next ones
+  double density = -1;  // pairs per item, once seen or estimated
   const auto fit_span = [&] {
     if (!with_pairs || density <= 0) return;
     const std::uint64_t limit = std::max(budget_, target);
@@ -273,10 +273,6 @@ void PairBatches::run(std::uint64_t first_item, std::uint64_t last_item, const B
     if (next_item >= last_item) return false;
     r = {next_item, std::min(last_item, next_item + span)};
     next_item = r.end;
-    if (!measured) {  // launches made before the first one ends grow as the measured ones may
-      span = std::uint64_t(double(span) * kMaxGrowth);
-      fit_span();
-    }
     return true;
   };
 
@@ -318,9 +314,9 @@ void PairBatches::run(std::uint64_t first_item, std::uint64_t last_item, const B
       sink_.add_count(found);
     }
     progress.add(double(r.size()));
-    measured = true;
     const double seconds = elapsed_seconds(slot.kernel_start, slot.kernel_end);
-    const double growth = seconds > 0 ? std::min(kMaxGrowth, kLaunchSeconds / seconds) : kMaxGrowth;
+    const double launch_seconds = plan.reads_cancel ? 10 * kLaunchSeconds : kLaunchSeconds;
+    const double growth = seconds > 0 ? std::min(kMaxGrowth, launch_seconds / seconds) : kMaxGrowth;
     span = std::max(wave, std::uint64_t(double(r.size()) * growth));
     density = double(found) / double(r.size());
     fit_span();

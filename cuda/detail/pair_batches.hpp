@@ -4,9 +4,10 @@
 // tiles); launches over parts of it alternate between two slots, each with its own stream, device
 // buffer and pinned host buffer, so that one launch's kernel runs while the previous launch's pairs
 // travel to the host and into the sink.
-// - Launches take about 20 ms each (sized by the measured speed), so a cancel is seen promptly; a
-//   longer launch (one wave of blocks that each compare with all n points) is stopped inside by the
-//   cancel flag it gets in PairOutput. No launch is smaller than one wave of the GPU.
+// - Launches take about 20 ms each (sized by the measured speed), so a cancel is seen promptly, or
+//   200 ms for kernels that read the cancel flag they get in PairOutput and stop inside a launch (also
+//   one longer than that: a wave of blocks that each compare with all n points). No launch is smaller
+//   than one wave of the GPU.
 // - Buffers follow the result: they grow with the pairs per item seen (or estimated first, from a
 //   count-only sample, for engines whose items are cheap to sample) up to 256 MiB, or take
 //   params.batch_bytes where the caller sets it; a launch
@@ -35,6 +36,9 @@ struct BatchPlan {
   // Estimate the pairs from a count-only sample of about 1% of the items before the first launch (for
   // items of one query each: a sampled item costs what it would in the join).
   bool estimate = false;
+  // The kernel reads PairOutput::cancel and stops inside a launch: launches may then take ten times
+  // longer, with fewer partly filled last waves.
+  bool reads_cancel = false;
 };
 
 class PairBatches {

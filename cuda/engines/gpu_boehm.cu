@@ -101,6 +101,39 @@ DeviceBuffer<T> to_device(const std::vector<T, Allocator>& host, const char* wha
   if (!host.empty()) buffer.upload(host.data(), host.size());
   return buffer;
 }
+
+// The directory on the current GPU as the kernel reads it, with the buffers behind it: the pages, the
+// points in directory order and, for A join B, the queries in the same order.
+struct DeviceIndex {
+  DeviceDirectory g;
+  DeviceBuffer<std::uint32_t> page_begin, order, query_order;
+  DeviceBuffer<float> page_low, page_high, points, rotated, query_rotated, query_points;
+};
+
+// Uploads the directory of `a` (built on the host), its points and the ordered queries.
+DeviceIndex upload_directory(const BoehmDirectory& dir, const PointSet32& a, const BoehmQueries& ordered,
+                             const RunControl& control) {
+  const std::size_t d = a.dims();
+  DeviceIndex index;
+  index.page_begin = to_device(dir.page_begin, "page offsets", control);
+  index.page_low = to_device(dir.page_low, "page bounds", control);
+  index.page_high = to_device(dir.page_high, "page bounds", control);
+  index.points = to_device(gather_rows(a.data(), dir.order, d, control), "points", control);
+  index.order = to_device(dir.order, "directory order", control);
+  index.rotated = to_device(dir.rotated, "rotated points", control);
+  index.query_rotated = to_device(ordered.rotated, "rotated queries", control);
+  index.query_points = to_device(ordered.points, "queries", control);
+  index.query_order = to_device(ordered.order, "query order", control);
+  DeviceDirectory& g = index.g;
+  g.d = int(d);
+  g.pages = std::uint32_t(dir.page_begin.size() - 1);
+  g.page_begin = index.page_begin.data();
+  g.page_low = index.page_low.data();
+  g.page_high = index.page_high.data();
+  g.points = index.points.data();
+  g.order = index.order.data();
+  return index;
+}
 }  // namespace
 
 std::string GpuBoehmEngine::description() const {
@@ -117,57 +150,38 @@ void GpuBoehmEngine::join(GpuRun& run) const {
 
   Phase build(run, "build");
   const BoehmDirectory dir = build_boehm_directory(a, kLevels, kFanout, control);
-  const Coordinates<float> points_sorted = gather_rows(a.data(), dir.order, d, control);
-  BoehmQueries ordered;
-  float slack = 2 * dir.rounding;
-  if (!self) {
-    ordered = order_queries(dir, run.inputs.queries(), control);
-    slack = dir.rounding + ordered.largest * 1e-6f * float(1 + d / 64);
-  }
+  const BoehmQueries ordered = self ? BoehmQueries{} : order_queries(dir, run.inputs.queries(), control);
   control.throw_if_cancelled();
   build.end();
   stats.notes.push_back(std::to_string(dir.page_begin.size() - 1) + " pages (L = " + std::to_string(kLevels) +
                         ", F = " + std::to_string(kFanout) + ") on PCA-rotated data");
 
   Phase upload(run, "upload");
-  const auto page_begin = to_device(dir.page_begin, "page offsets", control);
-  const auto page_low = to_device(dir.page_low, "page bounds", control);
-  const auto page_high = to_device(dir.page_high, "page bounds", control);
-  const auto points = to_device(points_sorted, "points", control);
-  const auto order = to_device(dir.order, "directory order", control);
-  const auto rotated = to_device(dir.rotated, "rotated points", control);
-  const auto device_query_rotated = to_device(ordered.rotated, "rotated queries", control);
-  const auto device_query_points = to_device(ordered.points, "queries", control);
-  const auto device_query_order = to_device(ordered.order, "query order", control);
+  DeviceIndex index = upload_directory(dir, a, ordered, control);
   control.throw_if_cancelled();
   const DeviceExact exact = upload_exact(run.inputs);
   upload.end();
-  stats.extra_bytes = a.size() * (2 * d * sizeof(float) + sizeof(std::uint32_t)) + page_low.bytes() * 2;
-
-  DeviceDirectory g;
-  g.d = int(d);
-  g.pages = std::uint32_t(dir.page_begin.size() - 1);
-  g.page_begin = page_begin.data();
-  g.page_low = page_low.data();
-  g.page_high = page_high.data();
-  g.points = points.data();
-  g.order = order.data();
-  g.slack = slack;
+  stats.extra_bytes = a.size() * (2 * d * sizeof(float) + sizeof(std::uint32_t)) + index.page_low.bytes() * 2;
+  DeviceDirectory& g = index.g;
+  g.slack = self ? 2 * dir.rounding : dir.rounding + ordered.largest * 1e-6f * float(1 + d / 64);
   // params.eps is the frame's search radius; 1e-3 relative covers the rounding of the gaps.
   const double reach = run.params.eps * (1 + 1e-3);
   g.reach2 = reach * reach;
+
   const std::size_t shared_bytes = 2 * d * sizeof(float) + (kThreads + 1) * sizeof(int);
   const BatchPlan plan{
-      kThreads * resident_blocks(reinterpret_cast<const void*>(boehm_join_kernel<true>), kThreads, shared_bytes), true};
+      .wave = kThreads * resident_blocks(reinterpret_cast<const void*>(boehm_join_kernel<true>), kThreads, shared_bytes),
+      .estimate = true,
+      .reads_cancel = true};
   PairBatches(run.sink, run.params).run(run.inputs.queries().size(), plan,
       [&](std::uint64_t begin, std::uint64_t end, const PairOutput& out, cudaStream_t stream) {
         const unsigned blocks = blocks_for(end - begin, kThreads);
         if (self)
           boehm_join_kernel<true><<<blocks, kThreads, shared_bytes, stream>>>(
-              g, rotated.data(), points.data(), order.data(), begin, end, exact.test, out);
+              g, index.rotated.data(), index.points.data(), index.order.data(), begin, end, exact.test, out);
         else
           boehm_join_kernel<false><<<blocks, kThreads, shared_bytes, stream>>>(
-              g, device_query_rotated.data(), device_query_points.data(), device_query_order.data(), begin, end,
+              g, index.query_rotated.data(), index.query_points.data(), index.query_order.data(), begin, end,
               exact.test, out);
       }, control, stats);
 }

@@ -312,6 +312,55 @@ void fill_structure(GridStructure& out, const GridLayout& layout, const DeviceGr
   out.cell_begin.assign(begin.begin(), begin.end() - 1);
   out.cell_end.assign(begin.begin() + 1, begin.end());
 }
+
+// Share `s` of the queries, in cell order, joined on the current GPU (devices[s]), which builds the
+// whole index first; its stats go to `share`.
+void join_share(GpuRun& run, const GridLayout& layout, std::size_t s, SharedProgress& progress, RunStats& share) {
+  const JoinInputs& inputs = run.inputs;
+  const bool self = run.self();
+  const bool unicomp = run.params.unicomp;
+  const std::size_t n = inputs.a->size();
+  const GridIndex index = build_index(inputs, layout, share);
+  const ExactPairTest test = index.exact.test;
+  if (s == 0) share.notes.push_back(std::to_string(index.grid.cell_count) + " non-empty cells");
+  const DeviceGrid& grid = index.grid;
+  const float* query_points = self ? index.index.coords.data() : index.query_set.coords.data();
+  const std::uint32_t* query_order = self ? index.index.order.data() : index.query_set.order.data();
+  // The grid for the views (cheap next to the join up to a few million points) is copied to the host
+  // on a thread of its own while the join runs; the launches use non-blocking streams.
+  std::future<double> structure;
+  if (s == 0 && n <= 2'000'000)
+    structure = std::async(std::launch::async, [&, device = run.devices[s]] {
+      SIMJOIN_CUDA_CHECK(cudaSetDevice(device));
+      const auto start = std::chrono::steady_clock::now();
+      GridStructure out;
+      fill_structure(out, layout, grid, n, unicomp);
+      run.result.grid = std::move(out);
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    });
+  const auto [first, last] = share_range(inputs.queries().size(), s, run.devices.size());
+  const BatchPlan plan{
+      .wave = kThreads * resident_blocks(reinterpret_cast<const void*>(join_kernel<true, true>), kThreads, 0),
+      .estimate = true};
+  PairBatches(run.sink, run.params).run(first, last, plan,
+      [&](std::uint64_t begin, std::uint64_t end, const PairOutput& out, cudaStream_t stream) {
+        const unsigned blocks = blocks_for(end - begin, kThreads);
+        if (!self)
+          join_kernel<false, false><<<blocks, kThreads, 0, stream>>>(grid, query_points, query_order, begin, end,
+                                                                     test, out);
+        else if (unicomp)
+          join_kernel<true, true><<<blocks, kThreads, 0, stream>>>(grid, query_points, query_order, begin, end,
+                                                                   test, out);
+        else
+          join_kernel<true, false><<<blocks, kThreads, 0, stream>>>(grid, query_points, query_order, begin, end,
+                                                                    test, out);
+      }, progress, share);
+  if (structure.valid()) {
+    const double seconds = structure.get();  // not a phase: it overlaps the join
+    share.notes.push_back("grid structure copied to the host beside the join in " +
+                          std::to_string(int(seconds * 1e3 + 0.5)) + " ms");
+  }
+}
 }  // namespace
 
 std::string GpuGridEngine::description() const {
@@ -320,68 +369,18 @@ std::string GpuGridEngine::description() const {
 }
 
 void GpuGridEngine::join(GpuRun& run) const {
-  const JoinInputs& inputs = run.inputs;
-  const JoinParams& params = run.params;
+  const PointSet32& a = *run.inputs.a;
   const std::vector<int>& devices = run.devices;
-  const PointSet32& a = *inputs.a;
-  const PointSet32& queries = inputs.queries();
-  const bool self = run.self();
   RunStats& stats = run.stats();
-
   run.control.set_phase("build");
-  const GridLayout layout =
-      choose_grid_layout(joint_bounds(a, inputs.b), bulk_bounds(a), a.size(), params.eps);
+  const GridLayout layout = choose_grid_layout(joint_bounds(a, run.inputs.b), bulk_bounds(a), a.size(), run.params.eps);
   stats.notes.insert(stats.notes.end(), layout.notes.begin(), layout.notes.end());
   if (devices.size() > 1)
     stats.notes.push_back("queries split into " + std::to_string(devices.size()) +
                           " equal shares of the cell order, one per GPU; each GPU builds the whole index");
-
-  // Every GPU builds the same index and joins its share of the queries in cell order.
-  const std::size_t n = a.size();
   std::vector<RunStats> shares(devices.size());
-  SharedProgress progress(run.control, double(queries.size()));
-  on_each_device(devices, progress, [&](std::size_t s) {
-    RunStats& share = shares[s];
-    const GridIndex index = build_index(inputs, layout, share);
-    const ExactPairTest test = index.exact.test;
-    if (s == 0) share.notes.push_back(std::to_string(index.grid.cell_count) + " non-empty cells");
-    const DeviceGrid& grid = index.grid;
-    const float* query_points = self ? index.index.coords.data() : index.query_set.coords.data();
-    const std::uint32_t* query_order = self ? index.index.order.data() : index.query_set.order.data();
-    // The grid for the views (cheap next to the join up to a few million points) is copied to the
-    // host on a thread of its own while the join runs; the batches use non-blocking streams.
-    std::future<double> structure;
-    if (s == 0 && n <= 2'000'000)
-      structure = std::async(std::launch::async, [&, device = devices[s]] {
-        SIMJOIN_CUDA_CHECK(cudaSetDevice(device));
-        const auto start = std::chrono::steady_clock::now();
-        GridStructure out;
-        fill_structure(out, layout, grid, n, params.unicomp);
-        run.result.grid = std::move(out);
-        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      });
-    const auto [first, last] = share_range(queries.size(), s, devices.size());
-    const BatchPlan plan{kThreads * resident_blocks(reinterpret_cast<const void*>(join_kernel<true, true>), kThreads, 0),
-                         true};
-    PairBatches(run.sink, params).run(first, last, plan,
-        [&](std::uint64_t begin, std::uint64_t end, const PairOutput& out, cudaStream_t stream) {
-          const unsigned blocks = blocks_for(end - begin, kThreads);
-          if (!self)
-            join_kernel<false, false><<<blocks, kThreads, 0, stream>>>(grid, query_points, query_order, begin, end,
-                                                                       test, out);
-          else if (params.unicomp)
-            join_kernel<true, true><<<blocks, kThreads, 0, stream>>>(grid, query_points, query_order, begin, end,
-                                                                     test, out);
-          else
-            join_kernel<true, false><<<blocks, kThreads, 0, stream>>>(grid, query_points, query_order, begin, end,
-                                                                      test, out);
-        }, progress, share);
-    if (structure.valid()) {
-      const double seconds = structure.get();  // not a phase: it overlaps the join
-      share.notes.push_back("grid structure copied to the host beside the join in " +
-                            std::to_string(int(seconds * 1e3 + 0.5)) + " ms");
-    }
-  });
+  SharedProgress progress(run.control, double(run.inputs.queries().size()));
+  on_each_device(devices, progress, [&](std::size_t s) { join_share(run, layout, s, progress, shares[s]); });
   merge_share_stats(devices, shares, stats);
 }
 

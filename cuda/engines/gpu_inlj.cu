@@ -81,7 +81,8 @@ void GpuInljEngine::join(GpuRun& run) const {
   const std::size_t shared_bytes = 2 * kThreads * (stride + 1) * sizeof(float);
   SIMJOIN_CUDA_CHECK(cudaFuncSetAttribute(inlj_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           int(shared_bytes)));
-  const BatchPlan plan{resident_blocks(reinterpret_cast<const void*>(inlj_kernel), kThreads, shared_bytes)};
+  const BatchPlan plan{.wave = resident_blocks(reinterpret_cast<const void*>(inlj_kernel), kThreads, shared_bytes),
+                       .reads_cancel = true};
   PairBatches(run.sink, run.params).run(chunks, plan,
       [&](std::uint64_t first, std::uint64_t last, const PairOutput& out, cudaStream_t stream) {
         inlj_kernel<<<unsigned(last - first), kThreads, shared_bytes, stream>>>(

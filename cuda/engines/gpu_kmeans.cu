@@ -86,7 +86,7 @@ void GpuKMeansEngine::join(GpuRun& run) const {
   DeviceClustering clustering;
   DeviceBuffer<std::uint32_t> membership_b;
   {
-    Phase phase(stats, "k-means seeding", &run.control);
+    Phase phase(run, "k-means seeding");
     clustering = seed_clustering(a, stride, k, run.params.seed);
   }
   {

@@ -124,6 +124,63 @@ __global__ void lss_join_kernel(DeviceLists g, const float* query_points, std::s
   add_compared(out, tests);
 }
 
+// The d + 1 lists on the current GPU and the buffers behind them.
+struct ListIndex {
+  DeviceLists lists;
+  DeviceBuffer<double> low;
+  DeviceBuffer<std::uint32_t> coords, order, shifts;
+};
+
+// Builds the lists of `points` (already on the device) as the phase "build". Scale: one factor for
+// all dimensions (the cube stays a cube) mapping the joint extent of A and B to kRange.
+ListIndex build_lists(GpuRun& run, const DevicePoints& points) {
+  const PointSet32& a = *run.inputs.a;
+  const std::size_t n = a.size(), d = a.dims();
+  const Bounds bounds = joint_bounds(a, run.inputs.b);
+  double extent = 0;
+  for (std::size_t k = 0; k < d; ++k) extent = std::max(extent, double(bounds.high[k]) - bounds.low[k]);
+  ListIndex index;
+  DeviceLists& lists = index.lists;
+  lists.d = int(d);
+  lists.n = n;
+  lists.lists = int(d) + 1;
+  lists.scale = extent > 0 ? kRange / extent : 1.0;
+  // params.eps is the frame's search radius; 1e-3 relative covers the rounding of the cube's corners.
+  lists.reach = run.params.eps * (1 + 1e-3);
+
+  Phase build(run, "build");
+  const std::vector<double> low(bounds.low.begin(), bounds.low.end());
+  index.low = DeviceBuffer<double>(d, "bounds");
+  index.low.upload(low.data(), d);
+  index.coords = DeviceBuffer<std::uint32_t>(n * d, "quantised points");
+  quantise_kernel<<<blocks_for(n * d, kThreads), kThreads>>>(points.coords.data(), n, int(d), index.low.data(),
+                                                             lists.scale, index.coords.data());
+  SIMJOIN_CUDA_CHECK_LAUNCH();
+  index.order = DeviceBuffer<std::uint32_t>(std::size_t(lists.lists) * n, "Z-order lists");
+  std::vector<std::uint32_t> shifts(lists.lists);
+  for (int j = 0; j < lists.lists; ++j) shifts[j] = std::uint32_t(kRange * j / lists.lists);
+  index.shifts = DeviceBuffer<std::uint32_t>(lists.lists, "list shifts");
+  index.shifts.upload(shifts.data(), shifts.size());
+  std::size_t temp_bytes = 0;
+  ZOrderLess less{index.coords.data(), int(d), 0};
+  SIMJOIN_CUDA_CHECK(cub::DeviceMergeSort::SortKeys(nullptr, temp_bytes, index.order.data(), n, less));
+  DeviceBuffer<char> temp(temp_bytes, "sort scratch");
+  for (int j = 0; j < lists.lists; ++j) {
+    run.control.throw_if_cancelled();
+    std::uint32_t* list = index.order.data() + std::size_t(j) * n;
+    thrust::sequence(thrust::device, list, list + n);
+    less.shift = shifts[j];
+    SIMJOIN_CUDA_CHECK(cub::DeviceMergeSort::SortKeys(temp.data(), temp_bytes, list, n, less));
+    // One sort at a time, so that a cancel is seen between them rather than after all d + 1.
+    SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(0));
+  }
+  lists.coords = index.coords.data();
+  lists.order = index.order.data();
+  lists.shift = index.shifts.data();
+  lists.points = points.coords.data();
+  lists.low = index.low.data();
+  return index;
+}
 }  // namespace
 
 std::string GpuLssEngine::description() const {
@@ -133,62 +190,18 @@ std::string GpuLssEngine::description() const {
 
 void GpuLssEngine::join(GpuRun& run) const {
   RunStats& stats = run.stats();
-  const PointSet32& a = *run.inputs.a;
+  const std::size_t n = run.inputs.a->size(), d = run.inputs.a->dims();
   const bool self = run.self();
-  const std::size_t n = a.size(), d = a.dims();
-
-  // Scale: one factor for all dimensions (the cube stays a cube) mapping the joint extent to kRange.
-  const Bounds bounds = joint_bounds(a, run.inputs.b);
-  double extent = 0;
-  for (std::size_t k = 0; k < d; ++k) extent = std::max(extent, double(bounds.high[k]) - bounds.low[k]);
-  DeviceLists lists;
-  lists.d = int(d);
-  lists.n = n;
-  lists.lists = int(d) + 1;
-  lists.scale = extent > 0 ? kRange / extent : 1.0;
-  // params.eps is the frame's search radius; 1e-3 relative covers the rounding of the cube's corners.
-  lists.reach = run.params.eps * (1 + 1e-3);
-
   const DeviceInputs device = upload_inputs(run.inputs, 1, stats, &run.control);
-  const std::vector<double> low(bounds.low.begin(), bounds.low.end());
-  DeviceBuffer<double> device_low(d, "bounds");
-  device_low.upload(low.data(), d);
-
-  Phase build(run, "build");
-  DeviceBuffer<std::uint32_t> coords(n * d, "quantised points");
-  quantise_kernel<<<blocks_for(n * d, kThreads), kThreads>>>(device.a.coords.data(), n, int(d), device_low.data(),
-                                                             lists.scale, coords.data());
-  SIMJOIN_CUDA_CHECK_LAUNCH();
-  DeviceBuffer<std::uint32_t> order(std::size_t(lists.lists) * n, "Z-order lists");
-  std::vector<std::uint32_t> shifts(lists.lists);
-  for (int j = 0; j < lists.lists; ++j) shifts[j] = std::uint32_t(kRange * j / lists.lists);
-  DeviceBuffer<std::uint32_t> device_shifts(lists.lists, "list shifts");
-  device_shifts.upload(shifts.data(), shifts.size());
-  std::size_t temp_bytes = 0;
-  ZOrderLess less{coords.data(), int(d), 0};
-  SIMJOIN_CUDA_CHECK(cub::DeviceMergeSort::SortKeys(nullptr, temp_bytes, order.data(), n, less));
-  DeviceBuffer<char> temp(temp_bytes, "sort scratch");
-  for (int j = 0; j < lists.lists; ++j) {
-    run.control.throw_if_cancelled();
-    std::uint32_t* list = order.data() + std::size_t(j) * n;
-    thrust::sequence(thrust::device, list, list + n);
-    less.shift = shifts[j];
-    SIMJOIN_CUDA_CHECK(cub::DeviceMergeSort::SortKeys(temp.data(), temp_bytes, list, n, less));
-    // One sort at a time, so that a cancel is seen between them rather than after all d + 1.
-    SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(0));
-  }
-  build.end();
-  lists.coords = coords.data();
-  lists.order = order.data();
-  lists.shift = device_shifts.data();
-  lists.points = device.a.coords.data();
-  lists.low = device_low.data();
-  stats.extra_bytes = n * d * sizeof(std::uint32_t) + order.bytes();
+  const ListIndex index = build_lists(run, device.a);
+  const DeviceLists& lists = index.lists;
+  stats.extra_bytes = n * d * sizeof(std::uint32_t) + index.order.bytes();
   stats.notes.push_back(std::to_string(lists.lists) + " shifted Z-order lists");
 
   const float* query_points = device.queries().coords.data();
-  const BatchPlan plan{kThreads * resident_blocks(reinterpret_cast<const void*>(lss_join_kernel<true>), kThreads, 0),
-                       true};
+  const BatchPlan plan{
+      .wave = kThreads * resident_blocks(reinterpret_cast<const void*>(lss_join_kernel<true>), kThreads, 0),
+      .estimate = true};
   PairBatches(run.sink, run.params).run(run.inputs.queries().size(), plan,
       [&](std::uint64_t begin, std::uint64_t end, const PairOutput& out, cudaStream_t stream) {
         if (self)

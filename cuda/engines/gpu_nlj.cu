@@ -49,7 +49,8 @@ void GpuNljEngine::join(GpuRun& run) const {
   const unsigned tile_points = unsigned(std::min<std::size_t>(kThreads, kSharedBytes / (sizeof(float) * stride)));
   const std::size_t shared_bytes = tile_points * stride * sizeof(float);
   const bool self = run.self();
-  const BatchPlan plan{resident_blocks(reinterpret_cast<const void*>(nlj_kernel), kThreads, shared_bytes)};
+  const BatchPlan plan{.wave = resident_blocks(reinterpret_cast<const void*>(nlj_kernel), kThreads, shared_bytes),
+                       .reads_cancel = true};
   PairBatches(run.sink, run.params).run((a.n + kThreads - 1) / kThreads, plan,
       [&](std::uint64_t first, std::uint64_t last, const PairOutput& out, cudaStream_t stream) {
         nlj_kernel<<<unsigned(last - first), kThreads, shared_bytes, stream>>>(
