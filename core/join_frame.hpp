@@ -17,7 +17,6 @@ namespace simjoin {
 // The oracle's scale and threshold for eps (accept and reject left at -1: every test is the oracle's).
 ExactBand oracle_band(double eps);
 
-
 class JoinFrame {
  public:
   // b is null for a self-join. eps in the file's units, finite and >= 0.

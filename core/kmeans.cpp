@@ -1,7 +1,5 @@
 #include "core/kmeans.hpp"
 
-#include <string>
-
 #include <omp.h>
 
 #include <algorithm>

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "cuda/detail/difference_tile.cuh"
+#include "cuda/detail/launch_size.hpp"
 #include "cuda/detail/pair_batches.hpp"
 
 namespace simjoin::gpu {

@@ -68,11 +68,4 @@ class PairBatches {
   std::unique_ptr<Slots> slots_;
 };
 
-// Blocks for a persistent grid over `items` work items: enough to fill every multiprocessor.
-unsigned persistent_blocks(std::uint64_t items, int blocks_per_multiprocessor);
-
-// Blocks of `kernel` that the GPU runs at once, with `threads` threads and `shared_bytes` of dynamic
-// shared memory each.
-std::uint64_t resident_blocks(const void* kernel, int threads, std::size_t shared_bytes);
-
 }  // namespace simjoin::gpu

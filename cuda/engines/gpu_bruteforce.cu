@@ -8,6 +8,7 @@
 #include "cuda/detail/centered_points.hpp"
 #include "cuda/detail/difference_tile.cuh"
 #include "cuda/detail/distance.cuh"
+#include "cuda/detail/launch_size.hpp"
 #include "cuda/detail/norm_form_tile.cuh"
 #include "cuda/detail/pair_batches.hpp"
 

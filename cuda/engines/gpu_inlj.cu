@@ -4,6 +4,7 @@
 
 #include "cuda/detail/device_cancel.cuh"
 #include "cuda/detail/distance.cuh"
+#include "cuda/detail/launch_size.hpp"
 #include "cuda/detail/pair_batches.hpp"
 
 namespace simjoin::gpu {
