@@ -1,10 +1,12 @@
 #include "cuda/detail/exact_device.hpp"
 
+#include "cuda/detail/staged_upload.hpp"
+
 namespace simjoin::gpu {
 
 DeviceBuffer<double> upload_values(const PointSet& points) {
   DeviceBuffer<double> values(points.size() * points.dims(), "float64 point values");
-  values.upload(points.data(), values.size());
+  upload_staged(values.data(), points.data(), values.bytes());
   SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(0));  // kernels on other streams read them
   return values;
 }

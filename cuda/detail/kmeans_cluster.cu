@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "core/kmeans.hpp"
+#include "cuda/detail/difference_tile.cuh"
+#include "cuda/detail/kmeans_seeding.hpp"
 #include "cuda/detail/launch_size.hpp"
 
 namespace simjoin::gpu {
@@ -19,65 +21,90 @@ constexpr double kSettleTolerance = 1e-4;
 constexpr std::size_t kMaxK = 4096;
 constexpr std::size_t kSharedFloats = 48 * 1024 / sizeof(float);
 
-__global__ void assign_kernel(const float* points, std::uint32_t n, unsigned stride, const float* centroids,
-                              std::uint32_t k, bool stage_centroids, std::uint32_t* membership,
-                              unsigned long long* changes) {
-  extern __shared__ float shared[];
-  const float* cents = centroids;
-  if (stage_centroids) {
-    for (unsigned t = threadIdx.x; t < k * stride; t += blockDim.x) shared[t] = centroids[t];
-    __syncthreads();
-    cents = shared;
+// The lower of two (distance, centroid) candidates: the nearer, or on a tie the lower index.
+__device__ inline void keep_nearer(float& distance, std::uint32_t& index, float other_distance,
+                                   std::uint32_t other_index) {
+  if (other_distance < distance || (other_distance == distance && other_index < index)) {
+    distance = other_distance;
+    index = other_index;
   }
-  const std::uint64_t i = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  bool changed = false;
-  if (i < n) {
-    const float* p = points + i * stride;
-    std::uint32_t best = 0;
-    float best_distance = INFINITY;
-    for (std::uint32_t c = 0; c < k; ++c) {
-      float sum = 0;
-      for (unsigned t = 0; t < stride; ++t) {
-        const float diff = p[t] - cents[c * stride + t];
-        sum = fmaf(diff, diff, sum);
-      }
-      if (sum < best_distance) {
-        best_distance = sum;
-        best = c;
-      }
+}
+
+// Nearest centroid of every point (lowest index on ties): a block compares 128 points with every tile of
+// 128 centroids (difference_tile.cuh, which sums the squared differences in dimension order as a loop
+// over the dimensions would); the 16 threads sharing a point's row then agree on its nearest.
+__global__ void __launch_bounds__(tile::kThreads) assign_kernel(const float* points, std::uint32_t n, unsigned stride,
+                                                                const float* centroids, std::uint32_t k,
+                                                                std::uint32_t* membership,
+                                                                unsigned long long* changes) {
+  __shared__ tile::Shared shared;
+  const std::uint32_t row0 = blockIdx.x * tile::kTile;
+  const unsigned rows = min(tile::kTile, n - row0);
+  float best[tile::kPerThread];
+  std::uint32_t nearest[tile::kPerThread];
+#pragma unroll
+  for (unsigned r = 0; r < tile::kPerThread; ++r) best[r] = INFINITY, nearest[r] = 0;
+  for (std::uint32_t c0 = 0; c0 < k; c0 += tile::kTile) {
+    const unsigned cols = min(tile::kTile, k - c0);
+    float acc[tile::kPerThread][tile::kPerThread];
+    tile::distances(shared, points + std::size_t(row0) * stride, rows, centroids + std::size_t(c0) * stride, cols,
+                    stride, acc);
+#pragma unroll
+    for (unsigned c = 0; c < tile::kPerThread; ++c) {
+      const unsigned col = tile::local_index(tile::col_group(), c);
+      if (col >= cols) continue;
+#pragma unroll
+      for (unsigned r = 0; r < tile::kPerThread; ++r) keep_nearer(best[r], nearest[r], acc[r][c], c0 + col);
     }
-    changed = membership[i] != best;
-    membership[i] = best;
   }
-  const unsigned ballot = __ballot_sync(0xffffffffu, changed);
-  if ((threadIdx.x & 31u) == 0 && ballot && changes) atomicAdd(changes, (unsigned long long)__popc(ballot));
+  unsigned long long changed = 0;
+#pragma unroll
+  for (unsigned r = 0; r < tile::kPerThread; ++r) {
+    for (unsigned lane_mask = 8; lane_mask > 0; lane_mask /= 2)  // the 16 lanes of this row group
+      keep_nearer(best[r], nearest[r], __shfl_xor_sync(0xffffffffu, best[r], lane_mask),
+                  __shfl_xor_sync(0xffffffffu, nearest[r], lane_mask));
+    const unsigned row = tile::local_index(tile::row_group(), r);
+    if (tile::col_group() == 0 && row < rows) {
+      changed += membership[row0 + row] != nearest[r];
+      membership[row0 + row] = nearest[r];
+    }
+  }
+  if (changed && changes) atomicAdd(changes, changed);
 }
 
 // Sums of the members' coordinates and member counts per partition; per block in shared memory
-// when they fit, so that the global atomics do not all land on a few addresses.
+// when they fit (a thread per point), so that the global atomics do not all land on a few addresses.
+// Otherwise a warp takes a point, lanes along its dimensions, so that each atomic instruction of a
+// warp lands on consecutive addresses.
 __global__ void accumulate_kernel(const float* points, std::uint32_t n, unsigned stride,
                                   const std::uint32_t* membership, std::uint32_t k, bool in_shared,
                                   float* sums, unsigned* counts) {
   extern __shared__ float shared[];
-  float* local_sums = in_shared ? shared : sums;
-  unsigned* local_counts = in_shared ? reinterpret_cast<unsigned*>(shared + k * stride) : counts;
-  if (in_shared) {
-    for (unsigned t = threadIdx.x; t < k * stride + k; t += blockDim.x) shared[t] = 0;
-    __syncthreads();
+  if (!in_shared) {
+    const unsigned lane = threadIdx.x % 32;
+    for (std::uint64_t i = (std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32; i < n;
+         i += std::uint64_t(gridDim.x) * blockDim.x / 32) {
+      const std::uint32_t c = membership[i];
+      for (unsigned t = lane; t < stride; t += 32) atomicAdd(&sums[c * stride + t], points[i * stride + t]);
+      if (lane == 0) atomicAdd(&counts[c], 1u);
+    }
+    return;
   }
+  float* local_sums = shared;
+  unsigned* local_counts = reinterpret_cast<unsigned*>(shared + k * stride);
+  for (unsigned t = threadIdx.x; t < k * stride + k; t += blockDim.x) shared[t] = 0;
+  __syncthreads();
   for (std::uint64_t i = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += std::uint64_t(gridDim.x) * blockDim.x) {
     const std::uint32_t c = membership[i];
     for (unsigned t = 0; t < stride; ++t) atomicAdd(&local_sums[c * stride + t], points[i * stride + t]);
     atomicAdd(&local_counts[c], 1u);
   }
-  if (in_shared) {
-    __syncthreads();
-    for (unsigned t = threadIdx.x; t < k * stride; t += blockDim.x)
-      if (local_sums[t] != 0) atomicAdd(&sums[t], local_sums[t]);
-    for (unsigned t = threadIdx.x; t < k; t += blockDim.x)
-      if (local_counts[t] != 0) atomicAdd(&counts[t], local_counts[t]);
-  }
+  __syncthreads();
+  for (unsigned t = threadIdx.x; t < k * stride; t += blockDim.x)
+    if (local_sums[t] != 0) atomicAdd(&sums[t], local_sums[t]);
+  for (unsigned t = threadIdx.x; t < k; t += blockDim.x)
+    if (local_counts[t] != 0) atomicAdd(&counts[t], local_counts[t]);
 }
 
 // Progress of one Lloyd round, read back by the host once per round.
@@ -99,17 +126,11 @@ __global__ void divide_kernel(float* centroids, const float* sums, const unsigne
   centroids[t] = updated;
 }
 
-std::size_t staged_bytes(const DeviceClustering& clustering, std::size_t stride) {
-  const std::size_t floats = clustering.k * stride;
-  return floats <= kSharedFloats ? floats * sizeof(float) : 0;
-}
-
 void assign(const DevicePoints& points, const DeviceClustering& clustering, std::uint32_t* membership,
             unsigned long long* changes) {
-  const std::size_t shared = staged_bytes(clustering, points.stride);
-  assign_kernel<<<blocks_for(points.n, kThreads), kThreads, shared>>>(
+  assign_kernel<<<blocks_for(points.n, tile::kTile), tile::kThreads>>>(
       points.coords.data(), std::uint32_t(points.n), unsigned(points.stride), clustering.centroids.data(),
-      std::uint32_t(clustering.k), shared != 0, membership, changes);
+      std::uint32_t(clustering.k), membership, changes);
   SIMJOIN_CUDA_CHECK_LAUNCH();
 }
 
@@ -149,21 +170,16 @@ double mean_variance(const PointSet32& sample) {
   return total / double(d);
 }
 
-// k-means++ seeds from a seeded sample of the points, by the host k-means; also sets the clustering's
+// k-means++ seeds from a seeded sample of the points, drawn on the GPU; also sets the clustering's
 // settling tolerance from the sample's spread.
-std::vector<float> seed_centroids(const PointSet32& points, DeviceClustering& clustering, std::uint64_t seed) {
+DeviceBuffer<float> seed_centroids(const PointSet32& points, DeviceClustering& clustering, std::uint64_t seed) {
   clustering.sample = std::min(points.size(), std::max<std::size_t>(4096, 8 * clustering.k));
   PointSet32 sample(clustering.sample, points.dims());
   const std::vector<std::size_t> chosen = sample_indices(points.size(), clustering.sample, seed);
   for (std::size_t s = 0; s < chosen.size(); ++s)
     std::copy_n(points.point(chosen[s]), points.dims(), sample.point(s));
   clustering.tolerance = kSettleTolerance * mean_variance(sample);
-  KMeansParams params;
-  params.k = clustering.k;
-  params.seed = seed;
-  params.max_iterations = 0;  // seeds only: the Lloyd rounds run on the GPU over all points
-  params.threads = 1;         // a few thousand points: waking a thread pool would cost more
-  return kmeans(sample, params).centroids;
+  return kmeans_plus_plus(upload_points(sample, kSeedRowMultiple), points.dims(), clustering.k, seed);
 }
 
 // Per-partition coordinate sums and member counts of the current membership, into sums and counts.
@@ -180,23 +196,21 @@ void accumulate(const DevicePoints& points, const DeviceClustering& clustering, 
 }
 }  // namespace
 
-std::size_t choose_k(int requested, std::size_t n, std::vector<std::string>& notes) {
+std::size_t choose_k(int requested, std::size_t n, std::size_t d, std::vector<std::string>& notes) {
   if (requested > 0 && std::size_t(requested) > kMaxK)
     fail(ErrorKind::Usage, "gpu-kmeans supports k up to " + std::to_string(kMaxK) + " (got " +
                                std::to_string(requested) + ")");
-  const auto automatic = std::clamp<std::size_t>(std::size_t(std::sqrt(double(n) / 64.0)), 1, 256);
-  return resolve_k(std::size_t(std::max(requested, 0)), n, automatic, "sqrt(n / 64), at most 256", notes);
+  const double width = double(std::max<std::size_t>(d, 8));
+  const auto automatic = std::clamp<std::size_t>(std::size_t(std::sqrt(double(n) * width / 512)), 1,
+                                                 std::min(kMaxK, std::size_t(32 * width)));
+  return resolve_k(std::size_t(std::max(requested, 0)), n, automatic,
+                   "sqrt(n max(d, 8) / 512), at most 32 max(d, 8)", notes);
 }
 
-DeviceClustering seed_clustering(const PointSet32& points, std::size_t stride, std::size_t k, std::uint64_t seed) {
+DeviceClustering seed_clustering(const PointSet32& points, std::size_t k, std::uint64_t seed) {
   DeviceClustering result;
   result.k = k;
-  const std::size_t d = points.dims();
-  const std::vector<float> seeds = seed_centroids(points, result, seed);
-  std::vector<float> padded(k * stride, 0.0f);
-  for (std::size_t c = 0; c < k; ++c) std::copy_n(seeds.data() + c * d, d, padded.data() + c * stride);
-  result.centroids = DeviceBuffer<float>(k * stride, "k-means centroids");
-  result.centroids.upload(padded.data(), padded.size());
+  result.centroids = seed_centroids(points, result, seed);
   return result;
 }
 

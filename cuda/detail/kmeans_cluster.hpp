@@ -1,7 +1,7 @@
 #pragma once
-// k-means for gpu-kmeans and gpu-rejoin: k-means++ seeds chosen on the host from a sample of the points
-// (seeded), then Lloyd iterations on the GPU. Lloyd stops after 25 rounds, or once at most 0.1% of the
-// points change partition, or once the centroids settle: the sum over centroids of their squared
+// k-means for gpu-kmeans and gpu-rejoin: k-means++ seeds drawn on the GPU from a seeded sample of the
+// points (kmeans_seeding.hpp), then Lloyd iterations on the GPU. Lloyd stops after 25 rounds, or once at
+// most 0.1% of the points change partition, or once the centroids settle: the sum over centroids of their squared
 // movement in a round is at most 1e-4 of the points' mean per-dimension variance (estimated from the
 // sample; the rule scikit-learn uses). The membership returned is the nearest centroid of every point
 // for the final centroids.
@@ -24,12 +24,18 @@ struct DeviceClustering {
   DeviceBuffer<std::uint32_t> membership; // per point
 };
 
-// k = 0 picks sqrt(n / 64) within [1, 256] (the CPU KMEANS-JOIN, with a grid in each partition, picks
-// fewer); k > n becomes n; k above 4096 is a usage error. Choices are explained in notes.
-std::size_t choose_k(int requested, std::size_t n, std::vector<std::string>& notes);
+// k = 0 picks sqrt(n max(d, 8) / 512), at most 32 max(d, 8): sqrt(n / 64), at most 256, up to 8
+// dimensions (the CPU KMEANS-JOIN, with a grid in each partition, picks fewer), and more partitions
+// above, where clusters stand further apart and replication grows less with k (docs/benchmarks.md,
+// "gpu-kmeans on clustered 128-D data"). k > n becomes n; k above 4096 is a usage error.
+// Choices are explained in notes.
+std::size_t choose_k(int requested, std::size_t n, std::size_t d, std::vector<std::string>& notes);
 
-// k-means++ seeds (centroids only; no membership yet) for points padded to `stride`.
-DeviceClustering seed_clustering(const PointSet32& points, std::size_t stride, std::size_t k, std::uint64_t seed);
+// Rows of the points (DevicePoints) that k-means works on are padded to a multiple of this many floats.
+constexpr std::size_t kSeedRowMultiple = 4;
+
+// k-means++ seeds (centroids only, rows padded like the points; no membership yet).
+DeviceClustering seed_clustering(const PointSet32& points, std::size_t k, std::uint64_t seed);
 
 // Lloyd rounds over `points` from the clustering's current centroids (the seeds, or for RE-JOIN the
 // centroids in use); resizes the membership to the

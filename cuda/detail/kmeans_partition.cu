@@ -2,6 +2,7 @@
 
 #include <cub/cub.cuh>
 
+#include "cuda/detail/difference_tile.cuh"
 #include "cuda/detail/launch_size.hpp"
 
 namespace simjoin::gpu {
@@ -26,16 +27,26 @@ __global__ void gaps_kernel(const float* centroids, std::uint32_t k, unsigned st
   gaps[t] = sqrt(sum);
 }
 
-// Walks the partitions of point i in ascending order: its own and those whose band it lies in.
-// With `write` false it only counts them.
-__global__ void list_kernel(const float* points, std::uint32_t n, unsigned stride, const std::uint32_t* membership,
-                            const float* centroids, const double* gaps, std::uint32_t k, double eps,
-                            bool replicate, unsigned long long* counts, const unsigned long long* list_begin,
-                            std::uint32_t* lists) {
-  const std::uint64_t i = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n) return;
+// Walks the partitions of each point in ascending order, its own and those whose band it lies in,
+// with `lists` null only counting them. A block takes 128 points against each tile of 128 centroids
+// (difference_tile.cuh): the float32 tile applies the band test with a margin far above its rounding
+// and marks the centroids it lets through in shared memory; thread t then decides point t's marks, in
+// ascending order, with the float64 band test.
+__global__ void __launch_bounds__(tile::kThreads)
+list_kernel(const float* points, std::uint32_t n, unsigned stride, const std::uint32_t* membership,
+            const float* centroids, const double* gaps, std::uint32_t k, double eps, bool replicate,
+            unsigned long long* counts, const unsigned long long* list_begin, std::uint32_t* lists) {
+  constexpr unsigned kWords = tile::kTile / 32;
+  __shared__ tile::Shared shared;
+  __shared__ std::uint32_t marks[tile::kTile][kWords];
+  __shared__ float own_distance[tile::kTile];  // squared |p - own|, in float32
+  __shared__ std::uint32_t own_of[tile::kTile];
+  const std::uint32_t row0 = blockIdx.x * tile::kTile;
+  const unsigned rows = min(tile::kTile, n - row0);
+  const bool walker = threadIdx.x < rows;
+  const std::uint64_t i = row0 + threadIdx.x;
   const float* p = points + i * stride;
-  const std::uint32_t own = membership[i];
+  const std::uint32_t own = walker ? membership[i] : 0;
   const auto squared = [&](std::uint32_t c) {
     double sum = 0;
     for (unsigned d = 0; d < stride; ++d) {
@@ -44,18 +55,55 @@ __global__ void list_kernel(const float* points, std::uint32_t n, unsigned strid
     }
     return sum;
   };
-  const double to_own = squared(own);
+  const double to_own = walker ? squared(own) : 0;
+  if (threadIdx.x < tile::kTile) {
+    for (unsigned w = 0; w < kWords; ++w) marks[threadIdx.x][w] = 0;
+    own_distance[threadIdx.x] = float(to_own);
+    own_of[threadIdx.x] = own;
+  }
+  // The tile's squared distances are within (stride + 2) 2^-24 of the float64 ones, relatively; four
+  // times that, and a relative 2^-20 on the band's width, cover them and the float32 rounding here.
+  const float margin = float(stride + 8) * 0x1p-22f;
+  const float two_eps = float(2 * eps) * (1 + 0x1p-20f);
   unsigned long long count = 0;
-  for (std::uint32_t c = 0; c < k; ++c) {
-    bool member = c == own;
-    if (!member && replicate) {
-      const double to_c = squared(c);
-      member = to_c - to_own <= 2 * eps * gaps[own * k + c] + kRoundingMargin * (to_c + to_own);
-    }
-    if (!member) continue;
+  const auto add = [&](std::uint32_t c) {
     if (lists) lists[list_begin[i] + count] = c;
     ++count;
+  };
+  for (std::uint32_t c0 = 0; replicate && c0 < k; c0 += tile::kTile) {
+    const unsigned cols = min(tile::kTile, k - c0);
+    float acc[tile::kPerThread][tile::kPerThread];
+    tile::distances(shared, points + std::size_t(row0) * stride, rows, centroids + std::size_t(c0) * stride, cols,
+                    stride, acc);
+#pragma unroll
+    for (unsigned r = 0; r < tile::kPerThread; ++r)
+#pragma unroll
+      for (unsigned c = 0; c < tile::kPerThread; ++c) {
+        const unsigned row = tile::local_index(tile::row_group(), r), col = tile::local_index(tile::col_group(), c);
+        if (row >= rows || col >= cols) continue;
+        const float to_c = acc[r][c], to_o = own_distance[row];
+        const float gap = float(gaps[std::size_t(own_of[row]) * k + c0 + col]);
+        // Written as "not rejected", so that distances past float32's range (inf, NaN) go to float64.
+        if (!(to_c - to_o > two_eps * gap + margin * (to_c + to_o))) atomicOr(&marks[row][col / 32], 1u << (col % 32));
+      }
+    __syncthreads();
+    if (!walker) continue;  // the next tile's distances() begins with a barrier
+    if (own >= c0 && own < c0 + cols) marks[threadIdx.x][(own - c0) / 32] |= 1u << ((own - c0) % 32);
+    for (unsigned w = 0; w < kWords; ++w) {
+      for (std::uint32_t bits = marks[threadIdx.x][w]; bits; bits &= bits - 1) {
+        const std::uint32_t c = c0 + 32 * w + std::uint32_t(__ffs(int(bits)) - 1);
+        if (c == own) {
+          add(c);
+          continue;
+        }
+        const double to_c = squared(c);
+        if (to_c - to_own <= 2 * eps * gaps[own * k + c] + kRoundingMargin * (to_c + to_own)) add(c);
+      }
+      marks[threadIdx.x][w] = 0;
+    }
   }
+  if (!walker) return;
+  if (!replicate) add(own);
   if (counts) counts[i] = count;
 }
 
@@ -120,7 +168,7 @@ PartitionedPoints partition_points(const DevicePoints& points, const std::uint32
     EventTimer timer;
     DeviceBuffer<unsigned long long> counts(n + 1, "membership list sizes");
     SIMJOIN_CUDA_CHECK(cudaMemset(counts.data(), 0, counts.bytes()));
-    list_kernel<<<blocks_for(n, kThreads), kThreads>>>(points.coords.data(), std::uint32_t(n), stride, membership,
+    list_kernel<<<blocks_for(n, tile::kTile), tile::kThreads>>>(points.coords.data(), std::uint32_t(n), stride, membership,
                                              clustering.centroids.data(), gaps, std::uint32_t(k), band,
                                              replicate, counts.data(), nullptr, nullptr);
     SIMJOIN_CUDA_CHECK_LAUNCH();
@@ -129,7 +177,7 @@ PartitionedPoints partition_points(const DevicePoints& points, const std::uint32
     SIMJOIN_CUDA_CHECK(cudaMemcpy(&result.entries, result.list_begin.data() + n, sizeof(unsigned long long),
                                   cudaMemcpyDeviceToHost));
     result.lists = DeviceBuffer<std::uint32_t>(result.entries, "membership lists");
-    list_kernel<<<blocks_for(n, kThreads), kThreads>>>(points.coords.data(), std::uint32_t(n), stride, membership,
+    list_kernel<<<blocks_for(n, tile::kTile), tile::kThreads>>>(points.coords.data(), std::uint32_t(n), stride, membership,
                                              clustering.centroids.data(), gaps, std::uint32_t(k), band,
                                              replicate, nullptr, result.list_begin.data(), result.lists.data());
     SIMJOIN_CUDA_CHECK_LAUNCH();

@@ -4,15 +4,14 @@
 #include <chrono>
 #include <cstdlib>
 #include <deque>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "cuda/detail/cuda_check.hpp"
 #include "cuda/detail/device_cancel.hpp"
+#include "cuda/detail/device_pool.hpp"
 
 namespace simjoin::gpu {
 
@@ -137,37 +136,9 @@ struct PairBatches::Slots {
 };
 
 namespace {
-// The slots of each GPU, kept for the process's lifetime and leased to one run at a time; two runs on
-// one GPU at once (a GPU named twice) get a set each.
-class SlotPool {
- public:
-  std::unique_ptr<PairBatches::Slots> acquire(int device) {
-    {
-      std::lock_guard lock(mutex_);
-      auto& free = free_[device];
-      if (!free.empty()) {
-        auto slots = std::move(free.back());
-        free.pop_back();
-        return slots;
-      }
-    }
-    auto slots = std::make_unique<PairBatches::Slots>();
-    slots->device = device;
-    return slots;
-  }
-  void release(std::unique_ptr<PairBatches::Slots> slots) {
-    std::lock_guard lock(mutex_);
-    free_[slots->device].push_back(std::move(slots));
-  }
-
- private:
-  std::mutex mutex_;
-  std::map<int, std::vector<std::unique_ptr<PairBatches::Slots>>> free_;
-};
-
 // Never destroyed: its buffers would otherwise be freed after the CUDA runtime has shut down.
-SlotPool& slot_pool() {
-  static SlotPool* pool = new SlotPool;
+DevicePool<PairBatches::Slots>& slot_pool() {
+  static auto* pool = new DevicePool<PairBatches::Slots>;
   return *pool;
 }
 
@@ -207,12 +178,17 @@ PairBatches::PairBatches(PairSink& sink, const JoinParams& params)
       budget_(std::max<std::uint64_t>(1, (params.batch_bytes ? params.batch_bytes : kDefaultBatchBytes) / 2 / sizeof(Pair))) {
   int device = 0;
   SIMJOIN_CUDA_CHECK(cudaGetDevice(&device));
-  slots_ = slot_pool().acquire(device);
+  slots_ = slot_pool().acquire(device, [](int owner) {
+    auto slots = std::make_unique<Slots>();
+    slots->device = owner;
+    return slots;
+  });
 }
 
 PairBatches::~PairBatches() {
   slots_->settle();
-  slot_pool().release(std::move(slots_));
+  const int device = slots_->device;
+  slot_pool().release(device, std::move(slots_));
 }
 
 void PairBatches::run(std::uint64_t items, const BatchPlan& plan, const LaunchItems& launch, RunControl& control,

@@ -7,12 +7,10 @@
 namespace simjoin::gpu {
 
 namespace {
-// Between these dimensions k-means partitions prune clustered data better than the grid's few
-// indexed dimensions (W1 at d = 8 and W5 at d = 32: 1.6 and 2.8 times faster); below, the grid wins
-// on every workload, and above (128-D clustered unit vectors) the grid's cost model still finds
-// dimensions worth indexing while k-means replicates too much.
-constexpr std::size_t kFirstMidDims = 7;
-constexpr std::size_t kLastMidDims = 64;
+// From this dimension on, k-means partitions prune clustered data better than the grid's few indexed
+// dimensions (W1 at d = 8, W5 at d = 32 and clustered 128-D unit vectors: 1.4 to 2.8 times faster,
+// docs/benchmarks.md); below, the grid wins on every workload.
+constexpr std::size_t kKMeansMinDims = 7;
 }  // namespace
 
 GpuAutoEngine::GpuAutoEngine()
@@ -35,9 +33,9 @@ GpuAutoEngine::Choice GpuAutoEngine::choose(const JoinShape& shape) const {
                                    " candidate pairs): one brute-force pass needs no index"};
   if (shape.widest <= 2 * shape.eps)
     return {bruteforce_.get(), "eps spans the data in every dimension: no index can prune"};
-  if (shape.dims >= kFirstMidDims && shape.dims <= kLastMidDims)
-    return {kmeans_.get(), "mid dimension (" + std::to_string(kFirstMidDims) + " <= d <= " +
-                               std::to_string(kLastMidDims) + "): k-means partitions prune best"};
+  if (shape.dims >= kKMeansMinDims)
+    return {kmeans_.get(), std::to_string(shape.dims) + " dimensions (from " + std::to_string(kKMeansMinDims) +
+                               "): k-means partitions prune best"};
   return {grid_.get(), "the epsilon-grid, over the dimensions its cost model picks, prunes best"};
 }
 

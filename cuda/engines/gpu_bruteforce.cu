@@ -1,10 +1,13 @@
 #include "cuda/engines/gpu_bruteforce.hpp"
 
 #include <algorithm>
+#include <iomanip>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "cuda/detail/candidate_share.hpp"
 #include "cuda/detail/centered_points.hpp"
 #include "cuda/detail/difference_tile.cuh"
 #include "cuda/detail/distance.cuh"
@@ -20,10 +23,14 @@ constexpr unsigned kTile = 128, kThreads = 256;
 static_assert(tile::kTile == kTile && norm_tile::kTile == kTile && tile::kThreads == kThreads &&
               norm_tile::kThreads == kThreads);
 // The tensor-core form pays off from 5 dimensions (rows of 8 floats on CUDA cores cost 16
-// instructions a pair), and is used while its rounding band stays below eps^2 / 8 and a block's
-// three tiles fit in shared memory.
+// instructions a pair), where a block's three tiles fit in shared memory. Its rounding band makes every
+// pair within eps^2 plus the band a candidate, re-checked one at a time: a band up to eps^2 / 8 is
+// taken at once; one up to eps^2 where a sample finds at most 1/128 of the pairs within eps^2 plus
+// twice the band (a re-check costs about as much as a hundred tensor-core tests).
 constexpr std::size_t kTensorMinDims = 5;
-constexpr float kBandLimit = 1.0f / 8;
+constexpr float kBandTakenAtOnce = 1.0f / 8;
+constexpr float kBandLimit = 1;
+constexpr double kMaxCandidateShare = 1.0 / 128;
 constexpr std::size_t kMaxSharedBytes = 227 * 1024;
 
 // The tile pair (ta, tb) of a work item: the upper triangle of tiles row by row for a self-join,
@@ -155,6 +162,28 @@ struct TensorInputs {
   int blocks_per_multiprocessor = 0;
 };
 
+// Whether the tensor-core form's rounding band (widest_band) is narrow enough for these points: the
+// reason why not goes to `notes`; what a sample let through, where one was taken, to `sampled`.
+bool band_fits(float widest_band, float reject, const DevicePoints& da, const DevicePoints& db, std::size_t dims,
+               bool self, std::vector<std::string>& notes, std::string& sampled) {
+  if (!(widest_band <= kBandLimit * reject)) {
+    notes.push_back("CUDA cores: the points' spread makes the tensor-core form's rounding band (" +
+                    std::to_string(widest_band) + ") wider than eps^2");
+    return false;
+  }
+  if (widest_band <= kBandTakenAtOnce * reject) return true;
+  const double share = sampled_share_within(da, db, dims, reject + 2 * widest_band, self);
+  std::ostringstream band_share;
+  band_share << std::setprecision(2) << "the rounding band (" << widest_band / reject << " eps^2) lets "
+             << 100 * share << "% of sampled pairs through";
+  if (share > kMaxCandidateShare) {
+    notes.push_back("CUDA cores: in the tensor-core form " + band_share.str() + ", too many to re-check");
+    return false;
+  }
+  sampled = "; " + band_share.str();
+  return true;
+}
+
 std::optional<TensorInputs> tensor_inputs(const JoinInputs& inputs, const DevicePoints& da, const DevicePoints& db,
                                           float reject, std::vector<std::string>& notes) {
   const PointSet32& a = *inputs.a;
@@ -177,11 +206,8 @@ std::optional<TensorInputs> tensor_inputs(const JoinInputs& inputs, const Device
   const float f = norm_tile::bound_factor(stride);
   const float bound = norm_tile::widened_bound(reject, a.dims(), stride, scale);
   const float widest_band = f * 2 * std::max(ca.max_norm, cb.max_norm) + (bound - reject);
-  if (!(widest_band <= kBandLimit * reject)) {
-    notes.push_back("CUDA cores: the points' spread makes the tensor-core form's rounding band (" +
-                    std::to_string(widest_band) + ") wider than eps^2 / 8");
-    return std::nullopt;
-  }
+  std::string sampled;
+  if (!band_fits(widest_band, reject, da, db, a.dims(), self, notes, sampled)) return std::nullopt;
   const float scale2 = scale * scale;
   t.operands = {ca.words.data(), ca.norms.data(), std::uint32_t(ca.n), cb.words.data(), cb.norms.data(),
                 std::uint32_t(cb.n), stride, (1 - f) * scale2, bound * scale2};
@@ -190,7 +216,7 @@ std::optional<TensorInputs> tensor_inputs(const JoinInputs& inputs, const Device
   SIMJOIN_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&t.blocks_per_multiprocessor, tensor_kernel,
                                                                    int(kThreads), t.shared_bytes));
   notes.push_back("tensor cores: norm form from split FP16 operands, candidates re-checked in float32 and "
-                  "float64 where float32 cannot decide");
+                  "float64 where float32 cannot decide" + sampled);
   return t;
 }
 

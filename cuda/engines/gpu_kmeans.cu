@@ -79,15 +79,15 @@ void GpuKMeansEngine::join(GpuRun& run) const {
   RunStats& stats = run.stats();
   const PointSet32& a = *run.inputs.a;
   const bool self = run.self();
-  const DeviceInputs device = upload_inputs(run.inputs, 4, stats, &run.control);
+  const DeviceInputs device = upload_inputs(run.inputs, kSeedRowMultiple, stats, &run.control);
   const std::size_t stride = device.a.stride;
 
-  const std::size_t k = choose_k(run.params.k, a.size(), stats.notes);
+  const std::size_t k = choose_k(run.params.k, a.size(), a.dims(), stats.notes);
   DeviceClustering clustering;
   DeviceBuffer<std::uint32_t> membership_b;
   {
     Phase phase(run, "k-means seeding");
-    clustering = seed_clustering(a, stride, k, run.params.seed);
+    clustering = seed_clustering(a, k, run.params.seed);
   }
   {
     Phase phase(run, "k-means");

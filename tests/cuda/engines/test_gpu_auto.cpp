@@ -35,7 +35,7 @@ INSTANTIATE_TEST_SUITE_P(
                       ShapeCase{"W3 uniform 6-D", {2000000, 2000000, 6, true, 100, 8}, "gpu-grid"},
                       ShapeCase{"W4 uniform 2-D", {10000000, 10000000, 2, true, 100, 0.1}, "gpu-grid"},
                       ShapeCase{"W5 clustered 32-D", {1000000, 1000000, 32, true, 20, 0.1}, "gpu-kmeans"},
-                      ShapeCase{"128-D unit vectors", {1000000, 1000000, 128, true, 2, 0.06}, "gpu-grid"},
+                      ShapeCase{"128-D unit vectors", {1000000, 1000000, 128, true, 2, 0.06}, "gpu-kmeans"},
                       ShapeCase{"small", {2000, 2000, 3, true, 1, 0.05}, "gpu-bruteforce"},
                       ShapeCase{"eps beyond the extent", {100000, 100000, 3, true, 1, 5}, "gpu-bruteforce"}),
     [](const auto& info) { return "case" + std::to_string(info.index); });

@@ -1,12 +1,14 @@
 // gpu-bruteforce's tensor-core path (d >= 5): its candidates are decided by the exact test, so its
 // pairs must equal the float64 oracle's, also where many pairs lie within a rounding error of eps; and
-// it must give way to CUDA cores where the points' norms would make its rounding band too wide.
+// it must give way to CUDA cores where the points' norms would make its rounding band too wide, or let
+// through too many candidates to re-check.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "tests/core/oracle_check.hpp"
 #include "tests/cuda/gpu_test_common.hpp"
@@ -21,6 +23,11 @@ bool has_note(const RunResult& result, const std::string& start) {
                      [&](const std::string& note) { return note.rfind(start, 0) == 0; });
 }
 
+bool mentions(const RunResult& result, const std::string& text) {
+  return std::any_of(result.stats.notes.begin(), result.stats.notes.end(),
+                     [&](const std::string& note) { return note.find(text) != std::string::npos; });
+}
+
 class GpuBruteForceTensor : public ::testing::Test {
  protected:
   void SetUp() override { SIMJOIN_SKIP_WITHOUT_GPU(); }
@@ -29,8 +36,8 @@ class GpuBruteForceTensor : public ::testing::Test {
     p.eps = eps;
     return p;
   }
-  // Runs the engine and expects exactly the oracle's pairs, on the path named.
-  void expect_oracle_pairs(const PointSet& a, const PointSet* b, double eps, const std::string& path) {
+  // Runs the engine and expects exactly the oracle's pairs, on the path named; returns the run's result.
+  RunResult expect_oracle_pairs(const PointSet& a, const PointSet* b, double eps, const std::string& path) {
     RunResult result;
     const std::vector<Pair> got = run_pairs(bruteforce(), a, b, params(eps), &result);
     EXPECT_TRUE(has_note(result, path)) << "expected the path " << path;
@@ -39,8 +46,35 @@ class GpuBruteForceTensor : public ::testing::Test {
     const std::size_t points = a.size() + (b ? b->size() : 0);
     EXPECT_EQ(result.stats.extra_bytes, path == "tensor cores" ? points * (stride + 1) * 4 : 0);
     EXPECT_MATCHES_ORACLE(compare_with_oracle(got, a, b, eps));
+    return result;
   }
 };
+
+// n points, point i near centres[i % centres.size()]: the centre plus Gaussian noise of `sigma` per
+// coordinate.
+PointSet around_centres(std::size_t n, const std::vector<std::vector<double>>& centres, double sigma,
+                        std::uint64_t seed) {
+  std::mt19937_64 random(seed);
+  std::normal_distribution<double> noise(0.0, sigma);
+  const std::size_t d = centres.front().size();
+  PointSet points(n, d);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t k = 0; k < d; ++k) points.point(i)[k] = centres[i % centres.size()][k] + noise(random);
+  return points;
+}
+
+// `count` directions uniform on the unit sphere of `d` dimensions.
+std::vector<std::vector<double>> unit_vectors(std::size_t count, std::size_t d, std::uint64_t seed) {
+  std::mt19937_64 random(seed);
+  std::normal_distribution<double> normal;
+  std::vector<std::vector<double>> vectors(count, std::vector<double>(d));
+  for (std::vector<double>& v : vectors) {
+    double norm = 0;
+    for (double& x : v) norm += (x = normal(random)) * x;
+    for (double& x : v) x /= std::sqrt(norm);
+  }
+  return vectors;
+}
 
 TEST_F(GpuBruteForceTensor, EqualsOracleAcrossDimensions) {
   const std::uint64_t seed = test_seed();
@@ -86,8 +120,32 @@ TEST_F(GpuBruteForceTensor, WideSpreadFallsBackToCudaCores) {
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   PointSet points = random_points(Distribution::Uniform, 1500, 8, seed, 0, 1);
-  std::fill_n(points.point(0), 8, 1e4);  // one far point widens the band past eps^2 / 8
+  std::fill_n(points.point(0), 8, 1e4);  // one far point widens the band past eps^2
   expect_oracle_pairs(points, nullptr, 0.5, "CUDA cores");
+}
+
+// Tight clusters of unit vectors in 128 dimensions, the shape of embeddings: norms of about 1 make the
+// band about a fifth of eps^2 = 0.0025, but only a row's own cluster (5 of 3000 points) lies within
+// eps^2 plus the band, so the sample keeps the tensor cores. Pairs lie on both sides of eps.
+TEST_F(GpuBruteForceTensor, NarrowClustersOfUnitVectorsKeepTensorCores) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet points = around_centres(3000, unit_vectors(600, 128, seed), 0.0031, seed + 1);
+  const RunResult result = expect_oracle_pairs(points, nullptr, 0.05, "tensor cores");
+  EXPECT_TRUE(mentions(result, "of sampled pairs through")) << "expected a sample to decide";
+}
+
+// The same band, but each of two clusters (at e1 and -e1) lies wholly within eps plus the band: half
+// of all pairs would be candidates to re-check one by one, so the CUDA-core form is taken.
+TEST_F(GpuBruteForceTensor, DenseCandidatesFallBackToCudaCores) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::vector<std::vector<double>> poles(2, std::vector<double>(128, 0.0));
+  poles[0][0] = 1;
+  poles[1][0] = -1;
+  const RunResult result =
+      expect_oracle_pairs(around_centres(2000, poles, 0.0031, seed), nullptr, 0.05, "CUDA cores");
+  EXPECT_TRUE(mentions(result, "too many to re-check")) << "expected a sample to decide";
 }
 
 TEST_F(GpuBruteForceTensor, RowsTooLongForSharedMemoryUseCudaCores) {
