@@ -13,7 +13,8 @@
 namespace simjoin::gpu {
 namespace {
 
-TEST(StagedUpload, CopiesArriveWhole) {
+// Also the compute-sanitizer case of scripts/device-check.
+TEST(StagedUpload, Sanitizer) {
   SIMJOIN_SKIP_WITHOUT_GPU();
   std::mt19937_64 random(simjoin::testing::test_seed());
   for (std::size_t bytes : {std::size_t(1000), std::size_t(5) << 20, (std::size_t(70) << 20) + 12345}) {

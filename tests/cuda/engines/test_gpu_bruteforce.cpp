@@ -177,6 +177,9 @@ TEST_F(GpuBruteForceTensor, Sanitizer) {
   p.batch_bytes = 8 * 100;
   EXPECT_MATCHES_ORACLE(check_engine(bruteforce(), a, nullptr, p));
   EXPECT_MATCHES_ORACLE(check_engine(bruteforce(), a, &b, p));
+  // A band that a sample must decide (candidate_share.cu): clustered 128-D unit vectors.
+  const PointSet vectors = around_centres(300, unit_vectors(60, 128, test_seed()), 0.0031, test_seed() + 2);
+  EXPECT_MATCHES_ORACLE(check_engine(bruteforce(), vectors, nullptr, params(0.05)));
 }
 
 }  // namespace
