@@ -19,6 +19,9 @@ constexpr unsigned kThreads = 256;
 constexpr int kMaxIterations = 25;
 constexpr double kSettleTolerance = 1e-4;
 constexpr std::size_t kMaxK = 4096;
+// Lloyd rounds fit the centroids on at most this many evenly spaced points (all of smaller sets).
+constexpr std::size_t kMinFittedPoints = 262144;
+constexpr std::size_t kFittedPointsPerCentroid = 512;
 constexpr std::size_t kSharedFloats = 48 * 1024 / sizeof(float);
 
 // The lower of two (distance, centroid) candidates: the nearer, or on a tie the lower index.
@@ -182,17 +185,38 @@ DeviceBuffer<float> seed_centroids(const PointSet32& points, DeviceClustering& c
   return kmeans_plus_plus(upload_points(sample, kSeedRowMultiple), points.dims(), clustering.k, seed);
 }
 
-// Per-partition coordinate sums and member counts of the current membership, into sums and counts.
-void accumulate(const DevicePoints& points, const DeviceClustering& clustering, float* sums, unsigned* counts) {
-  const std::size_t k = clustering.k, stride = points.stride;
+// Per-partition coordinate sums and member counts of `membership` (one per point), into sums and counts.
+void accumulate(const DevicePoints& points, std::size_t k, const std::uint32_t* membership, float* sums,
+                unsigned* counts) {
+  const std::size_t stride = points.stride;
   SIMJOIN_CUDA_CHECK(cudaMemsetAsync(sums, 0, k * stride * sizeof(float)));
   SIMJOIN_CUDA_CHECK(cudaMemsetAsync(counts, 0, k * sizeof(unsigned)));
   const bool in_shared = k * stride + k <= kSharedFloats;
   accumulate_kernel<<<std::min<unsigned>(blocks_for(points.n, kThreads), 1024), kThreads,
                       in_shared ? (k * stride + k) * sizeof(float) : 0>>>(
-      points.coords.data(), std::uint32_t(points.n), unsigned(stride), clustering.membership.data(),
-      std::uint32_t(k), in_shared, sums, counts);
+      points.coords.data(), std::uint32_t(points.n), unsigned(stride), membership, std::uint32_t(k), in_shared, sums,
+      counts);
   SIMJOIN_CUDA_CHECK_LAUNCH();
+}
+
+// Rows i n / m of `points`, i < m: a sample spread over the whole set, whatever order it came in.
+__global__ void evenly_spaced_kernel(const float* points, std::uint64_t n, unsigned stride, std::uint64_t m,
+                                     float* sample) {
+  const std::uint64_t t = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= m * stride) return;
+  const std::uint64_t row = t / stride;
+  sample[t] = points[row * n / m * stride + t % stride];
+}
+
+DevicePoints evenly_spaced(const DevicePoints& points, std::size_t m) {
+  DevicePoints sample;
+  sample.n = m;
+  sample.stride = points.stride;
+  sample.coords = DeviceBuffer<float>(m * points.stride, "k-means fitting sample");
+  evenly_spaced_kernel<<<blocks_for(m * points.stride, kThreads), kThreads>>>(
+      points.coords.data(), points.n, unsigned(points.stride), m, sample.coords.data());
+  SIMJOIN_CUDA_CHECK_LAUNCH();
+  return sample;
 }
 }  // namespace
 
@@ -218,24 +242,31 @@ void refine_clustering(const DevicePoints& points, DeviceClustering& clustering,
   const std::size_t k = clustering.k, stride = points.stride, n = points.n;
   if (clustering.membership.size() != n)
     clustering.membership = DeviceBuffer<std::uint32_t>(n, "k-means membership");
+  clustering.fitted = std::min(n, std::max(kMinFittedPoints, kFittedPointsPerCentroid * k));
+  const bool sampled = clustering.fitted < n;
+  const DevicePoints sample = sampled ? evenly_spaced(points, clustering.fitted) : DevicePoints{};
+  const DevicePoints& fitted = sampled ? sample : points;
+  DeviceBuffer<std::uint32_t> sample_membership(sampled ? clustering.fitted : 0, "k-means sample membership");
+  std::uint32_t* membership = sampled ? sample_membership.data() : clustering.membership.data();
   DeviceBuffer<float> sums(k * stride, "k-means sums");
   DeviceBuffer<unsigned> counts(k, "k-means counts");
   DeviceBuffer<RoundProgress> progress(1, "k-means progress");
-  assign(points, clustering, clustering.membership.data(), nullptr);
+  assign(fitted, clustering, membership, nullptr);
   for (int round = 0; round < kMaxIterations; ++round) {
     control.throw_if_cancelled();
     ++clustering.iterations;
     SIMJOIN_CUDA_CHECK(cudaMemsetAsync(progress.data(), 0, sizeof(RoundProgress)));
-    accumulate(points, clustering, sums.data(), counts.data());
+    accumulate(fitted, k, membership, sums.data(), counts.data());
     divide_kernel<<<blocks_for(k * stride, kThreads), kThreads>>>(clustering.centroids.data(), sums.data(), counts.data(),
                                                         std::uint32_t(k), unsigned(stride), progress.data());
     SIMJOIN_CUDA_CHECK_LAUNCH();
-    assign(points, clustering, clustering.membership.data(), &progress.data()->changes);
+    assign(fitted, clustering, membership, &progress.data()->changes);
     RoundProgress host{};
     progress.download(&host, 1);
     SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(0));
-    if (host.changes * 1000 <= n || host.shift <= clustering.tolerance) break;
+    if (host.changes * 1000 <= fitted.n || host.shift <= clustering.tolerance) break;
   }
+  if (sampled) assign(points, clustering, clustering.membership.data(), nullptr);
 }
 
 void assign_nearest(const DevicePoints& points, const DeviceClustering& clustering,
@@ -247,7 +278,7 @@ double centroid_displacement(const DevicePoints& points, const DeviceClustering&
   const std::size_t k = clustering.k, stride = points.stride;
   DeviceBuffer<float> sums(k * stride, "k-means sums");
   DeviceBuffer<unsigned> counts(k, "k-means counts");
-  accumulate(points, clustering, sums.data(), counts.data());
+  accumulate(points, k, clustering.membership.data(), sums.data(), counts.data());
   std::vector<float> host_sums(k * stride), centroids(k * stride);
   std::vector<unsigned> host_counts(k);
   sums.download(host_sums.data(), host_sums.size());

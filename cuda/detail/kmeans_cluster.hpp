@@ -1,10 +1,11 @@
 #pragma once
 // k-means for gpu-kmeans and gpu-rejoin: k-means++ seeds drawn on the GPU from a seeded sample of the
-// points (kmeans_seeding.hpp), then Lloyd iterations on the GPU. Lloyd stops after 25 rounds, or once at
-// most 0.1% of the points change partition, or once the centroids settle: the sum over centroids of their squared
-// movement in a round is at most 1e-4 of the points' mean per-dimension variance (estimated from the
-// sample; the rule scikit-learn uses). The membership returned is the nearest centroid of every point
-// for the final centroids.
+// points (kmeans_seeding.hpp), then Lloyd iterations on the GPU over at most max(65536, 128 k) evenly
+// spaced points (all of a smaller set). Lloyd stops after 25 rounds, or once at most 0.1% of those points
+// change partition, or once the centroids settle: the sum over centroids of their squared movement in a
+// round is at most 1e-4 of the points' mean per-dimension variance (estimated from the sample; the rule
+// scikit-learn uses). The membership returned is the nearest centroid of every point for the final
+// centroids.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@ namespace simjoin::gpu {
 struct DeviceClustering {
   std::size_t k = 0;
   std::size_t sample = 0;  // points the seeds were chosen from
+  std::size_t fitted = 0;  // points the Lloyd rounds ran on
   int iterations = 0;
   double tolerance = 0;    // settling threshold on the summed squared centroid movement
   DeviceBuffer<float> centroids;          // k x stride
@@ -27,7 +29,7 @@ struct DeviceClustering {
 // k = 0 picks sqrt(n max(d, 8) / 512), at most 32 max(d, 8): sqrt(n / 64), at most 256, up to 8
 // dimensions (the CPU KMEANS-JOIN, with a grid in each partition, picks fewer), and more partitions
 // above, where clusters stand further apart and replication grows less with k (docs/benchmarks.md,
-// "gpu-kmeans on clustered 128-D data"). k > n becomes n; k above 4096 is a usage error.
+// "GPU engines III"). k > n becomes n; k above 4096 is a usage error.
 // Choices are explained in notes.
 std::size_t choose_k(int requested, std::size_t n, std::size_t d, std::vector<std::string>& notes);
 

@@ -98,8 +98,11 @@ void GpuKMeansEngine::join(GpuRun& run) const {
     }
   }
   stats.k = int(k);
-  stats.notes.push_back("k-means++ seeds from a sample of " + std::to_string(clustering.sample) +
-                        " points, " + std::to_string(clustering.iterations) + " Lloyd iterations");
+  stats.notes.push_back("k-means++ seeds from a sample of " + std::to_string(clustering.sample) + " points, " +
+                        std::to_string(clustering.iterations) + " Lloyd iterations" +
+                        (clustering.fitted < a.size()
+                             ? " on " + std::to_string(clustering.fitted) + " evenly spaced points"
+                             : std::string()));
 
   run.control.set_phase("replication");
   const DeviceBuffer<double> gaps = centroid_gaps(clustering, stride);

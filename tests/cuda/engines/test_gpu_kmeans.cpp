@@ -1,5 +1,6 @@
 // gpu-kmeans specifics: the partition structure it reports, large k, the approximate variant, and
-// large inputs checked against the other exact GPU engines.
+// large inputs (also those whose k-means is fitted on a sample) checked against the other exact GPU
+// engines.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -115,6 +116,26 @@ TEST_F(GpuKMeans, LargeInputsAgreeAcrossEngines) {
     const PointSet others = random_points(kind, 40000, 8, seed + 1, 0, 10, 10, 0.5);
     EXPECT_MATCHES_ORACLE(check_engine(engine_named("gpu-kmeans"), subset, &others, params));
   }
+}
+
+// Above 262,144 points the Lloyd rounds fit the centroids on an evenly spaced sample, and every point
+// then takes its nearest final centroid: the replication's guarantee, and so the pairs, must not change.
+TEST_F(GpuKMeans, LloydOnASampleStaysExact) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet points = random_points(Distribution::Clusters, 300000, 8, seed, 0, 10, 12, 0.5);
+  JoinParams params;
+  params.eps = 0.4;
+  params.k = 30;
+  params.seed = seed;
+  RunResult result;
+  const std::vector<Pair> got = run_pairs(engine_named("gpu-kmeans"), points, nullptr, params, &result);
+  EXPECT_TRUE(std::any_of(result.stats.notes.begin(), result.stats.notes.end(), [](const std::string& note) {
+    return note.find("on 262144 evenly spaced points") != std::string::npos;
+  })) << "expected the rounds to run on a sample";
+  const std::vector<Pair> brute = run_pairs(engine_named("gpu-bruteforce"), points, nullptr, params);
+  EXPECT_GT(brute.size(), 1000u);
+  EXPECT_MATCHES_ORACLE(compare_pairs(got, brute));
 }
 
 }  // namespace
