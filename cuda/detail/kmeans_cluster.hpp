@@ -1,6 +1,6 @@
 #pragma once
 // k-means for gpu-kmeans and gpu-rejoin: k-means++ seeds drawn on the GPU from a seeded sample of the
-// points (kmeans_seeding.hpp), then Lloyd iterations on the GPU over at most max(65536, 128 k) evenly
+// points (kmeans_seeding.hpp), then Lloyd iterations on the GPU over at most max(262144, 512 k) evenly
 // spaced points (all of a smaller set). Lloyd stops after 25 rounds, or once at most 0.1% of those points
 // change partition, or once the centroids settle: the sum over centroids of their squared movement in a
 // round is at most 1e-4 of the points' mean per-dimension variance (estimated from the sample; the rule
