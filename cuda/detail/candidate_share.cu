@@ -35,8 +35,10 @@ __global__ void count_within_kernel(const float* rows, const std::uint32_t* row_
 
 double sampled_share_within(const DevicePoints& rows, const DevicePoints& cols, std::size_t dims, float limit,
                             bool self) {
-  const std::size_t sample = std::min({kSampleRows, rows.n, kMaxSharedBytes / (sizeof(float) * std::max<std::size_t>(dims, 1))});
-  if (sample == 0 || cols.n == 0) return 0;
+  if (rows.n == 0 || cols.n == 0) return 0;
+  const std::size_t fitting = kMaxSharedBytes / (sizeof(float) * std::max<std::size_t>(dims, 1));
+  const std::size_t sample = std::min({kSampleRows, rows.n, fitting});
+  if (sample == 0) return 1;  // rows too wide to stage: no sample, so no evidence of few candidates
   std::vector<std::uint32_t> ids(sample);
   for (std::size_t s = 0; s < sample; ++s) ids[s] = std::uint32_t(s * rows.n / sample);
   DeviceBuffer<std::uint32_t> device_ids(sample, "sampled rows");

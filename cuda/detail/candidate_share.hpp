@@ -8,9 +8,10 @@
 
 namespace simjoin::gpu {
 
-// The share of pairs (up to 64 evenly spaced rows of `rows`, fewer where their `dims` coordinates would not fit in 96 KiB) x (every point of `cols`) whose float32
-// squared distance over `dims` dimensions is at most `limit`. For a self-join (`self`, the same set
-// twice) a row's pair with itself is left out.
+// The share of pairs (up to 64 evenly spaced rows of `rows`, fewer where their `dims` coordinates
+// would not fit in 96 KiB) x (every point of `cols`) whose float32 squared distance over `dims`
+// dimensions is at most `limit`. For a self-join (`self`, the same set twice) a row's pair with itself
+// is left out. 1 where not even one row fits in shared memory.
 double sampled_share_within(const DevicePoints& rows, const DevicePoints& cols, std::size_t dims, float limit,
                             bool self);
 

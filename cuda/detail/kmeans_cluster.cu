@@ -228,7 +228,7 @@ std::size_t choose_k(int requested, std::size_t n, std::size_t d, std::vector<st
   const auto automatic = std::clamp<std::size_t>(std::size_t(std::sqrt(double(n) * width / 512)), 1,
                                                  std::min(kMaxK, std::size_t(32 * width)));
   return resolve_k(std::size_t(std::max(requested, 0)), n, automatic,
-                   "sqrt(n max(d, 8) / 512), at most 32 max(d, 8)", notes);
+                   "sqrt(n max(d, 8) / 512), at most 32 max(d, 8) and 4096", notes);
 }
 
 DeviceClustering seed_clustering(const PointSet32& points, std::size_t k, std::uint64_t seed) {

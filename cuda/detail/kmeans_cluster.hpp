@@ -26,7 +26,7 @@ struct DeviceClustering {
   DeviceBuffer<std::uint32_t> membership; // per point
 };
 
-// k = 0 picks sqrt(n max(d, 8) / 512), at most 32 max(d, 8): sqrt(n / 64), at most 256, up to 8
+// k = 0 picks sqrt(n max(d, 8) / 512), at most 32 max(d, 8) and 4096: sqrt(n / 64), at most 256, up to 8
 // dimensions (the CPU KMEANS-JOIN, with a grid in each partition, picks fewer), and more partitions
 // above, where clusters stand further apart and replication grows less with k (docs/benchmarks.md,
 // "GPU engines III"). k > n becomes n; k above 4096 is a usage error.

@@ -44,7 +44,7 @@ list_kernel(const float* points, std::uint32_t n, unsigned stride, const std::ui
   const std::uint32_t row0 = blockIdx.x * tile::kTile;
   const unsigned rows = min(tile::kTile, n - row0);
   const bool walker = threadIdx.x < rows;
-  const std::uint64_t i = row0 + threadIdx.x;
+  const std::uint64_t i = std::uint64_t(row0) + threadIdx.x;
   const float* p = points + i * stride;
   const std::uint32_t own = walker ? membership[i] : 0;
   const auto squared = [&](std::uint32_t c) {
@@ -61,9 +61,12 @@ list_kernel(const float* points, std::uint32_t n, unsigned stride, const std::ui
     own_distance[threadIdx.x] = float(to_own);
     own_of[threadIdx.x] = own;
   }
-  // The tile's squared distances are within (stride + 2) 2^-24 of the float64 ones, relatively; four
-  // times that, and a relative 2^-20 on the band's width, cover them and the float32 rounding here.
+  // The tile's squared distances are within (stride + 2) 2^-24 of the float64 ones, relatively, where
+  // they are normal floats; (stride + 8) 2^-22, and a relative 2^-20 on the band's width, cover that and
+  // the float32 rounding here. Values in float32's subnormal range round by up to 2^-150 absolutely,
+  // which (stride + 8) 2^-126 covers.
   const float margin = float(stride + 8) * 0x1p-22f;
+  const float tiny = float(stride + 8) * 0x1p-126f;
   const float two_eps = float(2 * eps) * (1 + 0x1p-20f);
   unsigned long long count = 0;
   const auto add = [&](std::uint32_t c) {
@@ -84,7 +87,8 @@ list_kernel(const float* points, std::uint32_t n, unsigned stride, const std::ui
         const float to_c = acc[r][c], to_o = own_distance[row];
         const float gap = float(gaps[std::size_t(own_of[row]) * k + c0 + col]);
         // Written as "not rejected", so that distances past float32's range (inf, NaN) go to float64.
-        if (!(to_c - to_o > two_eps * gap + margin * (to_c + to_o))) atomicOr(&marks[row][col / 32], 1u << (col % 32));
+        if (!(to_c - to_o > two_eps * gap + margin * (to_c + to_o) + tiny))
+          atomicOr(&marks[row][col / 32], 1u << (col % 32));
       }
     __syncthreads();
     if (!walker) continue;  // the next tile's distances() begins with a barrier

@@ -25,8 +25,10 @@ __global__ void nearer_kernel(const float* sample, std::uint32_t n, unsigned str
   nearest[i] = first ? double(sum) : fmin(nearest[i], double(sum));
 }
 
-// Copies into `centre` the sample point at which the cumulative weights first pass draw x total (a
-// point of positive weight), or the point at draw x n where every weight is zero (all points equal).
+// Copies into `centre` the sample point at which the cumulative weights first pass draw x total, or the
+// point at draw x n where every weight is zero (all points equal). Rounding at the very end of the sums
+// can, rarely, draw a point of zero weight, a centre again: its partition stays empty, which k-means
+// and the join tolerate.
 __global__ void draw_kernel(const float* sample, std::uint32_t n, unsigned stride, const double* cumulative,
                             double draw, float* centre) {
   __shared__ std::uint32_t chosen;

@@ -24,6 +24,10 @@ struct Stager {
       SIMJOIN_CUDA_CHECK(cudaEventCreateWithFlags(&copied[s], cudaEventDisableTiming));
     }
   }
+  ~Stager() {
+    for (cudaEvent_t event : copied)
+      if (event) cudaEventDestroy(event);
+  }
   Stager(const Stager&) = delete;
   Stager& operator=(const Stager&) = delete;
 };
@@ -56,13 +60,19 @@ void upload_staged(void* device, const void* host, std::size_t bytes, cudaStream
   std::unique_ptr<Stager> stager = stager_pool().acquire(current, [](int) { return std::make_unique<Stager>(); });
   const char* source = static_cast<const char*>(host);
   char* target = static_cast<char*>(device);
-  for (std::size_t first = 0, chunk = 0; first < bytes; first += kChunkBytes, ++chunk) {
-    const int s = int(chunk % 2);
-    const std::size_t size = std::min(kChunkBytes, bytes - first);
-    SIMJOIN_CUDA_CHECK(cudaEventSynchronize(stager->copied[s]));  // the chunk's previous copy is done
-    copy_in_parallel(stager->chunks[s].data(), source + first, size);
-    SIMJOIN_CUDA_CHECK(cudaMemcpyAsync(target + first, stager->chunks[s].data(), size, cudaMemcpyHostToDevice, stream));
-    SIMJOIN_CUDA_CHECK(cudaEventRecord(stager->copied[s], stream));
+  try {
+    for (std::size_t first = 0, chunk = 0; first < bytes; first += kChunkBytes, ++chunk) {
+      const int s = int(chunk % 2);
+      const std::size_t size = std::min(kChunkBytes, bytes - first);
+      SIMJOIN_CUDA_CHECK(cudaEventSynchronize(stager->copied[s]));  // the chunk's previous copy is done
+      copy_in_parallel(stager->chunks[s].data(), source + first, size);
+      SIMJOIN_CUDA_CHECK(
+          cudaMemcpyAsync(target + first, stager->chunks[s].data(), size, cudaMemcpyHostToDevice, stream));
+      SIMJOIN_CUDA_CHECK(cudaEventRecord(stager->copied[s], stream));
+    }
+  } catch (...) {
+    cudaStreamSynchronize(stream);  // no copy may still read the chunks the stager frees
+    throw;
   }
   stager_pool().release(current, std::move(stager));
 }

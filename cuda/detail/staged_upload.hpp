@@ -8,8 +8,8 @@
 
 namespace simjoin::gpu {
 
-// Enqueues the copy of `bytes` from `host` to `device` on `stream`. When it returns, `host` may be
-// reused; the copy may still be in flight on the stream, as with cudaMemcpyAsync.
+// Enqueues the copy of `bytes` from `host` (pageable memory) to `device` on `stream`. When it returns,
+// `host` may be reused; the copy may still be in flight on the stream, as with cudaMemcpyAsync.
 void upload_staged(void* device, const void* host, std::size_t bytes, cudaStream_t stream = 0);
 
 }  // namespace simjoin::gpu
