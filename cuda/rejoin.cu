@@ -114,7 +114,7 @@ RejoinBatch RejoinSession::initial(const PointSet& points, double eps, int k, Ru
   const PointSet32 framed = s.frame->to_frame(points);
   {
     PhaseTimer timer(stats, "upload");
-    s.points = gpu::upload_points(framed, gpu::kSeedRowMultiple);
+    s.points = gpu::upload_points(framed, gpu::kKMeansRowMultiple);
     s.values = gpu::upload_values(points);
   }
   s.k = gpu::choose_k(k, points.size(), points.dims(), stats.notes);
@@ -169,7 +169,7 @@ RejoinBatch RejoinSession::update(const PointSet& new_points, RunControl* contro
   gpu::DeviceBuffer<double> values;
   {
     PhaseTimer timer(stats, "upload");
-    fresh = gpu::upload_points(s.frame->to_frame(new_points), gpu::kSeedRowMultiple);
+    fresh = gpu::upload_points(s.frame->to_frame(new_points), gpu::kKMeansRowMultiple);
     all_points.coords = concatenate(s.points.coords, fresh.coords, "point coordinates");
     all_points.n = held + fresh.n;
     all_points.stride = s.points.stride;

@@ -1,7 +1,6 @@
 #include "cuda/detail/kmeans_cluster.hpp"
 
 #include <algorithm>
-#include <numeric>
 #include <cmath>
 #include <random>
 #include <unordered_set>
@@ -182,7 +181,7 @@ DeviceBuffer<float> seed_centroids(const PointSet32& points, DeviceClustering& c
   for (std::size_t s = 0; s < chosen.size(); ++s)
     std::copy_n(points.point(chosen[s]), points.dims(), sample.point(s));
   clustering.tolerance = kSettleTolerance * mean_variance(sample);
-  return kmeans_plus_plus(upload_points(sample, kSeedRowMultiple), points.dims(), clustering.k, seed);
+  return kmeans_plus_plus(upload_points(sample, kKMeansRowMultiple), points.dims(), clustering.k, seed);
 }
 
 // Per-partition coordinate sums and member counts of `membership` (one per point), into sums and counts.

@@ -34,7 +34,7 @@ struct DeviceClustering {
 std::size_t choose_k(int requested, std::size_t n, std::size_t d, std::vector<std::string>& notes);
 
 // Rows of the points (DevicePoints) that k-means works on are padded to a multiple of this many floats.
-constexpr std::size_t kSeedRowMultiple = 4;
+constexpr std::size_t kKMeansRowMultiple = 4;
 
 // k-means++ seeds (centroids only, rows padded like the points; no membership yet).
 DeviceClustering seed_clustering(const PointSet32& points, std::size_t k, std::uint64_t seed);

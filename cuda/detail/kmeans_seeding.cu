@@ -4,6 +4,7 @@
 
 #include <random>
 
+#include "cuda/detail/distance.cuh"
 #include "cuda/detail/launch_size.hpp"
 
 namespace simjoin::gpu {
@@ -16,13 +17,8 @@ __global__ void nearer_kernel(const float* sample, std::uint32_t n, unsigned str
                               const float* centre, bool first, double* nearest) {
   const std::uint64_t i = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  const float* p = sample + i * stride;
-  float sum = 0;
-  for (unsigned t = 0; t < dims; ++t) {
-    const float diff = p[t] - centre[t];
-    sum = fmaf(diff, diff, sum);
-  }
-  nearest[i] = first ? double(sum) : fmin(nearest[i], double(sum));
+  const double distance = squared_distance(sample + i * stride, centre, int(dims), INFINITY);
+  nearest[i] = first ? distance : fmin(nearest[i], distance);
 }
 
 // Copies into `centre` the sample point at which the cumulative weights first pass draw x total, or the

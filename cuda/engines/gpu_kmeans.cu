@@ -79,7 +79,7 @@ void GpuKMeansEngine::join(GpuRun& run) const {
   RunStats& stats = run.stats();
   const PointSet32& a = *run.inputs.a;
   const bool self = run.self();
-  const DeviceInputs device = upload_inputs(run.inputs, kSeedRowMultiple, stats, &run.control);
+  const DeviceInputs device = upload_inputs(run.inputs, kKMeansRowMultiple, stats, &run.control);
   const std::size_t stride = device.a.stride;
 
   const std::size_t k = choose_k(run.params.k, a.size(), a.dims(), stats.notes);
