@@ -12,6 +12,7 @@
 #include "ui/export/run_export.hpp"
 #include "ui/main_window.hpp"
 #include "ui/views/projection_view.hpp"
+#include "ui/views/view_figure.hpp"
 #include "ui/panels/runs_panel.hpp"
 
 #include "core/error.hpp"
@@ -44,7 +45,7 @@ void MainWindow::buildExportMenu(QMenu* file) {
   }
   menu->addSeparator();
   menu->addAction(tr("Current &view (PNG, SVG, PDF)..."), this, [this] {
-    const std::optional<ImageSize> size = ask_image_size(this, "viewExport", {view_->size(), ImageSize{}.dpi});
+    const std::optional<ImageSize> size = ask_image_size(this, "viewExport", ImageSize{});
     if (!size) return;
     save_with_dialog(this, tr("Export view"), "view.png", tr("Images (*.png *.svg *.pdf)"),
                      [this, size](const std::string& path) { exportView(QString::fromStdString(path), size); });
@@ -84,12 +85,14 @@ void MainWindow::exportRun(RunExport kind, const QString& path) {
 }
 
 void MainWindow::exportView(const QString& path, std::optional<ImageSize> size) {
-  // The view is rendered on the GUI thread; encoding and writing happen on the worker.
-  const QImage image = size ? view_->render(size->pixels) : view_->render();
-  const int dpi = size ? size->dpi : ImageSize{}.dpi;
+  // The worker draws from its own copy of the layers, which the view may replace meanwhile.
+  ViewFigure figure = view_->figure();
+  auto layers = std::make_shared<const Layers>(*figure.layers);
+  figure.layers = layers.get();
+  const ImageSize figure_size = size.value_or(ImageSize{});
   const std::string file = path.toStdString();
   runInBackground(tr("Exporting the view to %1").arg(QFileInfo(path).fileName()),
-                  [image, file, dpi](RunControl&) { save_image(image, file, dpi); });
+                  [figure, layers, figure_size, file](RunControl&) { save_view_figure(figure, file, figure_size); });
 }
 
 void MainWindow::runInBackground(const QString& title, std::function<void(RunControl&)> job) {

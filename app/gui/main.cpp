@@ -31,6 +31,7 @@
 #include "ui/main_window.hpp"
 #include "ui/panels/parameters_panel.hpp"
 #include "ui/views/projection_view.hpp"
+#include "ui/views/view_figure.hpp"
 #include "ui/samples.hpp"
 #include "ui/step_through/step_through_tab.hpp"
 #include "ui/panels/sweep_panel.hpp"
@@ -75,14 +76,15 @@ struct Options {
       "max-pairs", "ask before a run expected to return more pairs (default 1e8; 0: never); refused with --quit or --screenshot",
       "P"};
   const QCommandLineOption screenshot{"screenshot", "save a PNG of the window", "PNG"};
-  const QCommandLineOption export_view{"export-view", "write the 2-D view with its axes and legend (.png, .svg, .pdf)", "FILE"};
+  const QCommandLineOption export_view{
+      "export-view", "write the 2-D view as a figure: the plot, its axes and legend (.png, .svg, .pdf)", "FILE"};
   const QCommandLineOption export_chart{
       "export-chart", "write the chart: the sweep's after --sweep-eps, else the run's phases (.png, .svg, .pdf)", "FILE"};
   const QCommandLineOption export_size{
-      "export-size", "pixels of --export-view and --export-chart (default: the view as on screen, the chart 1200x800)",
+      "export-size", "size of --export-view and --export-chart: WxH pixels (default 1200x800) or inches (3.5x2.4in)",
       "WxH"};
   const QCommandLineOption export_dpi{
-      "export-dpi", "their resolution (default 150): the printed size; a chart's text keeps its point size", "N"};
+      "export-dpi", "their resolution (default 150): printed size = pixels / dpi; text keeps its point size", "N"};
   const QCommandLineOption quit{"quit", "quit when done"};
   const QCommandLineOption sweep_eps{"sweep-eps", "sweep eps on the Charts tab (log spacing)", "FROM,TO,STEPS"};
   const QCommandLineOption sweep_engines{"sweep-engines", "engines of the sweep", "A,B"};
@@ -121,6 +123,27 @@ void answer_help_or_version(int argc, char** argv) {
       options.parser.process(app);  // prints the answer and exits
     }
   }
+}
+
+// Without a display (and no platform chosen), figures and scripted runs (--export-*, --screenshot,
+// --quit) use the offscreen platform; a window cannot open, so anything else is refused with exit 2
+// instead of Qt's abort.
+int choose_platform(int argc, char** argv) {
+  if (qEnvironmentVariableIsSet("DISPLAY") || qEnvironmentVariableIsSet("WAYLAND_DISPLAY") ||
+      qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
+    return 0;
+  for (int i = 1; i < argc; ++i) {
+    const QString arg = QString::fromLocal8Bit(argv[i]).section('=', 0, 0);
+    if (arg == "--quit" || arg == "--screenshot" || arg == "--export-view" || arg == "--export-chart") {
+      qputenv("QT_QPA_PLATFORM", "offscreen");
+      return 0;
+    }
+  }
+  std::fprintf(stderr,
+               "simjoin-studio: no display (DISPLAY and WAYLAND_DISPLAY are unset). Figures can be made without "
+               "one: add --export-view, --export-chart or --screenshot with --quit, or set QT_QPA_PLATFORM=offscreen; "
+               "for the window, run under xvfb-run -a simjoin-studio ...\n");
+  return 2;
 }
 
 bool image_path(const QString& path) {
@@ -168,6 +191,7 @@ bool run_sweep(ui::SweepPanel& sweep, const SweepRange& range, const QString& en
 
 int main(int argc, char** argv) {
   answer_help_or_version(argc, argv);
+  if (const int refused = choose_platform(argc, argv)) return refused;
   // Must precede the QApplication: every OpenGL context then gets a core profile VTK can use.
   ui::VtkViewWidget::setDefaultSurfaceFormat();
   QApplication app(argc, argv);
@@ -227,16 +251,19 @@ int main(int argc, char** argv) {
   for (const QCommandLineOption* option : {&options.export_view, &options.export_chart})
     if (parser.isSet(*option) && !image_path(parser.value(*option)))
       return fail_usage("--" + option->names().first() + " writes .png, .svg or .pdf files");
-  ui::ImageSize chart_size;
-  std::optional<QSize> export_pixels;
-  if (parser.isSet(options.export_size) && !(export_pixels = ui::parse_image_pixels(parser.value(options.export_size))))
-    return fail_usage(QString("--export-size must be WIDTHxHEIGHT in pixels, each %1 to %2, e.g. 1600x1000")
-                          .arg(ui::kMinImageSide).arg(ui::kMaxImageSide));
-  if (export_pixels) chart_size.pixels = *export_pixels;
+  ui::ImageSize figure_size;
   if (parser.isSet(options.export_dpi)) {
     const std::optional<int> dpi = ui::parse_dpi(parser.value(options.export_dpi));
     if (!dpi) return fail_usage(QString("--export-dpi must be %1 to %2").arg(ui::kMinDpi).arg(ui::kMaxDpi));
-    chart_size.dpi = *dpi;
+    figure_size.dpi = *dpi;
+  }
+  if (parser.isSet(options.export_size)) {
+    const auto pixels = ui::parse_image_size(parser.value(options.export_size), figure_size.dpi);
+    if (!pixels)
+      return fail_usage(QString("--export-size must be WIDTHxHEIGHT in pixels, each %1 to %2, e.g. 1600x1000, or "
+                                "in inches, e.g. 3.5x2.4in")
+                            .arg(ui::kMinImageSide).arg(ui::kMaxImageSide));
+    figure_size.pixels = *pixels;
   }
 
   const bool outputs = parser.isSet(options.screenshot) || parser.isSet(options.export_view) ||
@@ -316,12 +343,10 @@ int main(int argc, char** argv) {
           all_written = false;
         }
       };
-      write(options.export_view, [&](const std::string& path) {
-        ui::save_image(export_pixels ? window.view()->render(*export_pixels) : window.view()->render(), path,
-                       chart_size.dpi);
-      });
+      write(options.export_view,
+            [&](const std::string& path) { ui::save_view_figure(window.view()->figure(), path, figure_size); });
       write(options.export_chart,
-            [&](const std::string& path) { ui::save_chart_image(*window.charts()->currentChart(), path, chart_size); });
+            [&](const std::string& path) { ui::save_chart_image(*window.charts()->currentChart(), path, figure_size); });
       write(options.screenshot, [&](const std::string& path) {
         if (!window.screenshot().save(QString::fromStdString(path))) fail(ErrorKind::BadInput, path + ": cannot write the screenshot");
       });

@@ -24,7 +24,7 @@ int main(int argc, char** argv) {
   app.add_option("--eps", options->eps_values, "Join radii, e.g. 0.1,0.2,0.4")->required()->delimiter(',');
   app.add_option("--k", options->k_values, "Partition counts for KMEANS-JOIN, e.g. 4,8,16")->delimiter(',');
   app.add_option("--chart", options->chart_path, "Chart image: .svg, .png or .pdf");
-  app.add_option("--size", options->size, "Chart size in pixels, WIDTHxHEIGHT")->capture_default_str();
+  app.add_option("--size", options->size, "Chart size: WIDTHxHEIGHT in pixels, or in inches (3.5x2.4in; pixels = inches x dpi)")->capture_default_str();
   app.add_option("--dpi", options->dpi, "Chart resolution: text keeps its printed size")->capture_default_str();
   app.add_option("--csv", options->csv_path,
                  "One row per point: engine,eps,k,median_seconds,min_seconds,max_seconds,timed_runs,pairs,"

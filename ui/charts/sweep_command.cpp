@@ -38,13 +38,14 @@ std::shared_ptr<const PointSet> points_from(const std::shared_ptr<const PointSet
 }
 
 ImageSize chart_size(const SweepOptions& options) {
-  const std::optional<QSize> pixels = parse_image_pixels(QString::fromStdString(options.size));
-  if (!pixels)
-    fail(ErrorKind::Usage, "chart size '" + options.size + "': give WIDTHxHEIGHT in pixels, each " +
-                               std::to_string(kMinImageSide) + " to " + std::to_string(kMaxImageSide));
   if (!parse_dpi(QString::number(options.dpi)))
     fail(ErrorKind::Usage, "chart dpi " + std::to_string(options.dpi) + ": give " + std::to_string(kMinDpi) +
                                " to " + std::to_string(kMaxDpi));
+  const std::optional<QSize> pixels = parse_image_size(QString::fromStdString(options.size), options.dpi);
+  if (!pixels)
+    fail(ErrorKind::Usage, "chart size '" + options.size + "': give WIDTHxHEIGHT in pixels, each " +
+                               std::to_string(kMinImageSide) + " to " + std::to_string(kMaxImageSide) +
+                               ", or in inches, e.g. 3.5x2.4in");
   return {*pixels, options.dpi};
 }
 

@@ -14,6 +14,17 @@ std::optional<QSize> parse_image_pixels(const QString& text) {
   return size;
 }
 
+std::optional<QSize> parse_image_size(const QString& text, int dpi) {
+  const QString lower = text.trimmed().toLower();
+  if (!lower.endsWith("in")) return parse_image_pixels(lower);
+  const QStringList sides = lower.chopped(2).split('x');
+  if (sides.size() != 2) return std::nullopt;
+  bool width_ok = false, height_ok = false;
+  const double width = sides[0].toDouble(&width_ok), height = sides[1].toDouble(&height_ok);
+  if (!width_ok || !height_ok || !(width > 0) || !(height > 0)) return std::nullopt;
+  return parse_image_pixels(QString("%1x%2").arg(qRound(width * dpi)).arg(qRound(height * dpi)));
+}
+
 std::optional<int> parse_dpi(const QString& text) {
   bool ok = false;
   const int dpi = text.trimmed().toInt(&ok);

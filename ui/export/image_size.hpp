@@ -25,6 +25,8 @@ inline constexpr int kMinDpi = 24, kMaxDpi = 2400;
 
 // "1600x1000" (also "1600X1000") with each side in [kMinImageSide, kMaxImageSide]; nothing otherwise.
 std::optional<QSize> parse_image_pixels(const QString& text);
+// As parse_image_pixels, or "3.5x2.4in": inches, turned into pixels at `dpi` (pixels = inches x dpi).
+std::optional<QSize> parse_image_size(const QString& text, int dpi);
 // An integer in [kMinDpi, kMaxDpi]; nothing otherwise.
 std::optional<int> parse_dpi(const QString& text);
 

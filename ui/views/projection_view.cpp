@@ -14,6 +14,7 @@
 
 #include "core/pca_axes.hpp"
 #include "ui/views/picking.hpp"
+#include "ui/views/plot_widget.hpp"
 #include "ui/views/scene_2d.hpp"
 #include "ui/views/stale_marker.hpp"
 #include "ui/views/vtk_view_widget.hpp"
@@ -73,7 +74,9 @@ ProjectionView::ProjectionView(QWidget* parent)
   legend_->setSelectionMode(QAbstractItemView::NoSelection);
   notes_->setWordWrap(true);
   auto* body = new QHBoxLayout;
-  body->addWidget(vtk_, 1);
+  // Without OpenGL a QOpenGLWidget in the window crashes its first paint: draw with QPainter instead.
+  if (VtkViewWidget::openGLUsable()) body->addWidget(vtk_, 1);
+  else body->addWidget(plot_ = new PlotWidget, 1);
   body->addWidget(legend_);
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(controls);
@@ -99,7 +102,10 @@ ProjectionView::ProjectionView(QWidget* parent)
   connect(vtk_, &VtkViewWidget::clicked, this, &ProjectionView::onClicked);
 }
 
-ProjectionView::~ProjectionView() = default;
+ProjectionView::~ProjectionView() {
+  scene_.reset();
+  if (!vtk_->parent()) delete vtk_;  // not in the layout without OpenGL
+}
 
 void ProjectionView::setPoints(std::shared_ptr<const PointSet> points, std::shared_ptr<const Pca> pca) {
   points_ = std::move(points);
@@ -128,6 +134,7 @@ void ProjectionView::setResult(std::shared_ptr<const RunResult> result) {
   if (mode_ == ViewMode::Grid && result_ && result_->grid && result_->grid->indexed_dims.size() >= 2)
     setAxes({false, std::size_t(result_->grid->indexed_dims[0]), std::size_t(result_->grid->indexed_dims[1])});
   rebuild();
+  resetCamera();  // a run's cells and markers may reach past the points
 }
 
 void ProjectionView::setEps(double eps) {
@@ -213,6 +220,7 @@ void ProjectionView::rebuild() {
   for (const auto& note : layers_.notes) notes << QString::fromStdString(note);
   notes_->setText(notes.join("\n"));
   vtk_->update();
+  if (plot_) plot_->setLayers(&layers_);
 }
 
 void ProjectionView::setStale(const QString& reason) { stale_->setReason(reason); }
@@ -229,6 +237,15 @@ QImage ProjectionView::render(QSize pixels) {
 }
 
 void ProjectionView::resetCamera() { vtk_->resetCamera(); }
+
+ViewFigure ProjectionView::figure() const {
+  ViewFigure figure;
+  figure.layers = &layers_;
+  figure.x_title = x_axis_->currentText();
+  figure.y_title = y_axis_->currentText();
+  if (!plot_ && !vtk_->fitted()) figure.region = vtk_->visibleRegion();
+  return figure;
+}
 
 std::optional<std::uint32_t> ProjectionView::pickAt(QPointF world) {
   if (!points_) return std::nullopt;

@@ -9,6 +9,7 @@
 #include "core/pca.hpp"
 #include "core/point_set.hpp"
 #include "core/run_stats.hpp"
+#include "ui/views/view_figure.hpp"
 #include "ui/views/view_layers.hpp"
 
 class QComboBox;
@@ -17,6 +18,7 @@ class QListWidget;
 
 namespace simjoin::ui {
 
+class PlotWidget;
 class Scene2d;
 class StaleMarker;
 class VtkViewWidget;
@@ -60,6 +62,9 @@ class ProjectionView : public QWidget {
   // scale), whatever its size on screen.
   QImage render(QSize pixels);
   void resetCamera();
+  // The view as a figure (view_figure.hpp): its layers, axis names, and the region shown when the
+  // user has panned or zoomed (else all the data).
+  ViewFigure figure() const;
 
  private:
   void fillAxisCombos();
@@ -69,6 +74,7 @@ class ProjectionView : public QWidget {
   void onClicked(QPointF world, QPoint widget_pos);
 
   VtkViewWidget* vtk_;
+  PlotWidget* plot_ = nullptr;  // draws instead of vtk_ where OpenGL cannot run
   std::unique_ptr<Scene2d> scene_;
   QComboBox* x_axis_;
   QComboBox* y_axis_;

@@ -1,5 +1,6 @@
 #include "ui/views/vtk_view_widget.hpp"
 
+#include <QGuiApplication>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QOpenGLContext>
@@ -87,6 +88,11 @@ void VtkViewWidget::initializeGL() {
   gl_ready_ = true;
 }
 
+void VtkViewWidget::resizeEvent(QResizeEvent* event) {
+  QOpenGLWidget::resizeEvent(event);
+  if (fitted_) resetCamera();
+}
+
 void VtkViewWidget::resizeGL(int, int) {
   const QSize size = deviceSize();
   interactor_->UpdateSize(size.width(), size.height());
@@ -138,10 +144,37 @@ double VtkViewWidget::worldPerPixel() const {
 }
 
 void VtkViewWidget::resetCamera() {
-  renderer_->ResetCamera();
-  vtkCamera* camera = renderer_->GetActiveCamera();
-  camera->SetParallelScale(camera->GetParallelScale() * 1.05);
+  double bounds[6];
+  renderer_->ComputeVisiblePropBounds(bounds);
+  renderer_->ResetCamera(bounds);
+  if (bounds[0] <= bounds[1]) {
+    // Half the height that shows the bounds whole at this aspect (ResetCamera alone fits a sphere
+    // to the height, which cuts the sides off a wide map in a narrow view).
+    const double aspect = double(std::max(1, width())) / std::max(1, height());
+    const double half_height = std::max((bounds[3] - bounds[2]) / 2, (bounds[1] - bounds[0]) / 2 / aspect);
+    if (half_height > 0) renderer_->GetActiveCamera()->SetParallelScale(half_height * 1.05);
+  }
+  renderer_->ResetCameraClippingRange();
+  fitted_ = true;
   update();
+}
+
+QRectF VtkViewWidget::visibleRegion() const {
+  vtkCamera* camera = renderer_->GetActiveCamera();
+  const double* focal = camera->GetFocalPoint();
+  const double half_height = camera->GetParallelScale();
+  const double half_width = half_height * double(std::max(1, width())) / std::max(1, height());
+  return QRectF(focal[0] - half_width, focal[1] - half_height, 2 * half_width, 2 * half_height);
+}
+
+bool VtkViewWidget::openGLUsable() {
+  static const bool usable = [] {
+    const QString platform = QGuiApplication::platformName();
+    if (platform == "offscreen" || platform == "minimal") return false;
+    QOpenGLContext context;
+    return context.create();
+  }();
+  return usable;
 }
 
 void VtkViewWidget::forwardMouse(QMouseEvent* event, unsigned long vtk_event) {
@@ -166,7 +199,8 @@ void VtkViewWidget::mousePressEvent(QMouseEvent* event) {
 }
 
 void VtkViewWidget::mouseMoveEvent(QMouseEvent* event) {
-  if ((event->position().toPoint() - press_pos_).manhattanLength() > 3) dragged_ = true;
+  // A drag pans or zooms: the view no longer follows the data's fit.
+  if ((event->position().toPoint() - press_pos_).manhattanLength() > 3) dragged_ = true, fitted_ = false;
   forwardMouse(event, vtkCommand::MouseMoveEvent);
 }
 
@@ -184,6 +218,7 @@ void VtkViewWidget::mouseReleaseEvent(QMouseEvent* event) {
 }
 
 void VtkViewWidget::wheelEvent(QWheelEvent* event) {
+  fitted_ = false;
   const double dpr = devicePixelRatioF();
   const QPointF pos = event->position();
   interactor_->SetEventInformationFlipY(static_cast<int>(pos.x() * dpr), static_cast<int>(pos.y() * dpr));

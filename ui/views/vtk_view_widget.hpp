@@ -5,6 +5,7 @@
 #include <QOpenGLWidget>
 #include <QPoint>
 #include <QPointF>
+#include <QRectF>
 
 #include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkGenericRenderWindowInteractor.h>
@@ -28,8 +29,16 @@ class VtkViewWidget : public QOpenGLWidget {
   // Length of `pixels` logical pixels in view coordinates.
   double worldPerPixel() const;
 
-  // Sets a 2-D camera that shows the renderer's visible props with a margin.
+  // Sets a 2-D camera that shows the renderer's visible props whole with a margin, at the widget's
+  // aspect; the view stays fitted (refitted when resized) until the user pans or zooms.
   void resetCamera();
+  bool fitted() const { return fitted_; }
+  // The view coordinates the camera shows (x, y of its corners).
+  QRectF visibleRegion() const;
+
+  // False where no OpenGL context can be made (the offscreen platform, no GLX): the views are then
+  // drawn without VTK.
+  static bool openGLUsable();
 
   // The OpenGL format this widget needs; set as the default before the QApplication exists.
   static void setDefaultSurfaceFormat();
@@ -41,6 +50,7 @@ class VtkViewWidget : public QOpenGLWidget {
  protected:
   void initializeGL() override;
   void resizeGL(int w, int h) override;
+  void resizeEvent(QResizeEvent* event) override;
   void paintGL() override;
 
   void mousePressEvent(QMouseEvent* event) override;
@@ -64,6 +74,7 @@ class VtkViewWidget : public QOpenGLWidget {
   QPoint press_pos_;
   bool dragged_ = false;
   bool gl_ready_ = false;
+  bool fitted_ = true;
 };
 
 // `widget` rendered with its children, `gl` (one of them) drawn from its own framebuffer: grab()

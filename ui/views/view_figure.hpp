@@ -1,0 +1,47 @@
+#pragma once
+// A 2-D view as a figure, drawn with QPainter from the same Layers the VTK scene draws: the plot
+// alone (no widgets), axes with ticks and their titles, the legend beside the data (right of it, or
+// under it on a narrow figure), never over it, and the view's notes underneath. In SVG and PDF
+// everything is vector, except the points beyond `max_vector_points`, which become one embedded
+// raster layer (matplotlib's rasterized=True) so that a 200 k-point figure stays a few MB.
+// Text is sized in points of the printed figure, as the charts' (image_size.hpp).
+#include <QPainter>
+#include <QRectF>
+#include <QString>
+
+#include <string>
+
+#include "ui/export/image_size.hpp"
+#include "ui/views/view_layers.hpp"
+
+namespace simjoin::ui {
+
+struct ViewFigure {
+  const Layers* layers = nullptr;
+  QString x_title, y_title;  // the axes' names ("PC1 (88.3 %): lon")
+  QRectF region;             // view coordinates to show; empty: all the layers
+  std::size_t max_vector_points = 20000;
+};
+
+// Where the figure put its parts, in layout units (a 96-dpi figure of the printed size).
+struct ViewFigureLayout {
+  QRectF plot;    // the data's frame
+  QRectF legend;  // empty without a legend
+  QRectF notes;
+};
+
+// The view coordinates the layers cover: points, markers, segments, cells and labels.
+QRectF layers_bounds(const Layers& layers);
+// `region` grown on one side so that its width / height equals `aspect`, keeping its centre.
+QRectF fit_aspect(const QRectF& region, double aspect);
+
+// Lays the figure out at `layout` (96-dpi units) and paints it scaled into `target` (device units).
+ViewFigureLayout paint_view_figure(QPainter& painter, const QRectF& target, const QSizeF& layout,
+                                   const ViewFigure& figure);
+// The plot alone (no axes, legend or notes) filling `frame`, for a view drawn without OpenGL.
+void paint_view_plot(QPainter& painter, const QRectF& frame, const QRectF& region, const Layers& layers,
+                     std::size_t max_vector_points);
+// The figure as .png, .svg or .pdf (paint_to_file); returns its layout.
+ViewFigureLayout save_view_figure(const ViewFigure& figure, const std::string& path, const ImageSize& size);
+
+}  // namespace simjoin::ui
