@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "ui/charts/chart_axes.hpp"
 #include "ui/charts/chart_caption.hpp"
+#include "ui/charts/chart_figure.hpp"
 
 namespace simjoin::ui {
 
@@ -184,6 +185,7 @@ void SweepChart::addRangeBar(QLineSeries* series, const SweepPoint& point) {
   bar->append(x, point.seconds.min);
   bar->append(x, point.seconds.max);
   bar->setPen(QPen(series->color(), 1.5));
+  bar->setProperty(kNoLegendEntry, true);
   addSeries(bar);
   attach_axes(*this, *bar);
   bar->setVisible(series->isVisible());

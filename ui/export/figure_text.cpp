@@ -33,14 +33,13 @@ double draw_wrapped(QPainter& painter, QPointF top_left, double width, const QFo
 
 std::vector<double> nice_ticks(double low, double high, int max_count) {
   if (!(high > low) || max_count < 2) return {low};
-  const double raw = (high - low) / (max_count - 1);
-  const double power = std::pow(10.0, std::floor(std::log10(raw)));
-  double step = 10 * power;
-  for (double factor : {1.0, 2.0, 5.0})
-    if (factor * power >= raw) {
-      step = factor * power;
-      break;
-    }
+  // The finest step of 1, 2 or 5 times a power of ten that gives at most max_count ticks.
+  const double power = std::pow(10.0, std::floor(std::log10((high - low) / max_count)));
+  double step = power;
+  for (double factor : {1.0, 2.0, 5.0, 10.0, 20.0, 50.0}) {
+    step = factor * power;
+    if (std::floor(high / step) - std::ceil(low / step) + 1 <= max_count) break;
+  }
   std::vector<double> ticks;
   for (double t = std::ceil(low / step) * step; t <= high + 1e-9 * step; t += step)
     ticks.push_back(std::abs(t) < 1e-12 * step ? 0.0 : t);

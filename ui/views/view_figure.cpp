@@ -65,10 +65,13 @@ void paint_point_marks(QPainter& painter, const QTransform& to_frame, const Laye
   painter.setPen(Qt::NoPen);
   for (std::size_t i : order) {
     const QPointF at = to_frame.map(QPointF(layers.xy[2 * i], layers.xy[2 * i + 1]));
-    if (key(i) == 0) {  // the picked point (kPicked)
+    if (key(i) == 0) {  // the picked point (kPicked): a black dot in a ring, visible over any colour
       painter.setPen(QPen(Qt::white, 1.0));
       painter.setBrush(Qt::black);
       painter.drawEllipse(at, 3.5, 3.5);
+      painter.setPen(QPen(Qt::black, 1.2));
+      painter.setBrush(Qt::NoBrush);
+      painter.drawEllipse(at, 7, 7);
       painter.setPen(Qt::NoPen);
       continue;
     }
@@ -131,11 +134,29 @@ std::vector<LegendItem> legend_items(const Layers& layers) {
   return items;
 }
 
-double legend_height(const std::vector<LegendItem>& items, double width) {
-  double height = 0;
-  for (const LegendItem& item : items)
-    height += wrapped_size(figure_font(kSmallTextPt, item.heading), width - kSwatch - kGap, item.text).height() + 2;
-  return height;
+// The legend as a grid of `columns`, filled row by row; each row as tall as its tallest entry.
+struct LegendGrid {
+  int columns = 1;
+  double column_width = 0;
+  std::vector<double> row_heights;
+  double height() const {
+    double sum = 0;
+    for (double h : row_heights) sum += h + 2;
+    return sum;
+  }
+};
+
+double entry_height(const LegendItem& item, double width) {
+  return wrapped_size(figure_font(kSmallTextPt, item.heading), width - kSwatch - kGap, item.text).height();
+}
+
+LegendGrid legend_grid(const std::vector<LegendItem>& items, double width, int columns) {
+  LegendGrid grid{columns, (width - (columns - 1) * kLegendGap) / columns, {}};
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i % columns == 0) grid.row_heights.push_back(0);
+    grid.row_heights.back() = std::max(grid.row_heights.back(), entry_height(items[i], grid.column_width));
+  }
+  return grid;
 }
 
 // The legend's natural width: its longest entry on one line, within `limit`.
@@ -146,19 +167,21 @@ double legend_width(const std::vector<LegendItem>& items, double limit) {
   return std::min(limit, width + kSwatch + kGap + 2);
 }
 
-void paint_legend(QPainter& painter, const QRectF& box, const std::vector<LegendItem>& items) {
+void paint_legend(QPainter& painter, const QRectF& box, const std::vector<LegendItem>& items, const LegendGrid& grid) {
   double y = box.top();
-  const double text_width = box.width() - kSwatch - kGap;
-  for (const LegendItem& item : items) {
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const LegendItem& item = items[i];
+    const double x = box.left() + double(i % grid.columns) * (grid.column_width + kLegendGap);
     const QFont font = figure_font(kSmallTextPt, item.heading);
     if (!item.heading) {
       painter.setPen(QPen(QColor(60, 60, 60), 0.5));
       painter.setBrush(item.color);
       const double line = QFontMetricsF(font).height();
-      painter.drawRect(QRectF(box.left(), y + (line - kSwatch) / 2, kSwatch, kSwatch));
+      painter.drawRect(QRectF(x, y + (line - kSwatch) / 2, kSwatch, kSwatch));
     }
     painter.setPen(Qt::black);
-    y += draw_wrapped(painter, {box.left() + kSwatch + kGap, y}, text_width, font, item.text) + 2;
+    draw_wrapped(painter, {x + kSwatch + kGap, y}, grid.column_width - kSwatch - kGap, font, item.text);
+    if ((i + 1) % grid.columns == 0) y += grid.row_heights[i / grid.columns] + 2;
   }
 }
 
@@ -273,8 +296,12 @@ ViewFigureLayout paint_view_figure(QPainter& painter, const QRectF& target, cons
   const std::vector<LegendItem> items = legend_items(layers);
   const bool beside = layout.width() >= kLegendBesideFrom;
   const double inner = layout.width() - 2 * kMargin;
-  const double legend_w = items.empty() ? 0 : beside ? legend_width(items, 0.34 * inner) : inner;
-  const double legend_h = items.empty() ? 0 : legend_height(items, legend_w);
+  const double natural_w = legend_width(items, inner);
+  const double legend_w = items.empty() ? 0 : beside ? std::min(natural_w, 0.34 * inner) : inner;
+  // Under the plot, short entries share a row.
+  const int columns = beside ? 1 : std::clamp(int((inner + kLegendGap) / (natural_w + kLegendGap)), 1, 3);
+  const LegendGrid grid = legend_grid(items, legend_w, columns);
+  const double legend_h = items.empty() ? 0 : grid.height();
   const QString notes = notes_text(layers);
   const double notes_h = wrapped_size(figure_font(kSmallTextPt), inner, notes).height();
   const double small_h = QFontMetricsF(figure_font(kSmallTextPt)).height();
@@ -299,7 +326,7 @@ ViewFigureLayout paint_view_figure(QPainter& painter, const QRectF& target, cons
   if (!items.empty()) {
     placed.legend = beside ? QRectF(frame.right() + kLegendGap, frame.top(), legend_w, legend_h)
                            : QRectF(kMargin, under_axes + kLegendGap, legend_w, legend_h);
-    paint_legend(painter, placed.legend, items);
+    paint_legend(painter, placed.legend, items, grid);
   }
   if (!notes.isEmpty()) {
     const double top = beside || items.empty() ? under_axes + kGap : placed.legend.bottom() + kGap;
