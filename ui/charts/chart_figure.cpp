@@ -36,6 +36,7 @@ struct ChartState {
     QFont labels, title;
     int ticks;
     double base;
+    double min, max;
   };
   std::vector<AxisFonts> axes;
 };
@@ -48,7 +49,7 @@ ChartState save_state(const QChart& chart) {
     auto* value = qobject_cast<QValueAxis*>(axis);
     auto* log = qobject_cast<QLogValueAxis*>(axis);
     state.axes.push_back({axis, axis->labelsFont(), axis->titleFont(), value ? value->tickCount() : 0,
-                          log ? log->base() : 0});
+                          log ? log->base() : 0, value ? value->min() : 0, value ? value->max() : 0});
   }
   return state;
 }
@@ -62,7 +63,10 @@ void restore_state(QChart& chart, const ChartState& state) {
   for (const auto& saved : state.axes) {
     saved.axis->setLabelsFont(saved.labels);
     saved.axis->setTitleFont(saved.title);
-    if (auto* value = qobject_cast<QValueAxis*>(saved.axis)) value->setTickCount(saved.ticks);
+    if (auto* value = qobject_cast<QValueAxis*>(saved.axis)) {
+      value->setRange(saved.min, saved.max);
+      value->setTickCount(saved.ticks);
+    }
     if (auto* log = qobject_cast<QLogValueAxis*>(saved.axis)) log->setBase(saved.base);
   }
 }
@@ -159,7 +163,14 @@ void fit_axes_to_print(QChart& chart, const QSizeF& chart_size) {
     if (!value) continue;
     const bool across = axis->orientation() == Qt::Horizontal;
     const double room = across ? chart_size.width() - 70 : chart_size.height() - 50;
-    value->setTickCount(std::clamp(int(room / (across ? 55 : 28)) + 1, 2, std::max(2, value->tickCount())));
+    const int most = std::clamp(int(room / (across ? 55 : 28)) + 1, 2, std::max(2, value->tickCount()));
+    // Round steps (0.005, not 0.0075): the range widens to whole steps.
+    const std::vector<double> ticks = nice_ticks(value->min(), value->max(), most);
+    if (ticks.size() < 2) continue;
+    const double step = ticks[1] - ticks[0];
+    const double low = std::floor(value->min() / step + 1e-9) * step, high = std::ceil(value->max() / step - 1e-9) * step;
+    value->setRange(low, high);
+    value->setTickCount(int(std::lround((high - low) / step)) + 1);
   }
 }
 
