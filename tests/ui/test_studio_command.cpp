@@ -23,8 +23,10 @@ struct Finished {
   QString out, err;
 };
 
-Finished run(const QString& program, const QStringList& arguments) {
+Finished run(const QString& program, const QStringList& arguments,
+             const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment()) {
   QProcess process;
+  process.setProcessEnvironment(environment);
   process.start(program, arguments);
   Finished result;
   if (!process.waitForFinished(120000)) {
@@ -134,8 +136,7 @@ class TestStudioCommand : public QObject {
     QVERIFY(refused.err.contains(".png, .svg or .pdf"));
   }
 
-  // --export-size and --export-dpi: the view rendered at those pixels with its legend and axes, the
-  // chart laid out for that printed size.
+  // --export-size and --export-dpi: the view and the chart laid out for that printed size.
   void exportsAtAChosenSizeAndDpi() {
     const QString view = dir_.filePath("sized-view.png"), chart = dir_.filePath("sized-chart.svg");
     const Finished done = run(SIMJOIN_STUDIO, {points_, "--engine", "cpu-kmeans", "--run", "--view", "partitions",
@@ -154,6 +155,30 @@ class TestStudioCommand : public QObject {
       QCOMPARE(refused.code, 2);
       QVERIFY2(refused.err.contains(bad.first()), qPrintable(refused.err));
     }
+  }
+
+  // Without a display: figures are made on the offscreen platform by themselves (vector SVG, a
+  // screenshot drawn without OpenGL); a window alone is refused with exit 2 and what to do.
+  void headlessFiguresAndRefusal() {
+    QProcessEnvironment no_display = QProcessEnvironment::systemEnvironment();
+    for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"}) no_display.remove(name);
+    const QString view = dir_.filePath("headless-view.svg"), shot = dir_.filePath("headless.png");
+    const QString chart = dir_.filePath("headless-chart.png");
+    const Finished done = run(SIMJOIN_STUDIO, {points_, "--engine", "cpu-kmeans", "--run", "--view", "partitions",
+                                               "--export-view", view, "--export-chart", chart, "--screenshot", shot,
+                                               "--export-size", "3.5x2.4in", "--export-dpi", "300", "--quit"},
+                              no_display);
+    QVERIFY2(done.code == 0, qPrintable(done.err));
+    QFile svg(view);
+    QVERIFY(svg.open(QIODevice::ReadOnly));
+    const QByteArray text = svg.readAll();
+    QVERIFY(text.contains("<text") && !text.contains("<image"));
+    QCOMPARE(QImage(chart).size(), QSize(1050, 720));
+    QVERIFY(!QImage(shot).isNull());
+    const Finished refused = run(SIMJOIN_STUDIO, {points_}, no_display);
+    QCOMPARE(refused.code, 2);
+    QVERIFY2(refused.err.contains("QT_QPA_PLATFORM=offscreen") && refused.err.contains("xvfb-run"),
+             qPrintable(refused.err));
   }
 };
 

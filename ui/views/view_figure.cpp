@@ -68,10 +68,10 @@ void paint_point_marks(QPainter& painter, const QTransform& to_frame, const Laye
     if (key(i) == 0) {  // the picked point (kPicked): a black dot in a ring, visible over any colour
       painter.setPen(QPen(Qt::white, 1.0));
       painter.setBrush(Qt::black);
-      painter.drawEllipse(at, 3.5, 3.5);
-      painter.setPen(QPen(Qt::black, 1.2));
+      painter.drawEllipse(at, 2.8, 2.8);
+      painter.setPen(QPen(Qt::black, 1.0));
       painter.setBrush(Qt::NoBrush);
-      painter.drawEllipse(at, 7, 7);
+      painter.drawEllipse(at, 5.5, 5.5);
       painter.setPen(Qt::NoPen);
       continue;
     }
@@ -134,15 +134,22 @@ std::vector<LegendItem> legend_items(const Layers& layers) {
   return items;
 }
 
-// The legend as a grid of `columns`, filled row by row; each row as tall as its tallest entry.
+// The legend as a grid of `columns`, filled row by row; each row as tall as its tallest entry. A
+// heading ("Picked point") starts a row of its own.
 struct LegendGrid {
   int columns = 1;
   double column_width = 0;
+  std::vector<std::pair<int, int>> cells;  // row and column of each item
   std::vector<double> row_heights;
   double height() const {
     double sum = 0;
     for (double h : row_heights) sum += h + 2;
     return sum;
+  }
+  double row_top(int row) const {
+    double top = 0;
+    for (int r = 0; r < row; ++r) top += row_heights[r] + 2;
+    return top;
   }
 };
 
@@ -151,10 +158,13 @@ double entry_height(const LegendItem& item, double width) {
 }
 
 LegendGrid legend_grid(const std::vector<LegendItem>& items, double width, int columns) {
-  LegendGrid grid{columns, (width - (columns - 1) * kLegendGap) / columns, {}};
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    if (i % columns == 0) grid.row_heights.push_back(0);
-    grid.row_heights.back() = std::max(grid.row_heights.back(), entry_height(items[i], grid.column_width));
+  LegendGrid grid{columns, (width - (columns - 1) * kLegendGap) / columns, {}, {}};
+  int row = -1, column = columns;
+  for (const LegendItem& item : items) {
+    if (column == columns || (item.heading && column > 0)) row += 1, column = 0, grid.row_heights.push_back(0);
+    grid.cells.emplace_back(row, column);
+    grid.row_heights[row] = std::max(grid.row_heights[row], entry_height(item, grid.column_width));
+    column = item.heading ? columns : column + 1;
   }
   return grid;
 }
@@ -168,10 +178,10 @@ double legend_width(const std::vector<LegendItem>& items, double limit) {
 }
 
 void paint_legend(QPainter& painter, const QRectF& box, const std::vector<LegendItem>& items, const LegendGrid& grid) {
-  double y = box.top();
   for (std::size_t i = 0; i < items.size(); ++i) {
     const LegendItem& item = items[i];
-    const double x = box.left() + double(i % grid.columns) * (grid.column_width + kLegendGap);
+    const auto [row, column] = grid.cells[i];
+    const double x = box.left() + column * (grid.column_width + kLegendGap), y = box.top() + grid.row_top(row);
     const QFont font = figure_font(kSmallTextPt, item.heading);
     if (!item.heading) {
       painter.setPen(QPen(QColor(60, 60, 60), 0.5));
@@ -181,7 +191,6 @@ void paint_legend(QPainter& painter, const QRectF& box, const std::vector<Legend
     }
     painter.setPen(Qt::black);
     draw_wrapped(painter, {x + kSwatch + kGap, y}, grid.column_width - kSwatch - kGap, font, item.text);
-    if ((i + 1) % grid.columns == 0) y += grid.row_heights[i / grid.columns] + 2;
   }
 }
 
@@ -285,6 +294,44 @@ void paint_view_plot(QPainter& painter, const QRectF& frame, const QRectF& regio
   painter.restore();
 }
 
+namespace {
+
+// Where legend and notes go, and how many columns the legend takes.
+struct FigurePlan {
+  bool beside = false;
+  double legend_w = 0, legend_h = 0;
+  LegendGrid grid;
+  QString notes;
+  double notes_h = 0;
+  double below = 0;  // under the frame: tick labels, the x title, and legend and notes when under it
+};
+
+// Under the plot the legend takes as few columns (up to 2) as leave the plot at least 45 % of the
+// height; notes that would leave it less are left out (the window shows them).
+FigurePlan plan_figure(const QSizeF& layout, const std::vector<LegendItem>& items, const Layers& layers) {
+  FigurePlan plan;
+  const double inner = layout.width() - 2 * kMargin;
+  const double axes_h = 4 + QFontMetricsF(figure_font(kSmallTextPt)).height() + 2 +
+                        QFontMetricsF(figure_font(kAxisTitlePt)).height();
+  const double room = layout.height() * 0.55 - axes_h - kMargin;
+  plan.beside = layout.width() >= kLegendBesideFrom;
+  const double natural_w = legend_width(items, inner);
+  plan.legend_w = items.empty() ? 0 : plan.beside ? std::min(natural_w, 0.34 * inner) : inner;
+  int columns = 1;
+  if (!plan.beside)
+    while (columns < 2 && legend_grid(items, plan.legend_w, columns).height() > room) ++columns;
+  plan.grid = legend_grid(items, plan.legend_w, columns);
+  plan.legend_h = items.empty() ? 0 : plan.grid.height();
+  const double legend_below = plan.beside || items.empty() ? 0 : kLegendGap + plan.legend_h;
+  plan.notes = notes_text(layers);
+  plan.notes_h = wrapped_size(figure_font(kSmallTextPt), inner, plan.notes).height();
+  if (!plan.notes.isEmpty() && legend_below + kGap + plan.notes_h > room) plan.notes.clear(), plan.notes_h = 0;
+  plan.below = axes_h + legend_below + (plan.notes.isEmpty() ? 0 : kGap + plan.notes_h);
+  return plan;
+}
+
+}  // namespace
+
 ViewFigureLayout paint_view_figure(QPainter& painter, const QRectF& target, const QSizeF& layout,
                                    const ViewFigure& figure) {
   const Layers& layers = *figure.layers;
@@ -294,44 +341,32 @@ ViewFigureLayout paint_view_figure(QPainter& painter, const QRectF& target, cons
   painter.fillRect(QRectF(QPointF(0, 0), layout), Qt::white);
 
   const std::vector<LegendItem> items = legend_items(layers);
-  const bool beside = layout.width() >= kLegendBesideFrom;
-  const double inner = layout.width() - 2 * kMargin;
-  const double natural_w = legend_width(items, inner);
-  const double legend_w = items.empty() ? 0 : beside ? std::min(natural_w, 0.34 * inner) : inner;
-  // Under the plot, short entries share a row.
-  const int columns = beside ? 1 : std::clamp(int((inner + kLegendGap) / (natural_w + kLegendGap)), 1, 3);
-  const LegendGrid grid = legend_grid(items, legend_w, columns);
-  const double legend_h = items.empty() ? 0 : grid.height();
-  const QString notes = notes_text(layers);
-  const double notes_h = wrapped_size(figure_font(kSmallTextPt), inner, notes).height();
-  const double small_h = QFontMetricsF(figure_font(kSmallTextPt)).height();
+  const FigurePlan plan = plan_figure(layout, items, layers);
   const double title_h = QFontMetricsF(figure_font(kAxisTitlePt)).height();
-
   QRectF region = figure.region.isEmpty() ? layers_bounds(layers) : figure.region;
-  const double below = 4 + small_h + 2 + title_h + (notes.isEmpty() ? 0 : kGap + notes_h) +
-                       (beside || items.empty() ? 0 : kLegendGap + legend_h);
   QRectF frame(QPointF(kMargin + title_h + kGap, kMargin + 2),
-               QPointF(layout.width() - kMargin - (beside && !items.empty() ? legend_w + kLegendGap : 0),
-                       layout.height() - kMargin - below));
+               QPointF(layout.width() - kMargin - (plan.beside && !items.empty() ? plan.legend_w + kLegendGap : 0),
+                       layout.height() - kMargin - plan.below));
   // The y tick labels' width depends on the ticks, which depend on the frame: measure once, then fit.
   const AxisTicks first = axis_ticks(fit_aspect(region, frame.width() / frame.height()), frame);
   frame.setLeft(frame.left() + widest_tick(first.y, first.y_step) + 6);
   region = fit_aspect(region, frame.width() / frame.height());
-  const AxisTicks ticks = axis_ticks(region, frame);
 
   paint_view_plot(painter, frame, region, layers, figure.max_vector_points);
-  paint_axes(painter, frame, region, ticks, figure);
+  paint_axes(painter, frame, region, axis_ticks(region, frame), figure);
   ViewFigureLayout placed{frame, {}, {}};
-  const double under_axes = frame.bottom() + 4 + small_h + 2 + title_h;
+  const double under_axes = frame.bottom() + 4 + QFontMetricsF(figure_font(kSmallTextPt)).height() + 2 + title_h;
   if (!items.empty()) {
-    placed.legend = beside ? QRectF(frame.right() + kLegendGap, frame.top(), legend_w, legend_h)
-                           : QRectF(kMargin, under_axes + kLegendGap, legend_w, legend_h);
-    paint_legend(painter, placed.legend, items, grid);
+    placed.legend = plan.beside ? QRectF(frame.right() + kLegendGap, frame.top(), plan.legend_w, plan.legend_h)
+                                : QRectF(kMargin, under_axes + kLegendGap, plan.legend_w, plan.legend_h);
+    paint_legend(painter, placed.legend, items, plan.grid);
   }
-  if (!notes.isEmpty()) {
-    const double top = beside || items.empty() ? under_axes + kGap : placed.legend.bottom() + kGap;
+  if (!plan.notes.isEmpty()) {
+    const double top = plan.beside || items.empty() ? under_axes + kGap : placed.legend.bottom() + kGap;
+    const double width = layout.width() - 2 * kMargin;
     painter.setPen(QColor(60, 60, 60));
-    placed.notes = QRectF(kMargin, top, inner, draw_wrapped(painter, {kMargin, top}, inner, figure_font(kSmallTextPt), notes));
+    placed.notes = QRectF(kMargin, top, width,
+                          draw_wrapped(painter, {kMargin, top}, width, figure_font(kSmallTextPt), plan.notes));
   }
   painter.restore();
   return placed;

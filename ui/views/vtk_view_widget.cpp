@@ -167,6 +167,20 @@ QRectF VtkViewWidget::visibleRegion() const {
   return QRectF(focal[0] - half_width, focal[1] - half_height, 2 * half_width, 2 * half_height);
 }
 
+void VtkViewWidget::zoomTo(const QRectF& region) {
+  vtkCamera* camera = renderer_->GetActiveCamera();
+  const double* focal = camera->GetFocalPoint();
+  const double* position = camera->GetPosition();
+  const QPointF centre = region.center();
+  camera->SetPosition(centre.x(), centre.y(), position[2] - focal[2]);  // looking down z at the plane z = 0
+  camera->SetFocalPoint(centre.x(), centre.y(), 0.0);
+  const double aspect = double(std::max(1, width())) / std::max(1, height());
+  camera->SetParallelScale(std::max(region.height() / 2, region.width() / 2 / aspect));
+  renderer_->ResetCameraClippingRange();
+  fitted_ = false;
+  update();
+}
+
 bool VtkViewWidget::openGLUsable() {
   static const bool usable = [] {
     const QString platform = QGuiApplication::platformName();

@@ -35,6 +35,8 @@ class VtkViewWidget : public QOpenGLWidget {
   bool fitted() const { return fitted_; }
   // The view coordinates the camera shows (x, y of its corners).
   QRectF visibleRegion() const;
+  // Shows `region` whole (a zoom to a picked point's neighbourhood); the view is then not fitted.
+  void zoomTo(const QRectF& region);
 
   // False where no OpenGL context can be made (the offscreen platform, no GLX): the views are then
   // drawn without VTK.
