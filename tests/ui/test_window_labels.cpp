@@ -227,6 +227,31 @@ class TestWindowLabels : public WindowTest {
     QVERIFY(view->legend()->width() < view->width() / 2);
   }
 
+  // The view shows all its points on load, after a run (when the legend has taken its width) and
+  // after a resize, for a wide map as for a round cloud.
+  void viewsFitTheirData() {
+    newWindow();
+    open(load_sample("timezones"), "timezones.csv");
+    ProjectionView* view = window_->view();
+    const auto all_shown = [view] {
+      const QRectF shown = view->vtkWidget()->visibleRegion();
+      const std::vector<float>& xy = view->layers().xy;
+      for (std::size_t i = 0; i + 1 < xy.size(); i += 2)
+        if (!shown.contains(xy[i], xy[i + 1])) return false;
+      return !xy.empty();
+    };
+    QVERIFY(all_shown());
+    window_->setViewMode(ViewMode::Partitions);
+    QVERIFY(window_->parameters()->setEngine("cpu-kmeans"));
+    run();
+    QTest::qWait(100);
+    QVERIFY(view->legend()->isVisible());
+    QVERIFY(all_shown());
+    window_->resize(window_->width() * 3 / 4, window_->height());
+    QTest::qWait(100);
+    QVERIFY(all_shown());
+  }
+
   void staleResultsSaySo() {
     newWindow();
     open(*clustered_points(20000, 2, 3), "points.csv");
