@@ -181,9 +181,8 @@ class TestFigures : public QObject {
     for (const char* ext : {".png", ".svg", ".pdf"}) {
       const ViewFigureLayout placed = save_view_figure(view.figure(), path(name + ext).toStdString(), size);
       check_legend_clear(placed);
-      // Every point lies inside the frame: the figure fits its data.
-      const QRectF data = layers_bounds(view.layers);
-      QVERIFY(placed.plot.width() > 0 && data.isValid());
+      // The plot shows all the data: every point, marker, line and cell.
+      QVERIFY(placed.region.contains(layers_bounds(view.layers)));
     }
     check_texts_complete(svg_texts(path(name + ".svg")), name + ".svg");
     QVERIFY(svg_texts(path(name + ".svg")).contains(view.figure().x_title));

@@ -354,7 +354,7 @@ ViewFigureLayout paint_view_figure(QPainter& painter, const QRectF& target, cons
 
   paint_view_plot(painter, frame, region, layers, figure.max_vector_points);
   paint_axes(painter, frame, region, axis_ticks(region, frame), figure);
-  ViewFigureLayout placed{frame, {}, {}};
+  ViewFigureLayout placed{frame, {}, {}, region};
   const double under_axes = frame.bottom() + 4 + QFontMetricsF(figure_font(kSmallTextPt)).height() + 2 + title_h;
   if (!items.empty()) {
     placed.legend = plan.beside ? QRectF(frame.right() + kLegendGap, frame.top(), plan.legend_w, plan.legend_h)

@@ -28,6 +28,7 @@ struct ViewFigureLayout {
   QRectF plot;    // the data's frame
   QRectF legend;  // empty without a legend
   QRectF notes;
+  QRectF region;  // the view coordinates the plot shows
 };
 
 // The view coordinates the layers cover: points, markers, segments, cells and labels.
