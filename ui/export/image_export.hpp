@@ -19,8 +19,7 @@ namespace simjoin::ui {
 void paint_to_file(const std::string& path, const ImageSize& size, const QString& title,
                    const std::function<void(QPainter& painter, const QRectF& target)>& paint);
 
-// The image whole at its own pixels; `dpi` sets its printed size (the 2-D view is rendered by
-// OpenGL, so a raster in any format).
+// The image whole at its own pixels; `dpi` sets its printed size (a raster in any format).
 void save_image(const QImage& image, const std::string& path, int dpi = ImageSize{}.dpi);
 
 }  // namespace simjoin::ui

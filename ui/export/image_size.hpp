@@ -1,8 +1,8 @@
 #pragma once
 // The size of an exported figure: its pixels and its resolution. The printed size is pixels / dpi
-// (the PNG's resolution, the SVG's and PDF's page). A chart is laid out at pixels x 96 / dpi and
-// drawn scaled to the pixels, so its text and lines keep their printed size at any dpi (9-pt text is
-// 9 pt on paper); the 2-D view, a raster, is laid out at its pixels.
+// (the PNG's resolution, the SVG's and PDF's page). Charts and view figures are laid out at
+// pixels x 96 / dpi and drawn scaled to the pixels, so their text and lines keep their printed size
+// at any dpi (9-pt text is 9 pt on paper).
 #include <QSize>
 #include <QSizeF>
 #include <QString>
