@@ -1,0 +1,35 @@
+"""Where a distributed join runs: a LocalCluster that listens on the loopback address only, with its
+dashboard off unless asked for, or a running scheduler reached by address, over TLS where certificates
+are given."""
+import os
+
+from distributed import Client, LocalCluster
+from distributed.security import Security
+
+LOOPBACK = "127.0.0.1"
+
+
+def local_cluster(n_workers=None, memory_limit="auto", dashboard_address=None, threads_per_worker=1):
+    """n_workers worker processes (default: one per core) on this machine, reachable from it alone."""
+    return LocalCluster(n_workers=n_workers or os.cpu_count(), threads_per_worker=threads_per_worker,
+                        processes=True, host=LOOPBACK, dashboard_address=dashboard_address,
+                        memory_limit=memory_limit)
+
+
+def tls_security(ca_file, cert, key):
+    """Dask's mutual TLS: this side presents cert/key and trusts only ca_file's signatures."""
+    return Security(tls_ca_file=ca_file, tls_client_cert=cert, tls_client_key=key, require_encryption=True)
+
+
+def connect(scheduler, security=None):
+    """A Client of the scheduler at `scheduler` ("tcp://host:port", "tls://host:port")."""
+    return Client(scheduler, security=security)
+
+
+def worker_resources(client):
+    """(smallest memory limit in bytes, or None where unlimited; total threads) of the workers."""
+    workers = client.scheduler_info()["workers"].values()
+    if not workers:
+        raise RuntimeError("the scheduler has no workers")
+    limits = [w["memory_limit"] for w in workers if w.get("memory_limit")]
+    return (min(limits) if limits else None), sum(w["nthreads"] for w in workers)

@@ -1,0 +1,75 @@
+"""The task of one partition: join its points (and copies) with simjoin.join on this worker (a GPU
+engine where the worker has a GPU and engine="auto"), keep the pairs this partition reports by the
+engines' rule, number them by global row ids and write them as one shard."""
+import os
+import time
+import uuid
+
+import numpy as np
+
+import simjoin
+
+
+def _concatenate(pieces, d):
+    """Row ids, coordinates and the (offsets, partitions) of the partitions above, over all pieces."""
+    if not pieces:
+        return np.zeros(0, np.uint64), np.zeros((0, d)), (np.zeros(1, np.int64), np.zeros(0, np.int64))
+    ids = np.concatenate([p[0] for p in pieces])
+    points = np.concatenate([p[1] for p in pieces])
+    shifts = np.cumsum([0] + [p[2][-1] for p in pieces[:-1]])
+    offsets = np.concatenate([[0]] + [p[2][1:] + s for p, s in zip(pieces, shifts)])
+    return ids, points, (offsets, np.concatenate([p[3] for p in pieces]))
+
+
+def reported_here(pairs, above_p, above_q):
+    """The pairs (local rows p, q) whose points share no partition above this one: the engines report
+    a pair only from the highest partition holding both points."""
+    (off_p, parts_p), (off_q, parts_q) = above_p, above_q
+    p, q = pairs[:, 0].astype(np.int64), pairs[:, 1].astype(np.int64)
+    count_p, count_q = off_p[p + 1] - off_p[p], off_q[q + 1] - off_q[q]
+    candidates = np.flatnonzero((count_p > 0) & (count_q > 0))
+    keep = np.ones(len(pairs), dtype=bool)
+    if len(candidates) == 0:
+        return keep
+    span = int(max(parts_p.max(initial=0), parts_q.max(initial=0))) + 1
+    counts = count_p[candidates]
+    pair_of = np.repeat(candidates, counts)
+    within = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+    partition = parts_p[off_p[p[pair_of]] + within]
+    held_by_q = np.repeat(np.arange(len(off_q) - 1), np.diff(off_q)) * span + parts_q
+    keep[pair_of[np.isin(q[pair_of] * span + partition, held_by_q)]] = False
+    return keep
+
+
+def write_shard(out, partition, pairs):
+    """pairs-<partition>.npy, written under a temporary name and renamed, so that a retried task
+    replaces it whole."""
+    path = os.path.join(out, f"pairs-{partition}.npy")
+    temporary = f"{path}.tmp-{uuid.uuid4().hex}"
+    with open(temporary, "wb") as file:
+        np.save(file, pairs)
+    os.replace(temporary, path)
+    return path
+
+
+def join_partition(partition, pieces_a, pieces_b, settings):
+    """Joins one partition; returns its counts and seconds (pairs go to a shard unless counting)."""
+    started = time.perf_counter()
+    d = settings["d"]
+    ids_a, points_a, above_a = _concatenate(pieces_a, d)
+    ids_b, points_b, above_b = (ids_a, None, above_a) if pieces_b is None else _concatenate(pieces_b, d)
+    local, engine = np.zeros((0, 2), np.uint32), None
+    if len(ids_a) and len(ids_b):
+        local = simjoin.join(points_a, settings["eps"], Y=points_b, engine=settings["engine"])
+        engine = simjoin.last_stats().engine
+    local = local[reported_here(local, above_a, above_b)]
+    pairs = np.stack([ids_a[local[:, 0]], ids_b[local[:, 1]]], axis=1)
+    if pieces_b is None:
+        pairs.sort(axis=1)
+    pairs = pairs[np.lexsort((pairs[:, 1], pairs[:, 0]))]
+    shard = None
+    if settings["output"] == "pairs":
+        shard = os.path.basename(write_shard(settings["out"], partition, pairs))
+    return {"partition": partition, "n_a": len(ids_a), "n_b": 0 if pieces_b is None else len(ids_b),
+            "pairs": len(pairs), "shard": shard, "engine": engine,
+            "seconds": time.perf_counter() - started}
