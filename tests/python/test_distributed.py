@@ -62,18 +62,20 @@ def expected(X, eps, Y=None):
 @pytest.mark.parametrize("d", [2, 3, 16, 128])
 @pytest.mark.parametrize("kind", ["clustered", "uniform"])
 def test_self_join(client, tmp_path, rng, d, kind):
-    X = clustered(rng, 2500, d) if kind == "clustered" else rng.uniform(0, 1, (2500, d))
+    n = 1200 if (kind, d) == ("uniform", 128) else 2500  # 128-D uniform points lie near every bisector
+    X = clustered(rng, n, d) if kind == "clustered" else rng.uniform(0, 1, (n, d))
     eps = eps_for(rng, X)
-    got, manifest = run(client, tmp_path, X, eps, k=6)
+    got, manifest = run(client, tmp_path, X, eps, k=12)
     want = expected(X, eps)
     assert len(want) > 0
     assert np.array_equal(got, want), f"{len(got)} pairs, simjoin.join gives {len(want)}"
-    assert manifest["replication_factor"] > 0 and manifest["k"] == 6
+    assert manifest["replication_factor"] > 0 and manifest["k"] == 12
 
 
 @pytest.mark.parametrize("d", [3, 16])
 def test_a_join_b(client, tmp_path, rng, d):
-    X, Y = clustered(rng, 1800, d), clustered(rng, 1300, d)
+    both = clustered(rng, 3100, d)
+    X, Y = both[:1800], both[1800:]
     eps = eps_for(rng, X, 0.01)
     got, manifest = run(client, tmp_path, X, eps, Y=Y, k=5)
     want = expected(X, eps, Y)
@@ -264,7 +266,7 @@ def command(*args):
                           env=environment, timeout=300)
 
 
-def test_command(tmp_path, rng):
+def test_command(client, tmp_path, rng):
     X = clustered(rng, 2000, 3)
     np.save(tmp_path / "a.npy", X[:900])
     np.save(tmp_path / "b.npy", X[900:])
@@ -278,6 +280,6 @@ def test_command(tmp_path, rng):
     bad = X[:900].copy()
     bad[5, 0] = np.inf
     np.save(tmp_path / "a.npy", bad)
-    refused = command("--scheduler", "local:3", "--input", str(tmp_path / "*.npy"), "--eps", "0.1",
+    refused = command("--scheduler", client.scheduler.address, "--input", str(tmp_path / "*.npy"), "--eps", "0.1",
                       "--out", str(tmp_path / "out"))
     assert refused.returncode == 3 and str(tmp_path / "a.npy") in refused.stderr, refused.stderr
