@@ -51,6 +51,11 @@ def run(client, tmp_path, X, eps, Y=None, **options):
     pairs = sd.read_pairs(out).compute()
     assert pairs.dtype == np.uint64 and pairs.shape[1] == 2
     assert len(np.unique(pairs, axis=0)) == len(pairs), "a pair reported twice"
+    for shard in manifest["shards"]:
+        rows = np.load(out / shard["shard"]) if shard["shard"] else np.zeros((0, 2), np.uint64)
+        assert np.array_equal(rows, sorted_pairs(rows)), "a shard out of (i, j) order"
+        if Y is None:
+            assert (rows[:, 0] < rows[:, 1]).all()
     assert manifest["pairs"] == len(pairs)
     return sorted_pairs(pairs), manifest
 

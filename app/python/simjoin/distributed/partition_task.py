@@ -63,10 +63,9 @@ def join_partition(partition, pieces_a, pieces_b, settings):
         local = simjoin.join(points_a, settings["eps"], Y=points_b, engine=settings["engine"])
         engine = simjoin.last_stats().engine
     local = local[reported_here(local, above_a, above_b)]
+    # Pieces arrive in chunk order with their rows in order, so the row ids rise with the local rows
+    # and the pairs keep simjoin.join's order: (i, j) sorted, i < j in a self-join.
     pairs = np.stack([ids_a[local[:, 0]], ids_b[local[:, 1]]], axis=1)
-    if pieces_b is None:
-        pairs.sort(axis=1)
-    pairs = pairs[np.lexsort((pairs[:, 1], pairs[:, 0]))]
     shard = None
     if settings["output"] == "pairs":
         shard = os.path.basename(write_shard(settings["out"], partition, pairs))
