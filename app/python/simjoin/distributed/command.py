@@ -45,7 +45,12 @@ def _client(args, fail):
             fail(f"--scheduler local:N needs a positive N; got {args.scheduler!r}")
         cluster = local_cluster(int(workers) if workers else None, args.memory_limit, args.dashboard)
         return distributed.Client(cluster), cluster
-    return connect(args.scheduler, tls_security(*tls) if all(tls) else None), None
+    if args.scheduler.startswith("tls://") and not all(tls):
+        fail("a tls:// scheduler needs --tls-ca-file, --tls-cert and --tls-key")
+    try:
+        return connect(args.scheduler, tls_security(*tls) if all(tls) else None), None
+    except OSError as error:
+        fail(f"cannot reach the scheduler at {args.scheduler}: {error}")
 
 
 def main(argv=None):
