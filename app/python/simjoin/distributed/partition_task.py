@@ -58,10 +58,11 @@ def join_partition(partition, pieces_a, pieces_b, settings):
     d = settings["d"]
     ids_a, points_a, above_a = _concatenate(pieces_a, d)
     ids_b, points_b, above_b = (ids_a, None, above_a) if pieces_b is None else _concatenate(pieces_b, d)
-    local, engine = np.zeros((0, 2), np.uint32), None
+    local, engine, join_started = np.zeros((0, 2), np.uint32), None, time.perf_counter()
     if len(ids_a) and len(ids_b):
         local = simjoin.join(points_a, settings["eps"], Y=points_b, engine=settings["engine"])
         engine = simjoin.last_stats().engine
+    join_seconds = time.perf_counter() - join_started
     local = local[reported_here(local, above_a, above_b)]
     # Pieces arrive in chunk order with their rows in order, so the row ids rise with the local rows
     # and the pairs keep simjoin.join's order: (i, j) sorted, i < j in a self-join.
@@ -71,4 +72,4 @@ def join_partition(partition, pieces_a, pieces_b, settings):
         shard = os.path.basename(write_shard(settings["out"], partition, pairs))
     return {"partition": partition, "n_a": len(ids_a), "n_b": 0 if pieces_b is None else len(ids_b),
             "pairs": len(pairs), "shard": shard, "engine": engine,
-            "seconds": time.perf_counter() - started}
+            "join_seconds": join_seconds, "seconds": time.perf_counter() - started}
