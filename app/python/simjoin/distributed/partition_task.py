@@ -11,14 +11,14 @@ import simjoin
 
 
 def _concatenate(pieces, d):
-    """Row ids, coordinates and the (offsets, partitions) of the partitions above, over all pieces."""
+    """Row ids, values and the (offsets, partitions) of the partitions above, over all pieces."""
     if not pieces:
         return np.zeros(0, np.uint64), np.zeros((0, d)), (np.zeros(1, np.int64), np.zeros(0, np.int64))
-    ids = np.concatenate([p[0] for p in pieces])
-    points = np.concatenate([p[1] for p in pieces])
-    shifts = np.cumsum([0] + [p[2][-1] for p in pieces[:-1]])
-    offsets = np.concatenate([[0]] + [p[2][1:] + s for p, s in zip(pieces, shifts)])
-    return ids, points, (offsets, np.concatenate([p[3] for p in pieces]))
+    counts = np.concatenate([p[2] for p in pieces]).astype(np.int64)
+    offsets = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    above = np.concatenate([p[3] for p in pieces]).astype(np.int64)
+    return np.concatenate([p[0] for p in pieces]), np.concatenate([p[1] for p in pieces]), (offsets, above)
 
 
 def reported_here(pairs, above_p, above_q):

@@ -12,17 +12,16 @@ from .partition_task import join_partition
 
 def _above_lists(entry_point, entry_part, chosen):
     """For each chosen entry (sorted by point, then partition), the partitions after it in its point's
-    run, as (offsets, partitions)."""
+    run, as (counts, partitions)."""
     run_end = np.searchsorted(entry_point, entry_point[chosen], side="right")
     counts = run_end - (chosen + 1)
-    offsets = np.zeros(len(chosen) + 1, dtype=np.int64)
-    np.cumsum(counts, out=offsets[1:])
-    within = np.arange(offsets[-1]) - np.repeat(offsets[:-1], counts)
-    return offsets, entry_part[np.repeat(chosen + 1, counts) + within]
+    starts = np.cumsum(counts) - counts
+    within = np.arange(counts.sum()) - np.repeat(starts, counts)
+    return counts.astype(np.uint32), entry_part[np.repeat(chosen + 1, counts) + within].astype(np.uint32)
 
 
 def split_chunk(block, first, centroids, eps, low, high, name):
-    """{partition: (row ids, coordinates, above offsets, above partitions)} for one chunk."""
+    """{partition: (row ids, values, above counts, above partitions)} for one chunk."""
     home, copy_point, copy_partition = _simjoin.partition_plan(block, centroids, eps, low, high, name)
     entry_point = np.concatenate([np.arange(len(home), dtype=np.int64), copy_point.astype(np.int64)])
     entry_part = np.concatenate([home, copy_partition]).astype(np.int64)
@@ -34,8 +33,8 @@ def split_chunk(block, first, centroids, eps, low, high, name):
     for c in np.flatnonzero(np.diff(bounds)):
         chosen = by_partition[bounds[c]:bounds[c + 1]]
         rows = entry_point[chosen]
-        offsets, above = _above_lists(entry_point, entry_part, chosen)
-        pieces[int(c)] = (np.uint64(first) + rows.astype(np.uint64), block[rows], offsets, above)
+        counts, above = _above_lists(entry_point, entry_part, chosen)
+        pieces[int(c)] = (np.uint64(first) + rows.astype(np.uint64), block[rows], counts, above)
     return pieces
 
 
