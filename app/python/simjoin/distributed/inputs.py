@@ -90,7 +90,7 @@ def _file_chunks(paths, client, chunk_rows):
         step = chunk_rows or default_chunk_rows(d)
         for start in range(0, rows, step):
             stop = min(rows, start + step)
-            load = dask.delayed(load_rows, pure=True)(path, start, stop)
+            load = dask.delayed(load_rows, pure=False)(path, start, stop)  # files may change between runs
             chunks.append(Chunk(path, first + start, stop - start, load))
         first += rows
     return chunks, d
