@@ -114,6 +114,14 @@ def test_skewed_set_splits_its_large_partition(client, tmp_path, rng):
     assert np.array_equal(got, expected(X, eps))
 
 
+def test_partition_that_cannot_be_split_is_refused(client, tmp_path, rng):
+    """Identical points over the budget: no centroids split them, and no manifest is written."""
+    X = np.concatenate([np.full((2000, 3), 0.25), rng.uniform(0, 1, (500, 3))])
+    with pytest.raises(sd.PartitionTooLargeError, match="partition_bytes"):
+        sd.join(X, 0.01, client=client, out=tmp_path / "out", k=2, partition_bytes=96 * 1500, progress=False)
+    assert not (tmp_path / "out" / "manifest.json").exists()
+
+
 def test_files_dask_arrays_and_counting(client, tmp_path, rng):
     """Rows are numbered across the files in sorted order; float32 and float64 shards mix."""
     X = clustered(rng, 3000, 3)
