@@ -21,24 +21,22 @@ def _concatenate(pieces, d):
     return np.concatenate([p[0] for p in pieces]), np.concatenate([p[1] for p in pieces]), (offsets, above)
 
 
-def reported_here(pairs, above_p, above_q):
-    """The pairs (local rows p, q) whose points share no partition above this one: the engines report
-    a pair only from the highest partition holding both points."""
+def shared_above(pairs, above_p, above_q):
+    """Indices of the pairs (local rows p, q) whose points share a partition above this one: the
+    engines report a pair only from the highest partition holding both, so these are left out.
+    Only pairs whose points both have partitions above are looked at (few: points near borders)."""
     (off_p, parts_p), (off_q, parts_q) = above_p, above_q
-    p, q = pairs[:, 0].astype(np.int64), pairs[:, 1].astype(np.int64)
-    count_p, count_q = off_p[p + 1] - off_p[p], off_q[q + 1] - off_q[q]
-    candidates = np.flatnonzero((count_p > 0) & (count_q > 0))
-    keep = np.ones(len(pairs), dtype=bool)
-    if len(candidates) == 0:
-        return keep
-    span = int(max(parts_p.max(initial=0), parts_q.max(initial=0))) + 1
-    counts = count_p[candidates]
-    pair_of = np.repeat(candidates, counts)
+    if len(parts_p) == 0 or len(parts_q) == 0:
+        return np.zeros(0, dtype=np.int64)
+    candidates = np.flatnonzero((np.diff(off_p) > 0)[pairs[:, 0]] & (np.diff(off_q) > 0)[pairs[:, 1]])
+    p, q = pairs[candidates, 0].astype(np.int64), pairs[candidates, 1].astype(np.int64)
+    span = int(max(parts_p.max(), parts_q.max())) + 1
+    counts = off_p[p + 1] - off_p[p]
+    pair_of = np.repeat(np.arange(len(candidates)), counts)
     within = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
     partition = parts_p[off_p[p[pair_of]] + within]
     held_by_q = np.repeat(np.arange(len(off_q) - 1), np.diff(off_q)) * span + parts_q
-    keep[pair_of[np.isin(q[pair_of] * span + partition, held_by_q)]] = False
-    return keep
+    return np.unique(candidates[pair_of[np.isin(q[pair_of] * span + partition, held_by_q)]])
 
 
 def write_shard(out, partition, pairs):
@@ -63,7 +61,9 @@ def join_partition(partition, pieces_a, pieces_b, settings):
         local = simjoin.join(points_a, settings["eps"], Y=points_b, engine=settings["engine"])
         engine = simjoin.last_stats().engine
     join_seconds = time.perf_counter() - join_started
-    local = local[reported_here(local, above_a, above_b)]
+    shared = shared_above(local, above_a, above_b)
+    if len(shared):
+        local = np.delete(local, shared, axis=0)
     # Pieces arrive in chunk order with their rows in order, so the row ids rise with the local rows
     # and the pairs keep simjoin.join's order: (i, j) sorted, i < j in a self-join.
     pairs = np.stack([ids_a[local[:, 0]], ids_b[local[:, 1]]], axis=1)
