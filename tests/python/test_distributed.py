@@ -1,7 +1,8 @@
 """simjoin.distributed on a LocalCluster of 3 worker processes: exactly the pairs simjoin.join gives,
 each once, for self-joins and A join B, clustered, uniform, duplicate, tied and skewed points; a worker
-killed mid-run; bad input named by its shard; a scheduler reachable from this machine only."""
+killed mid-run; bad input named by its shard; a scheduler reachable from this machine only; TLS."""
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -13,7 +14,7 @@ import dask.array as da
 import numpy as np
 import psutil
 import pytest
-from distributed import Client
+from distributed import Client, LocalCluster
 from distributed.diagnostics.plugin import WorkerPlugin
 
 import simjoin
@@ -296,3 +297,36 @@ def test_command(client, tmp_path, rng):
     refused = command("--scheduler", client.scheduler.address, "--input", str(tmp_path / "*.npy"), "--eps", "0.1",
                       "--out", str(tmp_path / "out"))
     assert refused.returncode == 3 and str(tmp_path / "a.npy") in refused.stderr, refused.stderr
+
+
+def make_certificates(folder):
+    """docs/distributed.md's OpenSSL commands: a certificate authority and one node certificate."""
+    def openssl(*args):
+        subprocess.run(["openssl", *args], cwd=folder, check=True, capture_output=True)
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=simjoin-ca",
+            "-keyout", "ca.key", "-out", "ca.pem")
+    openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=simjoin-node", "-keyout", "node.key",
+            "-out", "node.csr")
+    openssl("x509", "-req", "-in", "node.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+            "-days", "2", "-out", "node.pem")
+    return [str(folder / name) for name in ("ca.pem", "node.pem", "node.key")]
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="no openssl command to make certificates")
+def test_tls_cluster(tmp_path, rng):
+    """A scheduler that speaks TLS only: joined through its address with the certificates, refused
+    without them."""
+    security = sd.tls_security(*make_certificates(tmp_path))
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1", protocol="tls://",
+                      security=security, dashboard_address="127.0.0.1:0",
+                      worker_dashboard_address="127.0.0.1:0") as cluster:
+        assert cluster.scheduler_address.startswith("tls://127.0.0.1:")
+        X = clustered(rng, 1500, 3)
+        eps = eps_for(rng, X)
+        manifest = sd.join(X, eps, client=cluster.scheduler_address, security=security, out=tmp_path / "out",
+                           k=3, progress=False)
+        assert manifest["pairs"] == len(expected(X, eps))
+        with pytest.raises((OSError, TypeError)):  # no certificates
+            Client(cluster.scheduler_address, timeout=5)
+        with pytest.raises(OSError):  # plain TCP to the TLS port
+            Client(cluster.scheduler_address.replace("tls://", "tcp://"), timeout=5)

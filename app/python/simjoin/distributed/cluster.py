@@ -21,8 +21,11 @@ def local_cluster(n_workers=None, memory_limit="auto", dashboard_address=None, t
 
 
 def tls_security(ca_file, cert, key):
-    """Dask's mutual TLS: this side presents cert/key and trusts only ca_file's signatures."""
-    return Security(tls_ca_file=ca_file, tls_client_cert=cert, tls_client_key=key, require_encryption=True)
+    """Dask's mutual TLS: this side presents cert/key, as a client, scheduler or worker, and trusts only
+    ca_file's signatures."""
+    return Security(tls_ca_file=ca_file, require_encryption=True,
+                    tls_client_cert=cert, tls_client_key=key, tls_scheduler_cert=cert, tls_scheduler_key=key,
+                    tls_worker_cert=cert, tls_worker_key=key)
 
 
 def connect(scheduler, security=None):
