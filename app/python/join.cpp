@@ -1,29 +1,16 @@
 #include "app/python/join.hpp"
 
-#include <memory>
-
 #include "app/python/array_points.hpp"
 #include "app/python/engines.hpp"
 #include "app/python/interruptible_run.hpp"
 #include "app/python/neighbor_graph.hpp"
+#include "app/python/owning_array.hpp"
 #include "app/python/pair_rows.hpp"
 #include "core/error.hpp"
 
 namespace py = pybind11;
 
 namespace simjoin::python {
-
-namespace {
-// Hands a vector to NumPy without copying it: the array owns the vector.
-template <typename Element, typename Value>
-py::array_t<Element> owning_array(std::vector<Value>&& values, std::vector<py::ssize_t> shape) {
-  auto owned = std::make_unique<std::vector<Value>>(std::move(values));
-  auto* data = reinterpret_cast<Element*>(owned->data());
-  py::capsule owner(owned.get(), [](void* vector) { delete static_cast<std::vector<Value>*>(vector); });
-  owned.release();
-  return py::array_t<Element>(std::move(shape), data, owner);
-}
-}  // namespace
 
 py::tuple join_arrays(const py::array& x, const std::optional<py::array>& y, const JoinRequest& request) {
   const bool count_only = request.output == "count";

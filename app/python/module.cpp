@@ -6,6 +6,7 @@
 #include "app/python/engines.hpp"
 #include "app/python/errors.hpp"
 #include "app/python/join.hpp"
+#include "app/python/partition_plan.hpp"
 #include "core/run_stats.hpp"
 
 namespace py = pybind11;
@@ -56,4 +57,7 @@ PYBIND11_MODULE(_simjoin, module) {
       },
       py::arg("x"), py::arg("eps"), py::arg("y"), py::arg("engine"), py::arg("k"), py::arg("output"),
       py::arg("include_self"), py::arg("devices"), py::arg("progress"));
+  module.def("fit_centroids", &python::fit_centroids, py::arg("sample"), py::arg("k"), py::arg("seed"));
+  module.def("partition_plan", &python::partition_plan, py::arg("points"), py::arg("centroids"), py::arg("eps"),
+             py::arg("low"), py::arg("high"), py::arg("name"));
 }

@@ -48,13 +48,7 @@ struct Memberships {
   const std::uint32_t* end(std::size_t p) const { return partitions.data() + offsets[p + 1]; }
 };
 
-// Own partition and copies of every point, in point order.
-struct Placement {
-  std::vector<std::uint32_t> own;
-  std::vector<std::uint32_t> copy_point, copy_partition;
-};
-
-Placement place_points(const PointSet32& points, const std::vector<std::uint32_t>* own,
+Placement place_each_point(const PointSet32& points, const std::vector<std::uint32_t>* own,
                        const std::vector<float>& centroids, double eps, bool replicate, int threads,
                        RunControl& control) {
   const std::size_t n = points.size(), d = points.dims(), k = centroids.size() / d;
@@ -95,17 +89,21 @@ Placement place_points(const PointSet32& points, const std::vector<std::uint32_t
   return placement;
 }
 
+}  // namespace
+
 // With eps near the data's diameter every point may be copied into every partition (n x k copies).
-Placement place(const PointSet32& points, const std::vector<std::uint32_t>* own, const std::vector<float>& centroids,
-                double eps, bool replicate, int threads, RunControl& control) {
+Placement place_points(const PointSet32& points, const std::vector<std::uint32_t>* own,
+                       const std::vector<float>& centroids, double eps, bool replicate, int threads,
+                       RunControl& control) {
   try {
-    return place_points(points, own, centroids, eps, replicate, threads, control);
+    return place_each_point(points, own, centroids, eps, replicate, threads, control);
   } catch (const std::bad_alloc&) {
     fail(ErrorKind::OutOfMemory, "cpu-kmeans: the copies of points near partition borders do not fit in memory "
                                  "(eps is large compared with the partitions); a smaller k, or cpu-grid, needs fewer");
   }
 }
 
+namespace {
 Memberships memberships(const Placement& placement) {
   Memberships lists;
   std::size_t r = 0;
@@ -222,8 +220,8 @@ RunResult CpuKMeansEngine::run(const JoinInputs& inputs, const JoinParams& param
   {
     PhaseTimer timer(stats, "replicate");
     control.set_phase("replicate");
-    placed_a = place(a, &clusters.membership, clusters.centroids, params.eps, replicate_, threads, control);
-    if (!self) placed_b = place(*inputs.b, nullptr, clusters.centroids, params.eps, replicate_, threads, control);
+    placed_a = place_points(a, &clusters.membership, clusters.centroids, params.eps, replicate_, threads, control);
+    if (!self) placed_b = place_points(*inputs.b, nullptr, clusters.centroids, params.eps, replicate_, threads, control);
   }
   control.report(0.1);
 

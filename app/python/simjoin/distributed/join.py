@@ -1,0 +1,100 @@
+"""simjoin.distributed.join: plan, shuffle and join on a Dask cluster, then the manifest."""
+import math
+import tempfile
+import time
+import uuid
+
+import distributed
+
+from . import manifest
+from .cluster import connect, local_cluster, worker_resources
+from .errors import InputError
+from .inputs import chunks_of
+from .plan import make_plan
+from .shuffle import partition_tasks
+
+OUTPUTS = ("pairs", "count")
+MEMORY_SHARE = 4            # a partition task may take a quarter of the smallest worker's memory limit
+UNLIMITED_BUDGET = 1 << 31  # partition bytes where the workers have no memory limit
+
+
+def join(points, eps, *, Y=None, client=None, out=None, output="pairs", k=None, engine="auto",
+         partition_bytes=None, progress=True, security=None, chunk_rows=None, seed=1):
+    """Every pair of rows within eps, of `points` with itself or with Y, on a Dask cluster.
+
+    points, Y: a NumPy array, a row-chunked dask.array (n x d, float32 or float64), or a path, glob or
+        list of .npy files (rows numbered across the files in sorted order), read on the workers.
+    client: a distributed.Client, a scheduler address (with `security` for TLS), or None for a
+        LocalCluster of this machine's cores, started and closed here.
+    out: the directory of shards pairs-<partition>.npy ((m, 2) uint64, global row ids, i < j for a
+        self-join) and manifest.json, written last (a new temporary directory when None).
+    output: "pairs", or "count" (no shards). k: partitions (None: from partition_bytes and cores).
+    partition_bytes: memory one partition task may use (default: a quarter of the smallest worker's
+        memory limit); a partition over it is split again.
+    Returns the manifest (a dict; "pairs" is the total). Raises ValueError for bad parameters,
+    InputError naming the shard for bad input, PartitionTooLargeError when a partition cannot fit.
+    """
+    if output not in OUTPUTS:
+        raise ValueError(f"output must be one of {', '.join(OUTPUTS)}; got {output!r}")
+    if not (isinstance(eps, (int, float)) and math.isfinite(eps) and eps >= 0):
+        raise ValueError(f"eps must be a finite number >= 0; got {eps!r}")
+    if out is None and output == "pairs":
+        out = tempfile.mkdtemp(prefix="simjoin-distributed-")
+    if out is not None:
+        manifest.prepare(out)
+    own_cluster = own_client = None
+    if client is None:
+        own_cluster = local_cluster()
+        client = own_client = distributed.Client(own_cluster)
+    elif isinstance(client, str):
+        client = own_client = connect(client, security)
+    try:
+        return _run(client, points, Y, float(eps), out, output, k, engine, partition_bytes, progress, chunk_rows, seed)
+    finally:
+        if own_client is not None:
+            own_client.close()
+        if own_cluster is not None:
+            own_cluster.close()
+
+
+def _inputs(client, points, Y, chunk_rows):
+    chunks_a, d = chunks_of(points, "X", client, chunk_rows)
+    chunks_b = []
+    if Y is not None:
+        chunks_b, d_b = chunks_of(Y, "Y", client, chunk_rows)
+        if d_b != d:
+            raise InputError(f"{chunks_b[0].name if chunks_b else 'Y'}: has {d_b} dimensions, "
+                             f"{chunks_a[0].name if chunks_a else 'X'} has {d}")
+    return chunks_a, chunks_b, d
+
+
+def _run(client, points, Y, eps, out, output, k, engine, partition_bytes, progress, chunk_rows, seed):
+    started = time.perf_counter()
+    chunks_a, chunks_b, d = _inputs(client, points, Y, chunk_rows)
+    memory_limit, cores = worker_resources(client)
+    budget = partition_bytes or (memory_limit // MEMORY_SHARE if memory_limit else UNLIMITED_BUDGET)
+    plan = make_plan(client, chunks_a, chunks_b, d, eps, budget, cores, k, seed)
+    if progress:
+        print(plan.summary(), flush=True)
+    settings = {"d": d, "eps": eps, "engine": engine, "output": output, "out": out}
+    futures = client.compute(partition_tasks(chunks_a, chunks_b, plan, settings, uuid.uuid4().hex))
+    try:
+        if progress:
+            distributed.progress(futures)
+        shards = client.gather(futures)
+    finally:
+        client.cancel(futures)
+    document = _manifest(plan, shards, output, engine, started, bool(chunks_b))
+    if out is not None:
+        document["out"] = str(out)
+        manifest.write(out, document)
+    return document
+
+
+def _manifest(plan, shards, output, engine, started, ab_join):
+    total = time.perf_counter() - started
+    return {"format": "simjoin.distributed 1", "n": plan.n_a, "n_b": plan.n_b if ab_join else None, "d": plan.d,
+            "eps": plan.eps, "k": plan.k, "engine": engine, "output": output, "pairs": sum(s["pairs"] for s in shards),
+            "replication_factor": plan.replication, "plan": plan.to_dict(), "shards": shards,
+            "times": {"plan_seconds": plan.seconds["plan"], "join_seconds": total - plan.seconds["plan"],
+                      "total_seconds": total}}

@@ -1,0 +1,167 @@
+"""The plan of a distributed join: the data's bounds and a sample (one pass over the chunks on the
+workers), k-means centroids fitted on the sample, and the partition sizes their bisector band rule gives
+(a second pass), splitting any partition over budget until every one fits. The rule itself is the
+engines' C++ (simjoin._simjoin.partition_plan); nothing of it is written here."""
+import math
+import time
+from dataclasses import dataclass, field
+
+import dask
+import numpy as np
+
+from .. import _simjoin
+from .errors import InputError, PartitionTooLargeError
+
+SAMPLE_BYTES = 1 << 25    # the client holds at most this much of a sample
+SAMPLE_ROWS = 262144
+ENTRY_OVERHEAD = 3        # a partition task holds about 3 copies of each entry (input, engine, index)
+SPLIT_ROUNDS = 6
+
+
+@dataclass
+class Plan:
+    eps: float
+    d: int
+    n_a: int
+    n_b: int
+    low: list
+    high: list
+    centroids: np.ndarray
+    entries_a: np.ndarray = None   # points plus copies of A per partition
+    entries_b: np.ndarray = None
+    budget_entries: int = 0
+    chunk_entries: list = None     # entries per partition of each chunk, A's chunks then B's
+    splits: int = 0
+    seconds: dict = field(default_factory=dict)
+
+    @property
+    def k(self):
+        return len(self.centroids)
+
+    @property
+    def copies(self):
+        return int(self.entries_a.sum() + self.entries_b.sum()) - self.n_a - self.n_b
+
+    @property
+    def replication(self):
+        """Copies per point: the r of n (1 + r)."""
+        return self.copies / max(1, self.n_a + self.n_b)
+
+    @property
+    def largest(self):
+        return int((self.entries_a + self.entries_b).max())
+
+    @property
+    def shuffle_bytes(self):
+        """Bytes of points and copies moved to the partition tasks: coordinates and a row id each."""
+        return (self.n_a + self.n_b + self.copies) * (8 * self.d + 8)
+
+    def summary(self):
+        return (f"plan: k = {self.k} partitions ({self.splits} split), replication factor {self.replication:.3f}, "
+                f"largest partition {self.largest} points, estimated shuffle {self.shuffle_bytes / 1e6:.1f} MB")
+
+    def to_dict(self):
+        return {"k": self.k, "low": self.low, "high": self.high, "centroids": self.centroids.tolist(),
+                "entries_a": self.entries_a.tolist(), "entries_b": self.entries_b.tolist(),
+                "replication_factor": self.replication, "copies": self.copies, "largest_partition": self.largest,
+                "budget_entries": self.budget_entries, "splits": self.splits, "shuffle_bytes": self.shuffle_bytes}
+
+
+def scan_chunk(block, name, first, stride):
+    """(low, high, sample rows) of one chunk; InputError naming the shard for a value not finite."""
+    finite = np.isfinite(block)
+    if not finite.all():
+        row = int(np.flatnonzero(~finite.all(axis=1))[0])
+        raise InputError(f"{name}: row {first + row} (global row id) has a value that is not finite")
+    if len(block) == 0:
+        return None
+    return block.min(axis=0), block.max(axis=0), np.array(block[(-first) % stride::stride], dtype=np.float64)
+
+
+def count_chunk(block, centroids, eps, low, high, name):
+    """Points plus copies per partition of one chunk, by the engines' rule."""
+    home, _, copy_partition = _simjoin.partition_plan(block, centroids, eps, low, high, name)
+    k = len(centroids)
+    return np.bincount(home, minlength=k) + np.bincount(copy_partition, minlength=k)
+
+
+def _scan(client, chunks, stride):
+    tasks = [dask.delayed(scan_chunk, pure=True)(c.load, c.name, c.first, stride) for c in chunks]
+    return client.gather(client.compute(tasks))
+
+
+def _count(client, chunks, plan):
+    """Entries per partition of each chunk, in chunk order (the shuffle takes its edges from them)."""
+    tasks = [dask.delayed(count_chunk, pure=True)(c.load, plan.centroids, plan.eps, plan.low, plan.high, c.name)
+             for c in chunks]
+    return client.gather(client.compute(tasks))
+
+
+def choose_k(n_entries, budget_entries, cores, requested):
+    """The caller's k, else enough partitions to fit the budget (allowing a third more for copies) and
+    at least one per worker core."""
+    if requested:
+        return int(requested)
+    return max(math.ceil(1.34 * n_entries / budget_entries), cores, 1)
+
+
+def _stack(scans):
+    return np.concatenate([s[2] for s in scans if s is not None] or [np.zeros((0, 1))])
+
+
+def make_plan(client, chunks_a, chunks_b, d, eps, budget_bytes, cores, k=None, seed=1):
+    """The plan for joining chunks_a with chunks_b (empty for a self-join); PartitionTooLargeError when
+    some partition stays over budget_bytes."""
+    started = time.perf_counter()
+    n_a, n_b = sum(c.rows for c in chunks_a), sum(c.rows for c in chunks_b)
+    target = min(SAMPLE_ROWS, max(1024, SAMPLE_BYTES // (8 * d)))
+    scans = _scan(client, chunks_a + chunks_b, max(1, (n_a + n_b) // target))
+    present = [s for s in scans if s is not None]
+    if n_a == 0 or not present:
+        raise InputError("X has no points")
+    low = np.min([s[0] for s in present], axis=0).astype(np.float64).tolist()
+    high = np.max([s[1] for s in present], axis=0).astype(np.float64).tolist()
+    sample, sample_a = _stack(scans), _stack(scans[:len(chunks_a)])
+    budget = max(1, budget_bytes // (ENTRY_OVERHEAD * (8 * d + 8)))
+    k = min(choose_k(n_a + n_b, budget, cores, k), len(sample_a))
+    plan = Plan(float(eps), d, n_a, n_b, low, high, _simjoin.fit_centroids(sample_a, k, seed), budget_entries=budget)
+    plan.seconds["scan and fit"] = time.perf_counter() - started
+    for _ in range(SPLIT_ROUNDS):
+        plan.chunk_entries = _count(client, chunks_a + chunks_b, plan)
+        plan.entries_a = np.sum(plan.chunk_entries[:len(chunks_a)], axis=0)
+        plan.entries_b = np.sum(plan.chunk_entries[len(chunks_a):], axis=0) if chunks_b else np.zeros(plan.k, int)
+        over = np.flatnonzero(plan.entries_a + plan.entries_b > budget)
+        if len(over) == 0:
+            break
+        _split(plan, over, sample, seed)
+    else:
+        _refuse(plan)
+    plan.seconds["plan"] = time.perf_counter() - started
+    return plan
+
+
+def _split(plan, over, sample, seed):
+    """Replaces each partition over budget by centroids fitted on its share of the sample."""
+    home, _, _ = _simjoin.partition_plan(sample, plan.centroids, plan.eps, plan.low, plan.high, "sample")
+    entries = plan.entries_a + plan.entries_b
+    kept, added = np.ones(plan.k, dtype=bool), []
+    for c in over:
+        own = sample[home == c]
+        parts = min(math.ceil(entries[c] / plan.budget_entries) + 1, len(np.unique(own, axis=0)))
+        if parts < 2:
+            continue
+        kept[c] = False
+        added.append(_simjoin.fit_centroids(own, parts, seed))
+        plan.splits += 1
+    if not added:
+        _refuse(plan)
+    plan.centroids = np.concatenate([plan.centroids[kept]] + added)
+
+
+def _refuse(plan):
+    entries = plan.entries_a + plan.entries_b
+    c = int(np.argmax(entries))
+    raise PartitionTooLargeError(
+        f"partition {c} holds {entries[c]} points and copies, over the {plan.budget_entries} a worker has memory for, "
+        f"and splitting it does not help (identical points, or eps wide against the cluster); "
+        f"give the workers more memory or raise partition_bytes")
