@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "core/error.hpp"
+#include "tests/core/gpu_required.hpp"
 #include "tests/core/grid_outliers.hpp"
 
 namespace simjoin::testing {
@@ -27,7 +28,10 @@ std::string contract_case_name(const ::testing::TestParamInfo<ContractCase>& inf
 
 void EngineContract::SetUp() {
   const Availability availability = engine().availability();
-  if (!availability.available) GTEST_SKIP() << GetParam().engine << ": " << availability.reason;
+  if (availability.available) return;
+  if (engine().capabilities().gpu && gpu_required())
+    GTEST_FAIL() << kGpuRequiredMessage << GetParam().engine << ": " << availability.reason;
+  GTEST_SKIP() << GetParam().engine << ": " << availability.reason;
 }
 
 JoinParams EngineContract::params(double eps) const {
