@@ -1,6 +1,6 @@
 // gpu-kmeans specifics: the partition structure it reports, large k, the approximate variant, and
-// large inputs (also those whose k-means is fitted on a sample) checked against the other exact GPU
-// engines.
+// large inputs (also those whose k-means is fitted on a sample) checked against cpu-grid on all the
+// points and against the independent reference (tests/reference) on a random subset of them.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,6 +10,7 @@
 #include "cuda/gpu_engines.hpp"
 #include "tests/core/oracle_check.hpp"
 #include "tests/cuda/gpu_test_common.hpp"
+#include "tests/cuda/subset_reference.hpp"
 
 namespace simjoin::testing {
 namespace {
@@ -125,8 +126,12 @@ TEST_F(GpuKMeans, ApproximateFindsNoFalsePairs) {
   EXPECT_GT(result.stats.pairs, exact / 2) << "recall far too low";
 }
 
-// n = 200,000: too many pairs for the float64 oracle in a test, so the exact GPU engines check each
-// other (all exact, so equal pair for pair), and the oracle checks a 50,000-point subset.
+// Points of the reference's subset: its brute force takes a few seconds for 20,000 points in 8-D.
+constexpr std::size_t kSubset = 20000;
+
+// n = 200,000: too many pairs for a brute force, so gpu-kmeans and gpu-inlj are checked pair for pair
+// against cpu-grid (other code: a CPU grid, its own frame) and, on a random subset of the points,
+// against the reference; the oracle checks a 50,000-point prefix and an A join B.
 TEST_F(GpuKMeans, LargeInputsAgreeAcrossEngines) {
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
@@ -136,16 +141,16 @@ TEST_F(GpuKMeans, LargeInputsAgreeAcrossEngines) {
     params.eps = kind == Distribution::Clusters ? 0.5 : 1.2;
     params.k = 20;
     params.seed = seed;
-    const std::vector<Pair> brute = run_pairs(engine_named("gpu-bruteforce"), points, nullptr, params);
-    EXPECT_GT(brute.size(), 1000u);
+    const std::vector<Pair> grid = run_pairs(engine_named("cpu-grid"), points, nullptr, params);
+    EXPECT_GT(grid.size(), 1000u);
     for (const char* name : {"gpu-kmeans", "gpu-inlj"}) {
       SCOPED_TRACE(name);
-      const VerifyReport report = compare_pairs(run_pairs(engine_named(name), points, nullptr, params), brute);
-      EXPECT_MATCHES_ORACLE(report);
+      const std::vector<Pair> got = run_pairs(engine_named(name), points, nullptr, params);
+      EXPECT_MATCHES_ORACLE(compare_pairs(got, grid));
+      EXPECT_MATCHES_ORACLE(compare_on_subset(got, points, params.eps, kSubset, seed + 2));
     }
     const PointSet subset(50000, 8, Coordinates<double>(points.data(), points.data() + 50000 * 8));
     EXPECT_MATCHES_ORACLE(check_engine(engine_named("gpu-kmeans"), subset, nullptr, params));
-    EXPECT_MATCHES_ORACLE(check_engine(engine_named("gpu-bruteforce"), subset, nullptr, params));
     const PointSet others = random_points(kind, 40000, 8, seed + 1, 0, 10, 10, 0.5);
     EXPECT_MATCHES_ORACLE(check_engine(engine_named("gpu-kmeans"), subset, &others, params));
   }
@@ -166,9 +171,10 @@ TEST_F(GpuKMeans, LloydOnASampleStaysExact) {
   EXPECT_TRUE(std::any_of(result.stats.notes.begin(), result.stats.notes.end(), [](const std::string& note) {
     return note.find("on 262144 evenly spaced points") != std::string::npos;
   })) << "expected the rounds to run on a sample";
-  const std::vector<Pair> brute = run_pairs(engine_named("gpu-bruteforce"), points, nullptr, params);
-  EXPECT_GT(brute.size(), 1000u);
-  EXPECT_MATCHES_ORACLE(compare_pairs(got, brute));
+  const std::vector<Pair> grid = run_pairs(engine_named("cpu-grid"), points, nullptr, params);
+  EXPECT_GT(grid.size(), 1000u);
+  EXPECT_MATCHES_ORACLE(compare_pairs(got, grid));
+  EXPECT_MATCHES_ORACLE(compare_on_subset(got, points, params.eps, kSubset, seed + 1));
 }
 
 }  // namespace
