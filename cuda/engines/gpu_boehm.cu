@@ -67,9 +67,9 @@ __global__ void boehm_join_kernel(DeviceDirectory g, const float* query_rotated,
     const std::uint32_t page = chunk + threadIdx.x;
     const bool within = page < g.pages && box_gap2(box_low, box_high, g.page_low + std::size_t(page) * g.d,
                                                    g.page_high + std::size_t(page) * g.d, g.d, g.slack) <= g.reach2;
-    // Marked is written only after every thread has read the box and the last chunk's marks: the
-    // unrolled loop of box_gap2 has loads past the box's end (onto marked[]) that run only for larger
-    // d, and racecheck counts them as reads racing these writes (docs/testing.md).
+    // The marks are written only after every thread has read the box and the last chunk's marks:
+    // racecheck reported reads of marked[0] "in box_gap2" (past the box's end, where its unrolled loop
+    // has guarded loads) racing these writes when both shared a barrier interval (docs/testing.md).
     __syncthreads();
     marked[threadIdx.x] = within;
     // The pages within reach of a block may hold many points (d = 2: 256 pages of n / 256 points;

@@ -131,7 +131,7 @@ constexpr std::size_t kSubset = 20000;
 
 // n = 200,000: too many pairs for a brute force, so gpu-kmeans and gpu-inlj are checked pair for pair
 // against cpu-grid (other code: a CPU grid, its own frame) and, on a random subset of the points,
-// against the reference; the oracle checks a 50,000-point prefix and an A join B.
+// against the reference; the oracle checks a 20,000-point prefix and an A join B.
 TEST_F(GpuKMeans, LargeInputsAgreeAcrossEngines) {
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
@@ -149,9 +149,9 @@ TEST_F(GpuKMeans, LargeInputsAgreeAcrossEngines) {
       EXPECT_MATCHES_ORACLE(compare_pairs(got, grid));
       EXPECT_MATCHES_ORACLE(compare_on_subset(got, points, params.eps, kSubset, seed + 2));
     }
-    const PointSet subset(50000, 8, Coordinates<double>(points.data(), points.data() + 50000 * 8));
+    const PointSet subset(20000, 8, Coordinates<double>(points.data(), points.data() + 20000 * 8));
     EXPECT_MATCHES_ORACLE(check_engine(engine_named("gpu-kmeans"), subset, nullptr, params));
-    const PointSet others = random_points(kind, 40000, 8, seed + 1, 0, 10, 10, 0.5);
+    const PointSet others = random_points(kind, 20000, 8, seed + 1, 0, 10, 10, 0.5);
     EXPECT_MATCHES_ORACLE(check_engine(engine_named("gpu-kmeans"), subset, &others, params));
   }
 }

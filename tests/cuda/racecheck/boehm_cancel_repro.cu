@@ -9,9 +9,10 @@
 //   3  shared slot, break at the flag, then a closing __syncthreads()
 //   4  as gpu_boehm.cu now: the gaps computed into a register, a barrier, then marked[] written
 //   5  as 0, with 4 unused floats between the box and marked[]
-// Found (H100, compute-sanitizer 2025.3.1): 0 to 3 each report 6,252 "Warp Level Programming" WAR
-// warnings at marked[0], read by the lanes that test a page "in box_gap2" and written by lane 0, the
-// flag raised or not; the box holds 2 d floats and box_gap2's loop, unrolled by 4, has loads past it.
+// Found (H100, compute-sanitizer 2025.3.1): variants 0 to 3 each draw the race report of the engine's
+// case, a read in box_gap2 against the write of marked[] (variant 0 with --racecheck-report hazard:
+// 6,252 "Warp Level Programming" WAR warnings at marked[0], read by lane 15, written by lane 0), the
+// flag raised or not. Variants 4 and 5 have not run yet.
 // Build: nvcc -O3 -lineinfo -arch=sm_90 -o boehm_cancel_repro boehm_cancel_repro.cu
 // Run:   compute-sanitizer --tool racecheck ./boehm_cancel_repro VARIANT
 #include <cuda_runtime.h>
