@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "tests/core/grid_outliers.hpp"
+#include "tests/core/tie_sets.hpp"
 
 namespace simjoin::testing {
 
@@ -244,6 +245,33 @@ TEST_P(EngineContract, EpsAtTheLimitsOfFloat32) {
   for (std::size_t i = 1; i < 100; ++i) std::copy_n(spread.point(i + 100), 2, spread.point(i));
   spread.point(7)[1] += 1e-12;
   expect_correct(spread, nullptr, params(1e-12));
+}
+
+// Against the independent reference (tests/reference): lattices exactly eps apart, pairs within 1e-7
+// of eps, UTM offsets, spacings of 1e-30 and 1e20, subnormal coordinates, eps from 5e-324 to 1e308.
+TEST_P(EngineContract, TieHeavySetsMatchTheReference) {
+  const std::uint64_t seed = test_seed() + 59;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (const TieSet& set : tie_heavy_sets(seed)) {
+    if (!supports(set.points.dims())) continue;
+    for (double eps : set.eps) {
+      SCOPED_TRACE(set.name + ", eps " + std::to_string(eps));
+      expect_correct(set.points, nullptr, params(eps));
+    }
+    SCOPED_TRACE(set.name + " joined with itself");
+    expect_correct(set.points, &set.points, params(set.eps.front()));
+  }
+}
+
+// Five points at least 0.2 apart: no pair at eps up to 1e-300 (a subnormal eps once returned all ten),
+// all ten at 1e300 and 1e308.
+TEST_P(EngineContract, EpsOverTheWholeDoubleRange) {
+  const PointSet five = random_points(Distribution::Uniform, 5, 2, 1);
+  for (double eps : extreme_eps()) {
+    SCOPED_TRACE("eps " + std::to_string(eps));
+    expect_correct(five, nullptr, params(eps));
+    if (engine().capabilities().exact) EXPECT_EQ(count_pairs(engine(), five, nullptr, params(eps)), eps < 1 ? 0u : 10u);
+  }
 }
 
 TEST_P(EngineContract, CountOnlyEqualsPairList) {
