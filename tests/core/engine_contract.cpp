@@ -40,12 +40,17 @@ JoinParams EngineContract::params(double eps) const {
 
 void EngineContract::expect_correct(const PointSet& a, const PointSet* b, const JoinParams& p) {
   if (b && !engine().capabilities().ab_join) return;
-  const VerifyReport report = check_engine(engine(), a, b, p);
+  const std::vector<Pair> expected = oracle_pairs(a, b, p.eps);
+  const VerifyReport report = compare_pairs(run_pairs(engine(), a, b, p), expected);
   if (engine().capabilities().exact) {
     EXPECT_MATCHES_ORACLE(report);
-  } else {
-    EXPECT_TRUE(report.extra.empty() && report.duplicates == 0) << report.summary();
+    return;
   }
+  EXPECT_TRUE(report.extra.empty() && report.duplicates == 0) << report.summary();
+  // The recall floor, where there are pairs enough for a fraction to mean something.
+  if (expected.size() >= kRecallFloorPairs)
+    EXPECT_GE(1 - double(report.missing.size()) / double(expected.size()), kRecallFloor)
+        << GetParam().engine << ": " << report.missing.size() << " of " << expected.size() << " pairs missed";
 }
 
 namespace {
@@ -257,6 +262,8 @@ TEST_P(EngineContract, TieHeavySetsMatchTheReference) {
     for (double eps : set.eps) {
       SCOPED_TRACE(set.name + ", eps " + std::to_string(eps));
       expect_correct(set.points, nullptr, params(eps));
+      if (engine().capabilities().exact)
+        EXPECT_EQ(count_pairs(engine(), set.points, nullptr, params(eps)), oracle_pairs(set.points, nullptr, eps).size());
     }
     SCOPED_TRACE(set.name + " joined with itself");
     expect_correct(set.points, &set.points, params(set.eps.front()));
@@ -283,6 +290,7 @@ TEST_P(EngineContract, CountOnlyEqualsPairList) {
   run_engine(engine(), {&points, nullptr}, params(0.05), list, control);
   EXPECT_GT(list.count(), 0u);
   EXPECT_EQ(count_pairs(engine(), points, nullptr, params(0.05)), list.pairs().size());
+  if (engine().capabilities().exact) EXPECT_EQ(list.pairs().size(), oracle_pairs(points, nullptr, 0.05).size());
 }
 
 TEST_P(EngineContract, ProgressIsMonotoneAndFinishes) {
