@@ -171,6 +171,8 @@ TEST_F(GpuKMeans, LloydOnASampleStaysExact) {
   EXPECT_TRUE(std::any_of(result.stats.notes.begin(), result.stats.notes.end(), [](const std::string& note) {
     return note.find("on 262144 evenly spaced points") != std::string::npos;
   })) << "expected the rounds to run on a sample";
+  ASSERT_TRUE(result.partitions.has_value());
+  expect_nearest_centroids(points, *result.partitions);  // the points outside the sample too
   const std::vector<Pair> grid = run_pairs(engine_named("cpu-grid"), points, nullptr, params);
   EXPECT_GT(grid.size(), 1000u);
   EXPECT_MATCHES_ORACLE(compare_pairs(got, grid));
