@@ -33,7 +33,7 @@ SIMJOIN_HOST_DEVICE inline double oracle_squared_distance(const double* p, const
 struct ExactBand {
   float accept = -1;  // float32 squared distance <= accept: a pair (-1: none without a re-check)
   float reject = -1;  // float32 squared distance > reject: not a pair
-  double scale = 1;   // the oracle's power of two, 2^-ilogb(eps) (1 for eps = 0)
+  double scale = 1;   // the oracle's power of two, 2^-ilogb(eps) (2^1023 below 2^-1023 and for eps = 0)
   double eps2 = 0;    // (eps * scale)^2, what the oracle compares with
 
   SIMJOIN_HOST_DEVICE bool oracle_within(const double* p, const double* q, std::size_t d) const {

@@ -49,9 +49,16 @@ float float_above(double x) {
 }
 }  // namespace
 
+// The oracle's power of two is 2^-ilogb(eps), which brings eps into [1, 2). Below eps = 2^-1023 that
+// power is no double (2^1024 and up overflow), and eps = 0 has none; 2^1023 then decides every pair
+// alike: a nonzero difference scales to at least 2^-51, so no square falls below the normal range,
+// and the comparison is unchanged by the remaining power of two. For eps = 0 a pair is within only
+// when every difference is zero (with a scale of 1, differences below 1e-162 would square to zero).
 ExactBand oracle_band(double eps) {
+  constexpr int kLargestExponent = 1023;  // 2^1023, the largest power of two a double holds
   ExactBand band;
-  band.scale = eps > 0 ? std::ldexp(1.0, -std::ilogb(eps)) : 1.0;
+  const int exponent = eps > 0 ? std::min(-std::ilogb(eps), kLargestExponent) : kLargestExponent;
+  band.scale = std::ldexp(1.0, exponent);
   band.eps2 = (eps * band.scale) * (eps * band.scale);
   return band;
 }
@@ -71,14 +78,15 @@ JoinFrame::JoinFrame(const Bounds64& bounds, double eps) : eps_(eps) {
   // extent when eps = 0, lies well inside float32's range; otherwise it scales like the oracle, which
   // brings eps into [1, 2), but never so far that coordinates pass 2^62 (eps far below the extent's
   // float32 resolution: the band then covers every pair).
-  const int oracle_exponent = eps > 0 ? -std::ilogb(eps) : 0;
   band_ = oracle_band(eps);
+  const int oracle_exponent = std::ilogb(band_.scale);
   const double size = eps > 0 ? eps : widest;
   if (size == 0 || (size >= 0x1p-40 && size <= 0x1p40))
     scale_exponent_ = 0;
   else
     scale_exponent_ = eps > 0 ? oracle_exponent : 20 - std::ilogb(widest);
   if (widest > 0) scale_exponent_ = std::min(scale_exponent_, 61 - std::ilogb(widest));
+  scale_exponent_ = std::min(scale_exponent_, 1023);  // 2^1024 is no double (subnormal extents)
 
   const double c = kUnit32 + 2 * kUnit64;
   double spread = 0;

@@ -27,6 +27,9 @@
 namespace simjoin::cli {
 
 namespace {
+// README's exit codes: exact engines returned different pair counts.
+constexpr int kExitEnginesDisagree = 5;
+
 struct BenchOptions {
   std::string workload, input, json;
   std::vector<std::string> engines;
@@ -261,8 +264,8 @@ Command add_bench_command(CLI::App& app, const EngineRegistry& registry) {
                   double(scipy->pairs) / scipy->seconds, reference / scipy->seconds);
     std::printf("speedup = median of %s / median of the engine\n", timings.front().engine.c_str());
     if (!agree)
-      std::printf("WARNING: exact engines disagree on the pair count (float32 engines may differ from the float64 "
-                  "oracle only on pairs within rounding of eps)\n");
+      std::fprintf(stderr, "error: exact engines disagree on the pair count (each must return exactly the "
+                           "oracle's pairs): a defect, please report it with the input\n");
 
     if (!options->json.empty()) {
       json["counts_agree"] = agree;
@@ -270,7 +273,7 @@ Command add_bench_command(CLI::App& app, const EngineRegistry& registry) {
       if (scipy) json["scipy_ckdtree"] = {{"seconds", scipy->seconds}, {"pairs", scipy->pairs}};
       write_stats_json(options->json, json);
     }
-    return 0;
+    return agree ? 0 : kExitEnginesDisagree;
   }};
 }
 

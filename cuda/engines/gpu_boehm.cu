@@ -65,8 +65,13 @@ __global__ void boehm_join_kernel(DeviceDirectory g, const float* query_rotated,
   unsigned long long tests = 0;
   for (std::uint32_t chunk = 0; chunk < g.pages; chunk += blockDim.x) {
     const std::uint32_t page = chunk + threadIdx.x;
-    marked[threadIdx.x] = page < g.pages && box_gap2(box_low, box_high, g.page_low + std::size_t(page) * g.d,
-                                                     g.page_high + std::size_t(page) * g.d, g.d, g.slack) <= g.reach2;
+    const bool within = page < g.pages && box_gap2(box_low, box_high, g.page_low + std::size_t(page) * g.d,
+                                                   g.page_high + std::size_t(page) * g.d, g.d, g.slack) <= g.reach2;
+    // The marks are written only after every thread has read the box and the last chunk's marks:
+    // racecheck reported reads of marked[0] "in box_gap2" (past the box's end, where its unrolled loop
+    // has guarded loads) racing these writes when both shared a barrier interval (docs/testing.md).
+    __syncthreads();
+    marked[threadIdx.x] = within;
     // The pages within reach of a block may hold many points (d = 2: 256 pages of n / 256 points;
     // d = 1: 16), so a cancel is read at each chunk, the first included: blocks that start after it
     // return at once.
@@ -87,7 +92,6 @@ __global__ void boehm_join_kernel(DeviceDirectory g, const float* query_rotated,
           emit_pair(out, i, j);
       }
     }
-    __syncthreads();
   }
   add_compared(out, tests);
 }

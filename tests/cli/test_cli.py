@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """End-to-end tests of the `simjoin` command line against an independent NumPy computation.
 
-Usage: test_cli.py PATH/TO/simjoin. Fresh random inputs each run (seed printed); prints
-'N passed, N failed' last and exits non-zero on any failure.
+Usage: test_cli.py PATH/TO/simjoin [TEST ...]. Without names it runs every test but those that depend
+on the build or the machine (marked @separate: ctest runs each as its own test); with names, those.
+Fresh random inputs each run (seed printed); prints 'N passed, N failed, N skipped' last and exits 1
+on any failure, 77 (ctest's SKIP_RETURN_CODE) when every test named was skipped, else 0.
+SIMJOIN_GUI_BUILT=ON says that this build has the GUI, whose commands must then work.
 """
 import json
 import os
@@ -18,6 +21,20 @@ SIMJOIN = sys.argv[1]
 SEED = int(os.environ.get("SIMJOIN_TEST_SEED", random.SystemRandom().randrange(2**31)))
 rng = np.random.default_rng(SEED)
 tmp = tempfile.mkdtemp(prefix="simjoin-cli-test-")
+
+
+GUI_BUILT = os.environ.get("SIMJOIN_GUI_BUILT", "OFF").upper() in ("ON", "1", "TRUE", "YES")
+SEPARATE = set()
+
+
+class Skipped(Exception):
+    """A test that cannot run here; the message says why."""
+
+
+def separate(test):
+    """Marks a test that ctest runs on its own, so that its skip shows as a skipped ctest test."""
+    SEPARATE.add(test.__name__)
+    return test
 
 
 def simjoin(*args, expect=0):
@@ -129,12 +146,40 @@ def test_exit_codes_and_messages():
     assert "cpu-bruteforce" in listing and "available" in listing
 
 
+def cpu_engines():
+    """(name, exact) of every CPU engine `simjoin engines` lists as available."""
+    rows = [line.split() for line in simjoin("engines").stdout.splitlines()[1:]]
+    return [(row[0], row[2] == "yes") for row in rows if len(row) > 3 and row[1] == "CPU" and row[3] == "available"]
+
+
+def test_eps_over_the_whole_double_range():
+    # Five points at least 0.2 apart, each twice: eps below that finds the 5 repeats only (a subnormal
+    # eps once returned every pair), eps of 1e300 and up all 45 pairs; the text of eps as typed.
+    points = np.random.default_rng(0).random((5, 2))
+    np.save(f"{tmp}/five.npy", np.concatenate([points, points]))
+    engines = cpu_engines()
+    assert len(engines) >= 5 and ("cpu-bruteforce", True) in engines, engines
+    for eps in ("5e-324", "1e-310", "2.2250738585072014e-308", "1e-300", "1e300", "1e308"):
+        for engine, exact in engines:
+            out = simjoin("join", "--input", f"{tmp}/five.npy", "--eps", eps, "--engine", engine,
+                          "--count-only").stdout
+            expected = 5 if float(eps) < 1 else 45
+            count = int(out.split("pairs:")[1].split()[0])
+            assert count == expected if exact else count <= expected, f"{engine} at eps {eps}: {out}"
+    simjoin("join", "--input", f"{tmp}/five.npy", "--eps", "1e-310", "--output", f"{tmp}/five-pairs.npy")
+    assert read_pairs(f"{tmp}/five-pairs.npy") == {(i, i + 5) for i in range(5)}
+
+
 def test_bench_agrees_and_writes_json():
     np.save(f"{tmp}/bench.npy", rng.uniform(size=(3000, 2)).astype(np.float32))
     out = simjoin("bench", "--input", f"{tmp}/bench.npy", "--eps", 0.02, "--engines",
                   "cpu-bruteforce,cpu-nlj", "--repeat", 2, "--json", f"{tmp}/bench.json").stdout
     report = json.load(open(f"{tmp}/bench.json"))
     assert [r["engine"] for r in report["results"]] == ["cpu-bruteforce", "cpu-nlj"]
+    # Both exact: the same count, the float64 count of the file's values (else bench exits 5).
+    expected = len(numpy_pairs(np.load(f"{tmp}/bench.npy"), None, 0.02))
+    assert expected > 0 and report["counts_agree"] is True, report
+    assert [r["pairs"] for r in report["results"]] == [expected, expected], report
     assert len(report["results"][0]["seconds"]) == 2 and "speedup" in out
     # NAME@GPUS entries time one engine on different GPUs side by side; bad ordinals are usage errors.
     bad = simjoin("bench", "--input", f"{tmp}/bench.npy", "--eps", 0.02, "--engines", "cpu-nlj@0+x",
@@ -164,11 +209,12 @@ def test_bench_cancel_after_reports_latency():
         assert rows[entry["engine"]][-1] == f"{len(latencies)}/3", out
 
 
+@separate
 def test_studio_help_and_version_without_display():
+    if not GUI_BUILT:
+        raise Skipped("this build has no GUI (SIMJOIN_GUI=OFF)")
     studio = os.path.join(os.path.dirname(SIMJOIN), "simjoin-studio")
-    if not os.path.exists(studio):
-        print("SKIP studio --help: simjoin-studio is not built")
-        return
+    assert os.path.exists(studio), f"the GUI build has no {studio}"
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
     for flag, expected in (("--help", "--eps"), ("--version", "0.1.0")):
         result = subprocess.run([studio, flag], capture_output=True, text=True, timeout=60, env=env)
@@ -177,12 +223,9 @@ def test_studio_help_and_version_without_display():
 
 
 def test_join_labels_vtp():
-    try:
-        from vtkmodules.vtkIOXML import vtkXMLPolyDataReader
-        from vtkmodules.util.numpy_support import vtk_to_numpy
-    except ImportError:
-        print("SKIP labels check: python3-vtk9 is not installed")
-        return
+    # python3-vtk9 is one of the dependencies scripts/setup-debian installs: its absence is a failure.
+    from vtkmodules.vtkIOXML import vtkXMLPolyDataReader
+    from vtkmodules.util.numpy_support import vtk_to_numpy
     a = np.concatenate([rng.normal(c, 0.3, size=(300, 2)) for c in ((0, 0), (3, 0), (0, 3))]).astype(np.float32)
     np.save(f"{tmp}/labels.npy", a)
     eps = 0.25
@@ -212,12 +255,12 @@ def test_join_labels_vtp():
             "--labels-vtp", f"{tmp}/x.vtp", expect=2)
 
 
+@separate
 def test_sweep_writes_csv_and_chart():
-    if subprocess.run([SIMJOIN, "sweep", "--help"], capture_output=True).returncode != 0:
+    if not GUI_BUILT:
         missing = simjoin("sweep", "--input", "x.npy", expect=4).stderr
         assert "GUI build" in missing, missing
-        print("SKIP sweep: this simjoin was built without the GUI")
-        return
+        raise Skipped("this build has no GUI (SIMJOIN_GUI=OFF); checked that sweep refuses with exit 4")
     a = rng.uniform(0, 4, size=(800, 3)).astype(np.float32)
     np.save(f"{tmp}/sweep.npy", a)
     eps_values = (0.1, 0.2, 0.4)
@@ -277,14 +320,7 @@ def test_results_larger_than_memory():
 
 def test_output_failures_exit_cleanly():
     np.save(f"{tmp}/few.npy", rng.uniform(size=(2000, 2)).astype(np.float32))
-    # A full disk is a resource running out (exit 4); a path that cannot be written is bad input (3).
-    if os.path.exists("/dev/full"):
-        os.symlink("/dev/full", f"{tmp}/full.bin")
-        full = simjoin("join", "--input", f"{tmp}/few.npy", "--eps", 0.5, "--output", f"{tmp}/full.bin",
-                       expect=4).stderr
-        assert "No space left" in full and "terminate" not in full, full
-    else:
-        print("SKIP full disk: no /dev/full")
+    # A path that cannot be written is bad input (3).
     missing = simjoin("join", "--input", f"{tmp}/few.npy", "--eps", 0.5, "--output",
                       f"{tmp}/no-such-dir/p.csv", expect=3).stderr
     assert "no-such-dir/p.csv" in missing and "terminate" not in missing, missing
@@ -294,20 +330,39 @@ def test_output_failures_exit_cleanly():
     assert not os.path.exists(f"{tmp}/partial.csv")
 
 
+@separate
+def test_full_disk_exits_4():
+    # A full disk is a resource running out (exit 4), and the partial file is removed.
+    if not os.path.exists("/dev/full"):
+        raise Skipped("this machine has no /dev/full")
+    np.save(f"{tmp}/few.npy", rng.uniform(size=(2000, 2)).astype(np.float32))
+    os.symlink("/dev/full", f"{tmp}/full.bin")
+    full = simjoin("join", "--input", f"{tmp}/few.npy", "--eps", 0.5, "--output", f"{tmp}/full.bin",
+                   expect=4).stderr
+    assert "No space left" in full and "terminate" not in full, full
+
+
 def main():
     print(f"test_cli.py: seed {SEED} (SIMJOIN_TEST_SEED={SEED} replays it)")
-    tests = [value for name, value in sorted(globals().items()) if name.startswith("test_")]
-    passed = failed = 0
+    every = {name: value for name, value in sorted(globals().items()) if name.startswith("test_")}
+    named = sys.argv[2:]
+    unknown = [name for name in named if name not in every]
+    assert not unknown, f"no such tests: {unknown}"
+    tests = [every[name] for name in named] or [value for name, value in every.items() if name not in SEPARATE]
+    passed = failed = skipped = 0
     for test in tests:
         try:
             test()
             passed += 1
             print(f"PASS {test.__name__}")
+        except Skipped as reason:
+            skipped += 1
+            print(f"SKIPPED {test.__name__}: {reason}")
         except Exception:  # report every failing test, not only the first
             failed += 1
             print(f"FAIL {test.__name__}\n{traceback.format_exc()}")
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    print(f"{passed} passed, {failed} failed, {skipped} skipped")
+    sys.exit(1 if failed else 77 if skipped == len(tests) else 0)
 
 
 if __name__ == "__main__":

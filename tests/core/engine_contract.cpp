@@ -7,7 +7,9 @@
 #include <thread>
 
 #include "core/error.hpp"
+#include "tests/core/gpu_required.hpp"
 #include "tests/core/grid_outliers.hpp"
+#include "tests/core/tie_sets.hpp"
 
 namespace simjoin::testing {
 
@@ -27,7 +29,10 @@ std::string contract_case_name(const ::testing::TestParamInfo<ContractCase>& inf
 
 void EngineContract::SetUp() {
   const Availability availability = engine().availability();
-  if (!availability.available) GTEST_SKIP() << GetParam().engine << ": " << availability.reason;
+  if (availability.available) return;
+  if (engine().capabilities().gpu && gpu_required())
+    GTEST_FAIL() << kGpuRequiredMessage << GetParam().engine << ": " << availability.reason;
+  GTEST_SKIP() << GetParam().engine << ": " << availability.reason;
 }
 
 JoinParams EngineContract::params(double eps) const {
@@ -39,12 +44,17 @@ JoinParams EngineContract::params(double eps) const {
 
 void EngineContract::expect_correct(const PointSet& a, const PointSet* b, const JoinParams& p) {
   if (b && !engine().capabilities().ab_join) return;
-  const VerifyReport report = check_engine(engine(), a, b, p);
+  const std::vector<Pair> expected = oracle_pairs(a, b, p.eps);
+  const VerifyReport report = compare_pairs(run_pairs(engine(), a, b, p), expected);
   if (engine().capabilities().exact) {
     EXPECT_MATCHES_ORACLE(report);
-  } else {
-    EXPECT_TRUE(report.extra.empty() && report.duplicates == 0) << report.summary();
+    return;
   }
+  EXPECT_TRUE(report.extra.empty() && report.duplicates == 0) << report.summary();
+  // The recall floor, where there are pairs enough for a fraction to mean something.
+  if (expected.size() >= kRecallFloorPairs)
+    EXPECT_GE(1 - double(report.missing.size()) / double(expected.size()), kRecallFloor)
+        << GetParam().engine << ": " << report.missing.size() << " of " << expected.size() << " pairs missed";
 }
 
 namespace {
@@ -246,6 +256,35 @@ TEST_P(EngineContract, EpsAtTheLimitsOfFloat32) {
   expect_correct(spread, nullptr, params(1e-12));
 }
 
+// Against the independent reference (tests/reference): lattices exactly eps apart, pairs within 1e-7
+// of eps, UTM offsets, spacings of 1e-30 and 1e20, subnormal coordinates, eps from 5e-324 to 1e308.
+TEST_P(EngineContract, TieHeavySetsMatchTheReference) {
+  const std::uint64_t seed = test_seed() + 59;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (const TieSet& set : tie_heavy_sets(seed)) {
+    if (!supports(set.points.dims())) continue;
+    for (double eps : set.eps) {
+      SCOPED_TRACE(set.name + ", eps " + std::to_string(eps));
+      expect_correct(set.points, nullptr, params(eps));
+      if (engine().capabilities().exact)
+        EXPECT_EQ(count_pairs(engine(), set.points, nullptr, params(eps)), oracle_pairs(set.points, nullptr, eps).size());
+    }
+    SCOPED_TRACE(set.name + " joined with itself");
+    expect_correct(set.points, &set.points, params(set.eps.front()));
+  }
+}
+
+// Five points at least 0.2 apart: no pair at eps up to 1e-300 (a subnormal eps once returned all ten),
+// all ten at 1e300 and 1e308.
+TEST_P(EngineContract, EpsOverTheWholeDoubleRange) {
+  const PointSet five = random_points(Distribution::Uniform, 5, 2, 1);
+  for (double eps : extreme_eps()) {
+    SCOPED_TRACE("eps " + std::to_string(eps));
+    expect_correct(five, nullptr, params(eps));
+    if (engine().capabilities().exact) EXPECT_EQ(count_pairs(engine(), five, nullptr, params(eps)), eps < 1 ? 0u : 10u);
+  }
+}
+
 TEST_P(EngineContract, CountOnlyEqualsPairList) {
   const std::uint64_t seed = test_seed() + 19;
   SCOPED_TRACE("seed " + std::to_string(seed));
@@ -255,6 +294,7 @@ TEST_P(EngineContract, CountOnlyEqualsPairList) {
   run_engine(engine(), {&points, nullptr}, params(0.05), list, control);
   EXPECT_GT(list.count(), 0u);
   EXPECT_EQ(count_pairs(engine(), points, nullptr, params(0.05)), list.pairs().size());
+  if (engine().capabilities().exact) EXPECT_EQ(list.pairs().size(), oracle_pairs(points, nullptr, 0.05).size());
 }
 
 TEST_P(EngineContract, ProgressIsMonotoneAndFinishes) {

@@ -17,6 +17,12 @@
 
 namespace simjoin::testing {
 
+// An approximate engine finds at least this fraction of the pairs on every contract case with at least
+// kRecallFloorPairs pairs (tests/python/reference.py holds the same floor), so that one returning
+// nothing, or little, fails.
+constexpr double kRecallFloor = 0.5;
+constexpr std::size_t kRecallFloorPairs = 20;
+
 struct ContractCase {
   const EngineRegistry* registry = nullptr;
   std::string engine;

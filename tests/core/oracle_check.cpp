@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <random>
 
-#include "core/engines/cpu_bruteforce.hpp"
+#include "tests/reference/reference_join.hpp"
 
 namespace simjoin::testing {
 
@@ -66,13 +66,13 @@ PointSet pairs_near_eps(std::size_t pairs, std::size_t dims, double eps, double 
 }
 
 std::vector<Pair> oracle_pairs(const PointSet& a, const PointSet* b, double eps) {
-  CpuBruteForceEngine oracle;
-  PairListSink sink;
-  RunControl control;
-  JoinParams params;
-  params.eps = eps;
-  run_engine(oracle, {&a, b}, params, sink, control);
-  return std::move(sink.sorted_pairs());
+  const std::vector<reference::Pair> found =
+      b ? reference::join(a.data(), a.size(), b->data(), b->size(), a.dims(), eps)
+        : reference::self_join(a.data(), a.size(), a.dims(), eps);
+  std::vector<Pair> pairs;
+  pairs.reserve(found.size());
+  for (const auto& [i, j] : found) pairs.push_back({std::uint32_t(i), std::uint32_t(j)});
+  return pairs;
 }
 
 VerifyReport compare_with_oracle(std::vector<Pair> pairs, const PointSet& a, const PointSet* b, double eps) {

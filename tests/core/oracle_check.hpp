@@ -1,6 +1,7 @@
 #pragma once
 // Test support shared by the CPU and GPU engine tests: fresh random inputs and a comparison of any
-// engine's result with the float64 oracle.
+// engine's result with the float64 predicate. The expected pairs come from tests/reference, which
+// shares no code with the engines, cpu-bruteforce (the oracle) included.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -31,6 +32,7 @@ PointSet lattice_points(std::size_t per_side, std::size_t dims, double spacing);
 PointSet pairs_near_eps(std::size_t pairs, std::size_t dims, double eps, double spread, double low,
                         std::uint64_t seed);
 
+// The pairs of the float64 predicate, from tests/reference (not from an engine).
 std::vector<Pair> oracle_pairs(const PointSet& a, const PointSet* b, double eps);
 
 // Compares an engine's pairs with the oracle's, pair for pair.

@@ -1,5 +1,6 @@
 // KMEANS-JOIN specifics: replication against an independent evaluation of the bisector test, each
 // pair compared exactly once, the choice and clamping of k, and the approximate variant.
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -29,6 +30,26 @@ std::vector<std::set<std::uint32_t>> holders(const PartitionStructure& parts) {
   for (std::size_t r = 0; r < parts.replica_point.size(); ++r)
     all[parts.replica_point[r]].insert(parts.replica_partition[r]);
   return all;
+}
+
+// Each point's centroid is a nearest one: the distances from an independent search in long double on the
+// float values, with the float32 sums' rounding of at most (d + 2) 2^-24 relative either way allowed.
+void expect_nearest_centroids(const PointSet32& points, const std::vector<float>& centroids,
+                              const std::vector<std::uint32_t>& membership) {
+  const std::size_t d = points.dims(), k = centroids.size() / d;
+  const long double rounding = 2 * (long double)(d + 2) * 0x1p-24L;
+  ASSERT_EQ(membership.size(), points.size());
+  for (std::size_t p = 0; p < points.size(); ++p) {
+    std::vector<long double> distance(k, 0);
+    for (std::size_t c = 0; c < k; ++c)
+      for (std::size_t t = 0; t < d; ++t) {
+        const long double diff = (long double)points.point(p)[t] - centroids[c * d + t];
+        distance[c] += diff * diff;
+      }
+    const long double best = *std::min_element(distance.begin(), distance.end());
+    ASSERT_LT(membership[p], k) << "point " << p;
+    ASSERT_LE(distance[membership[p]], best * (1 + rounding)) << "point " << p << " is not in its nearest partition";
+  }
 }
 
 // Points held by each partition (own and copies).
@@ -230,6 +251,35 @@ TEST(KMeansJoinApprox, MissesOnlyAndSaysRecallIsUnknown) {
   EXPECT_TRUE(noted);
 }
 
+// What each variant misses, against the reference: exactly the pairs whose points share no partition
+// (own or copy): none with replication, those straddling a border without it.
+TEST(KMeansJoinApprox, MissesExactlyThePairsSharingNoPartition) {
+  const std::uint64_t seed = test_seed() + 6;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet points = random_points(Distribution::Uniform, 3000, 2, seed);
+  const JoinParams params = join_params(0.05, 30, seed);
+  const std::vector<Pair> expected = oracle_pairs(points, nullptr, params.eps);
+  for (bool replicate : {true, false}) {
+    SCOPED_TRACE(replicate ? "cpu-kmeans" : "cpu-kmeans-approx");
+    CpuKMeansEngine engine(replicate);
+    RunResult result;
+    const std::vector<Pair> got = run_pairs(engine, points, nullptr, params, &result);
+    ASSERT_TRUE(result.partitions);
+    const auto held = holders(*result.partitions);
+    std::vector<Pair> sharing;
+    for (const Pair& pair : expected) {
+      const auto& first = held[pair.i];
+      if (std::any_of(first.begin(), first.end(), [&](std::uint32_t c) { return held[pair.j].count(c) > 0; }))
+        sharing.push_back(pair);
+    }
+    EXPECT_EQ(got, sharing);
+    if (replicate)
+      EXPECT_EQ(sharing.size(), expected.size());
+    else
+      EXPECT_LT(sharing.size(), expected.size());  // uniform data: pairs straddle the 30 partitions
+  }
+}
+
 TEST(KMeans, CentroidsAreMeansOfTheirMembers) {
   const std::uint64_t seed = test_seed() + 9;
   const PointSet points = random_points(Distribution::Clusters, 2000, 3, seed, 0, 10, 4, 0.3);
@@ -241,8 +291,7 @@ TEST(KMeans, CentroidsAreMeansOfTheirMembers) {
   const PointSet32 narrow = to_float32(points);
   const KMeansResult result = kmeans(narrow, params);
   ASSERT_EQ(result.centroids.size(), 12u);
-  for (std::size_t p = 0; p < points.size(); ++p)
-    EXPECT_EQ(result.membership[p], nearest_centroid(narrow.point(p), result.centroids, 3));
+  expect_nearest_centroids(narrow, result.centroids, result.membership);
   // Converged: each centroid is the mean of its members (to float rounding).
   for (std::uint32_t c = 0; c < 4; ++c) {
     double sum[3] = {0, 0, 0};
@@ -268,8 +317,7 @@ TEST(KMeans, FittedOnASampleAssignsEveryPoint) {
   const PointSet32 narrow = to_float32(points);
   const KMeansResult sampled = kmeans(narrow, params);
   ASSERT_EQ(sampled.membership.size(), points.size());
-  for (std::size_t p = 0; p < points.size(); ++p)
-    ASSERT_EQ(sampled.membership[p], nearest_centroid(narrow.point(p), sampled.centroids, 4)) << "point " << p;
+  expect_nearest_centroids(narrow, sampled.centroids, sampled.membership);
   // A sample smaller than k is widened to k points rather than refused.
   params.k = 50;
   params.sample = 10;

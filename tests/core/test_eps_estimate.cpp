@@ -58,9 +58,10 @@ TEST(EpsEstimate, LargeSetsAreMeasuredAgainstASample) {
   RunControl control;
   const EpsEstimate estimate = estimate_eps(points, control);
   EXPECT_LT(estimate.reference, points.size());
-  // The sample's neighbour rank stands for the 10th of the whole lattice, two spacings.
-  EXPECT_GT(estimate.eps, 1.4);
-  EXPECT_LT(estimate.eps, 2.6);
+  // The sample's neighbour rank stands for the 10th of the whole lattice, two spacings: within 15 %
+  // (the sample's rank is a count of a random subset; round to two digits adds 2.5 %).
+  EXPECT_GE(estimate.eps, 2 * 0.85);
+  EXPECT_LE(estimate.eps, 2 * 1.15);
 }
 
 TEST(EpsEstimate, DuplicatesAndDegenerateSets) {

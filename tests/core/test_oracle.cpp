@@ -1,4 +1,5 @@
-// The oracle against an independent, deliberately naive computation, and the verify helper.
+// The oracle (cpu-bruteforce) against an independent, deliberately naive computation and hand-counted
+// cases, and the verify helper.
 #include <cmath>
 
 #include "core/engines/cpu_bruteforce.hpp"
@@ -24,6 +25,13 @@ std::vector<Pair> naive_pairs(const PointSet& a, const PointSet* b, double eps) 
     }
   return pairs;
 }
+
+std::vector<Pair> bruteforce_pairs(const PointSet& a, const PointSet* b, double eps) {
+  CpuBruteForceEngine oracle;
+  JoinParams params;
+  params.eps = eps;
+  return run_pairs(oracle, a, b, params);
+}
 }  // namespace
 
 class OracleDims : public ::testing::TestWithParam<std::size_t> {};
@@ -36,7 +44,7 @@ TEST_P(OracleDims, SelfJoinMatchesNaiveLoop) {
   const double eps = 0.15 * std::sqrt(double(d));
   const auto expected = naive_pairs(points, nullptr, eps);
   ASSERT_GT(expected.size(), 0u);
-  EXPECT_EQ(oracle_pairs(points, nullptr, eps), expected);
+  EXPECT_EQ(bruteforce_pairs(points, nullptr, eps), expected);
 }
 
 TEST_P(OracleDims, ABJoinMatchesNaiveLoop) {
@@ -48,29 +56,29 @@ TEST_P(OracleDims, ABJoinMatchesNaiveLoop) {
   const double eps = 0.3 * std::sqrt(double(d));
   const auto expected = naive_pairs(a, &b, eps);
   ASSERT_GT(expected.size(), 0u);
-  EXPECT_EQ(oracle_pairs(a, &b, eps), expected);
+  EXPECT_EQ(bruteforce_pairs(a, &b, eps), expected);
 }
 
 INSTANTIATE_TEST_SUITE_P(Dims, OracleDims, ::testing::Values(1, 2, 3, 8, 17, 64));
 
 TEST(Oracle, InclusiveAtExactlyEps) {
   const PointSet lattice = lattice_points(5, 2, 0.5);  // neighbours exactly 0.5 apart
-  const auto pairs = oracle_pairs(lattice, nullptr, 0.5);
+  const auto pairs = bruteforce_pairs(lattice, nullptr, 0.5);
   // 5x5 lattice: 2 * 5 * 4 axis-aligned neighbour pairs; diagonals are 0.707 apart.
   EXPECT_EQ(pairs.size(), 40u);
 }
 
 TEST(Oracle, DuplicatePointsAreDistinctAndEpsZeroFindsThem) {
   PointSet points(4, 3, Coordinates<double>(12, 2.5));
-  EXPECT_EQ(oracle_pairs(points, nullptr, 0.0).size(), 6u);
+  EXPECT_EQ(bruteforce_pairs(points, nullptr, 0.0).size(), 6u);
 }
 
 TEST(Oracle, TinyInputs) {
-  EXPECT_TRUE(oracle_pairs(PointSet(0, 2), nullptr, 1.0).empty());
-  EXPECT_TRUE(oracle_pairs(PointSet(1, 2), nullptr, 1.0).empty());
+  EXPECT_TRUE(bruteforce_pairs(PointSet(0, 2), nullptr, 1.0).empty());
+  EXPECT_TRUE(bruteforce_pairs(PointSet(1, 2), nullptr, 1.0).empty());
   PointSet two(2, 1, {0.f, 1.f});
-  EXPECT_EQ(oracle_pairs(two, nullptr, 1.0), (std::vector<Pair>{{0, 1}}));
-  EXPECT_TRUE(oracle_pairs(two, nullptr, 0.999).empty());
+  EXPECT_EQ(bruteforce_pairs(two, nullptr, 1.0), (std::vector<Pair>{{0, 1}}));
+  EXPECT_TRUE(bruteforce_pairs(two, nullptr, 0.999).empty());
 }
 
 TEST(Oracle, CountOnlyEqualsPairCount) {

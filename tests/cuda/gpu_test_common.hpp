@@ -1,5 +1,6 @@
 #pragma once
-// Shared by the GPU engine tests: the engines by name and a visible skip without a GPU.
+// Shared by the GPU engine tests: the engines by name and a visible skip without a GPU (a failure in
+// the GPU-required mode, tests/core/gpu_required.hpp).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -7,6 +8,7 @@
 
 #include "core/engine.hpp"
 #include "cuda/gpu_engines.hpp"
+#include "tests/core/gpu_required.hpp"
 
 namespace simjoin::testing {
 
@@ -33,8 +35,13 @@ inline std::vector<std::string> exact_gpu_engine_names() {
 
 }  // namespace simjoin::testing
 
-#define SIMJOIN_SKIP_WITHOUT_GPU()                                        \
-  do {                                                                   \
-    const ::simjoin::GpuStatus gpu_status = ::simjoin::query_gpus();     \
-    if (!gpu_status.available) GTEST_SKIP() << gpu_status.reason;        \
+// Skips the test where no GPU is found; fails it instead in the GPU-required mode.
+#define SIMJOIN_SKIP_WITHOUT_GPU()                                                              \
+  do {                                                                                         \
+    const ::simjoin::GpuStatus gpu_status = ::simjoin::query_gpus();                           \
+    if (!gpu_status.available) {                                                               \
+      if (::simjoin::testing::gpu_required())                                                  \
+        GTEST_FAIL() << ::simjoin::testing::kGpuRequiredMessage << gpu_status.reason;          \
+      GTEST_SKIP() << gpu_status.reason;                                                       \
+    }                                                                                          \
   } while (0)

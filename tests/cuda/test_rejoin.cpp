@@ -11,16 +11,14 @@
 #include "cuda/gpu_engines.hpp"
 #include "cuda/rejoin.hpp"
 #include "tests/core/oracle_check.hpp"
+#include "tests/cuda/gpu_test_common.hpp"
 
 namespace simjoin::testing {
 namespace {
 
 class GpuRejoin : public ::testing::Test {
  protected:
-  void SetUp() override {
-    static const GpuStatus status = query_gpus();
-    if (!status.available) GTEST_SKIP() << status.reason;
-  }
+  void SetUp() override { SIMJOIN_SKIP_WITHOUT_GPU(); }
 };
 
 PointSet concatenate(const PointSet& a, const PointSet& b) {

@@ -10,8 +10,11 @@ import simjoin
 ENGINES = simjoin.engines()
 
 
-NO_GPU_ENGINES = pytest.param(None, id="gpu", marks=[pytest.mark.gpu, pytest.mark.skip(
-    reason="this build has no GPU engines (no CUDA compiler at configure time)")])
+# The GPU-required mode (tests/core/gpu_required.hpp): a GPU test that would skip for want of a GPU fails.
+GPU_REQUIRED = os.environ.get("SIMJOIN_REQUIRE_GPU", "0") not in ("", "0")
+NO_GPU_REASON = "this build has no GPU engines (no CUDA compiler at configure time)"
+NO_GPU_ENGINES = pytest.param(None, id="gpu", marks=[pytest.mark.gpu] + (
+    [] if GPU_REQUIRED else [pytest.mark.skip(reason=NO_GPU_REASON)]))
 
 
 def engine_params(engines):
@@ -20,7 +23,7 @@ def engine_params(engines):
     params = []
     for engine in engines:
         marks = [pytest.mark.gpu] if engine["device"] == "gpu" else []
-        if not engine["available"]:
+        if not engine["available"] and not (GPU_REQUIRED and engine["device"] == "gpu"):
             marks.append(pytest.mark.skip(reason=f"{engine['name']}: {engine['reason']}"))
         params.append(pytest.param(engine, id=engine["name"], marks=marks))
     if not any(engine["device"] == "gpu" for engine in engines):
@@ -35,6 +38,19 @@ def pytest_configure(config):
 def pytest_generate_tests(metafunc):
     if "engine" in metafunc.fixturenames:
         metafunc.parametrize("engine", engine_params(ENGINES))
+
+
+@pytest.fixture(autouse=True)
+def gpu_required(request):
+    """Under SIMJOIN_REQUIRE_GPU, fails each test of a GPU engine that is unavailable (or of none)."""
+    callspec = getattr(request.node, "callspec", None)
+    if not GPU_REQUIRED or callspec is None or "engine" not in callspec.params:
+        return
+    engine = callspec.params["engine"]
+    if engine is None:
+        pytest.fail("SIMJOIN_REQUIRE_GPU is set: " + NO_GPU_REASON)
+    if engine["device"] == "gpu" and not engine["available"]:
+        pytest.fail(f"SIMJOIN_REQUIRE_GPU is set: {engine['name']}: {engine['reason']}")
 
 
 @pytest.fixture

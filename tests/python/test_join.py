@@ -40,6 +40,19 @@ def test_duplicate_points(engine, eps, rng):
     assert_engine_pairs(engine, simjoin.join(X, eps, engine=engine["name"]), self_pairs(X, eps))
 
 
+@pytest.mark.parametrize("eps", [5e-324, 1e-310, np.finfo(np.float64).tiny, 1e-300, 1e300, 1e308])
+def test_eps_over_the_whole_double_range(engine, eps):
+    # Points at least 0.2 apart, each repeated once: eps below that finds the repeats only (a subnormal
+    # eps once returned every pair), 1e300 and up every pair.
+    X = np.random.default_rng(0).random((5, 2))
+    X = np.concatenate([X, X])
+    repeats = sorted_pairs([(i, i + 5) for i in range(5)])
+    every = sorted_pairs([(i, j) for i in range(10) for j in range(i + 1, 10)])
+    assert_engine_pairs(engine, simjoin.join(X, eps, engine=engine["name"]), repeats if eps < 1 else every)
+    assert_engine_pairs(engine, simjoin.join(X[:5], eps, engine=engine["name"]), repeats[:0] if eps < 1 else
+                        sorted_pairs([(i, j) for i in range(5) for j in range(i + 1, 5)]))
+
+
 def test_a_join_b(engine, rng):
     if not engine["ab_join"]:
         pytest.skip(f"{engine['name']} does not join A with B")

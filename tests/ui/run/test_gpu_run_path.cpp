@@ -2,7 +2,8 @@
 // window runs them: pairs equal to the float64 oracle, statistics equal to `simjoin join --stats` on
 // the same file, auto-run cancelled at random moments by rapid eps and k changes with every completed
 // run exact, cancel within 100 ms of a long GPU run, GPU out of memory reported and repeated on a CPU
-// engine, and the "all GPUs" device choice. Where no GPU is found every case skips, visibly.
+// engine, and the "all GPUs" device choice. Where no GPU is found every case skips, visibly; in the
+// GPU-required mode (tests/core/gpu_required.hpp) it fails instead.
 #include <QElapsedTimer>
 #include <QProcess>
 #include <QSignalSpy>
@@ -19,6 +20,7 @@
 
 #include "core/io/point_writers.hpp"
 #include "cuda/gpu_engines.hpp"
+#include "tests/core/gpu_required.hpp"
 #include "tests/core/oracle_check.hpp"
 #include "tests/ui/run/test_run_support.hpp"
 #include "ui/run/run_controller.hpp"
@@ -56,6 +58,15 @@ std::set<std::string> phase_names(const RunStats& stats) {
 }
 }  // namespace
 
+// QSKIP and QFAIL return from the test function that calls them, hence a macro: skips where no GPU is
+// found, fails in the GPU-required mode.
+#define SKIP_WITHOUT_GPU()                                                                                  \
+  do {                                                                                                      \
+    if (gpus_.available) break;                                                                             \
+    if (simjoin::testing::gpu_required()) QFAIL((simjoin::testing::kGpuRequiredMessage + noGpu()).constData()); \
+    QSKIP(noGpu().constData());                                                                             \
+  } while (0)
+
 class TestGpuRunPath : public QObject {
   Q_OBJECT
 
@@ -63,7 +74,6 @@ class TestGpuRunPath : public QObject {
   GpuStatus gpus_;
   std::vector<std::string> gpu_engines_;
 
-  // QSKIP returns from the test function that calls it, so each test states the skip itself.
   QByteArray noGpu() const { return "no GPU: " + QByteArray::fromStdString(gpus_.reason); }
 
  private slots:
@@ -79,7 +89,7 @@ class TestGpuRunPath : public QObject {
   // Every GPU engine on a worker thread: the oracle's pairs, progress, and the statistics the CLI
   // reports for the same points in a file (pairs, distance tests, copies, k and the phases).
   void eachGpuEngineMatchesOracleAndCli() {
-    if (!gpus_.available) QSKIP(noGpu().constData());
+    SKIP_WITHOUT_GPU();
     QTemporaryDir dir;
     const auto points = clustered_points(6000, 4, 1);
     const std::string file = dir.filePath("points.npy").toStdString();
@@ -137,7 +147,7 @@ class TestGpuRunPath : public QObject {
   // Auto-run as the window drives it while the user drags eps and k: each change cancels the run in
   // progress at whatever moment it has reached. Every run that completes is exact for its own eps.
   void autoRunCancelledAtRandomMomentsStaysExact() {
-    if (!gpus_.available) QSKIP(noGpu().constData());
+    SKIP_WITHOUT_GPU();
     const auto points = clustered_points(150000, 3, 2);
     const std::vector<double> eps_values = {0.02, 0.03, 0.05};
     // cpu-grid's pairs, which the core tests check against the oracle (too slow at this size).
@@ -181,49 +191,67 @@ class TestGpuRunPath : public QObject {
     }
   }
 
-  // A long GPU run is cancelled within 100 ms, and the event loop never waits on it.
+  // A long GPU run is cancelled within 100 ms of the request, 250 ms into it, and the event loop never
+  // waits on it. Where an engine finishes sooner, the points are four times as many (up to 32 M), so
+  // that every engine is cancelled mid-run: a run that was not is a failure.
   void cancelOfLongGpuRunsWithin100ms() {
-    if (!gpus_.available) QSKIP(noGpu().constData());
-    const auto points = clustered_points(2'000'000, 2, 3);
+    SKIP_WITHOUT_GPU();
     for (const std::string engine : {"gpu-nlj", "gpu-inlj", "gpu-bruteforce", "gpu-grid"}) {
-      RunController controller(registry_);
-      QSignalSpy cancelled(&controller, &RunController::runCancelled);
-      QSignalSpy finished(&controller, &RunController::runFinished);
-      QElapsedTimer tick;
-      qint64 longest_gap = 0;
-      QTimer ticker;
-      ticker.setInterval(5);
-      connect(&ticker, &QTimer::timeout, this, [&] {
-        longest_gap = std::max(longest_gap, tick.restart());
-      });
-      RunRequest request = make_request(engine, points, 0.2);
-      request.keep_pairs_limit = 0;  // count only, as a run too large to keep
-      controller.start(request);
-      tick.start();
-      ticker.start();
-      QTest::qWait(250);
-      if (!finished.isEmpty()) {
-        qInfo("%s finished within 250 ms: nothing to cancel", engine.c_str());
-        continue;
+      bool cancelled_mid_run = false;
+      for (std::size_t n = 2'000'000; n <= 32'000'000 && !cancelled_mid_run; n *= 4) {
+        cancelled_mid_run = cancelMidRun(engine, clustered_points(n, 2, 3));
+        if (QTest::currentTestFailed()) return;
+        if (!cancelled_mid_run) qInfo("%s finished within 250 ms on %zu points: more points", engine.c_str(), n);
       }
-      QElapsedTimer clock;
-      clock.start();
-      controller.cancel();
-      QVERIFY(cancelled.wait(5000));
-      const qint64 ms = clock.elapsed();
-      ticker.stop();
-      qInfo("%s: cancel took %lld ms, longest event-loop gap %lld ms", engine.c_str(), static_cast<long long>(ms),
-            static_cast<long long>(longest_gap));
-      QVERIFY2(ms < 100, qPrintable(QString::fromStdString(engine) + QString(": cancel took %1 ms").arg(ms)));
-      QVERIFY2(longest_gap < 100, qPrintable(QString("event loop stalled %1 ms").arg(longest_gap)));
+      QVERIFY2(cancelled_mid_run, qPrintable(QString::fromStdString(engine) + ": every run ended within 250 ms"));
     }
   }
 
+ private:
+  // Starts `engine` on `points`, cancels it 250 ms in and checks the latency and the event loop; false
+  // when the run had ended before the cancel.
+  bool cancelMidRun(const std::string& engine, std::shared_ptr<const PointSet> points) {
+    RunController controller(registry_);
+    QSignalSpy cancelled(&controller, &RunController::runCancelled);
+    QSignalSpy finished(&controller, &RunController::runFinished);
+    QSignalSpy failed(&controller, &RunController::runFailed);
+    QElapsedTimer tick;
+    qint64 longest_gap = 0;
+    QTimer ticker;
+    ticker.setInterval(5);
+    connect(&ticker, &QTimer::timeout, this, [&] { longest_gap = std::max(longest_gap, tick.restart()); });
+    RunRequest request = make_request(engine, points, 0.2);
+    request.keep_pairs_limit = 0;  // count only, as a run too large to keep
+    controller.start(request);
+    tick.start();
+    ticker.start();
+    QTest::qWait(250);
+    if (!finished.isEmpty() || !failed.isEmpty() || !controller.running()) {
+      if (!failed.isEmpty()) QTest::qFail(qPrintable(failed.first().at(1).value<RunFailure>().message), __FILE__, __LINE__);
+      return false;
+    }
+    QElapsedTimer clock;
+    clock.start();
+    controller.cancel();
+    const bool stopped = cancelled.wait(5000);
+    const qint64 ms = clock.elapsed();
+    ticker.stop();
+    qInfo("%s on %zu points: cancel took %lld ms, longest event-loop gap %lld ms", engine.c_str(), points->size(),
+          static_cast<long long>(ms), static_cast<long long>(longest_gap));
+    [&] {
+      QVERIFY2(stopped && finished.isEmpty() && failed.isEmpty(), qPrintable(QString::fromStdString(engine) + ": not cancelled"));
+      QVERIFY2(ms < 100, qPrintable(QString::fromStdString(engine) + QString(": cancel took %1 ms").arg(ms)));
+      QVERIFY2(longest_gap < 100, qPrintable(QString("event loop stalled %1 ms").arg(longest_gap)));
+    }();
+    return true;
+  }
+
+ private slots:
   // A result batch larger than the GPU (gpu-nlj allocates the batch it is given): reported as out of
   // memory, with the CPU fallback offered; the same join on a CPU engine then completes, exact, and the
   // GPU engine works again afterwards.
   void gpuOutOfMemoryFallsBackToCpu() {
-    if (!gpus_.available) QSKIP(noGpu().constData());
+    SKIP_WITHOUT_GPU();
     const auto points = clustered_points(20000, 3, 4);
     const double eps = 0.3;
     const std::vector<Pair> expected = simjoin::testing::oracle_pairs(*points, nullptr, eps);
@@ -251,7 +279,7 @@ class TestGpuRunPath : public QObject {
 
   // The Device box's "all GPUs": the run is split across every GPU and stays exact.
   void allGpusChoice() {
-    if (!gpus_.available) QSKIP(noGpu().constData());
+    SKIP_WITHOUT_GPU();
     if (gpus_.devices.size() < 2) QSKIP("one GPU: the all-GPUs choice needs two or more");
     const auto points = clustered_points(50000, 3, 5);
     const double eps = 0.2;
