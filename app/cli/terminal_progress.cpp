@@ -6,14 +6,31 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <iterator>
+
+#include "core/io/atomic_file.hpp"
 
 namespace simjoin::cli {
 
 namespace {
-std::atomic<RunControl*> active_control{nullptr};
+constexpr int kCancelSignals[] = {SIGINT, SIGTERM, SIGHUP};
+constexpr int kCancelledExit = 130;
 
-void on_interrupt(int) {
-  if (RunControl* control = active_control.load()) control->request_cancel();
+std::atomic<RunControl*> active_control{nullptr};
+std::atomic<int> signals_received{0};
+struct sigaction previous_actions[std::size(kCancelSignals)];
+int nested_runs = 0;  // TerminalRuns alive (only the main thread makes them): handlers set by the first
+
+// The first signal cancels the run, which then removes its temporary files on the way out. A second
+// one (or one with no run to cancel) ends the process at once, removing them itself.
+void on_cancel_signal(int) {
+  RunControl* control = active_control.load();
+  if (signals_received.fetch_add(1) == 0 && control) {
+    control->request_cancel();
+    return;
+  }
+  remove_temporaries_in_signal_handler();
+  _exit(kCancelledExit);
 }
 
 // Redraws at most ten times a second so that a fast run does not flood the terminal.
@@ -34,13 +51,21 @@ RunControl::ProgressCallback progress_bar() {
 }  // namespace
 
 TerminalRun::TerminalRun() : control_(std::make_unique<RunControl>(progress_bar())) {
-  active_control.store(control_.get());
-  std::signal(SIGINT, on_interrupt);
+  outer_control_ = active_control.exchange(control_.get());
+  if (nested_runs++ > 0) return;
+  struct sigaction action {};
+  action.sa_handler = on_cancel_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;
+  for (std::size_t s = 0; s < std::size(kCancelSignals); ++s)
+    sigaction(kCancelSignals[s], &action, &previous_actions[s]);
 }
 
 TerminalRun::~TerminalRun() {
-  std::signal(SIGINT, SIG_DFL);
-  active_control.store(nullptr);
+  active_control.store(outer_control_);
+  if (--nested_runs > 0) return;
+  for (std::size_t s = 0; s < std::size(kCancelSignals); ++s)
+    sigaction(kCancelSignals[s], &previous_actions[s], nullptr);
 }
 
 }  // namespace simjoin::cli

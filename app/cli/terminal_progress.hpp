@@ -1,6 +1,7 @@
 #pragma once
-// A RunControl wired to the terminal: a progress bar on stderr when it is a terminal, and Ctrl-C
-// (SIGINT) turned into a clean cancel.
+// A RunControl wired to the terminal: a progress bar on stderr when it is a terminal, and SIGINT
+// (Ctrl-C), SIGTERM and SIGHUP turned into a clean cancel (exit 130, temporary files removed); a
+// second such signal ends the process at once, still removing them.
 #include <memory>
 
 #include "core/run_control.hpp"
@@ -17,6 +18,7 @@ class TerminalRun {
 
  private:
   std::unique_ptr<RunControl> control_;
+  RunControl* outer_control_ = nullptr;  // that of an enclosing TerminalRun, active again after this one
 };
 
 }  // namespace simjoin::cli
