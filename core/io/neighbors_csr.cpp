@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <memory>
 
 #include "core/io/npy.hpp"
 #include "core/io/pair_writers.hpp"
@@ -53,15 +54,29 @@ void write_checked(OutputFile& file, const void* data, std::size_t bytes, const 
   }
 }
 
+// Groups of rows whose lists take at most `budget` ids (but at least one row each): the rows
+// [groups[g], groups[g + 1]).
+std::vector<std::size_t> row_groups(const std::vector<std::int64_t>& offsets, std::int64_t budget) {
+  const std::size_t n = offsets.size() - 1;
+  std::vector<std::size_t> groups{0};
+  for (std::size_t first = 0; first < n;) {
+    std::size_t last = std::size_t(std::upper_bound(offsets.begin() + std::ptrdiff_t(first) + 1, offsets.end(),
+                                                    offsets[first] + budget) - offsets.begin()) - 1;
+    first = std::max(last, first + 1);
+    groups.push_back(first);
+  }
+  return groups;
+}
+
 // The lists of rows [first, last), `ids` holding them from offsets[first] on: each sorted.
-void sort_rows(std::vector<std::uint32_t>& ids, const std::vector<std::int64_t>& offsets, std::size_t first,
+void sort_rows(std::uint32_t* ids, const std::vector<std::int64_t>& offsets, std::size_t first,
                std::size_t last, const RunControl* control) {
   const RunControl unused;
   const std::size_t ranges = (last - first + kRowsPerCheck - 1) / kRowsPerCheck;
   parallel_for_each(ranges, 0, control ? *control : unused, [&](std::size_t range) {
     const std::size_t begin = first + range * kRowsPerCheck, end = std::min(last, begin + kRowsPerCheck);
     for (std::size_t p = begin; p < end; ++p)
-      std::sort(ids.begin() + (offsets[p] - offsets[first]), ids.begin() + (offsets[p + 1] - offsets[first]));
+      std::sort(ids + (offsets[p] - offsets[first]), ids + (offsets[p + 1] - offsets[first]));
   });
 }
 }  // namespace
@@ -80,14 +95,14 @@ void write_neighbors_csr(const std::string& prefix, const PairBlocks& pairs, std
   const std::uint64_t ids_shape[] = {std::uint64_t(offsets[n])};
   ids_file.write(npy_header("<u4", ids_shape));
   if (memory_bytes == 0) memory_bytes = std::max<std::uint64_t>(available_memory_bytes() / 4, 4 << 20);
-  const auto budget = std::int64_t(memory_bytes / sizeof(std::uint32_t));
-  std::vector<std::uint32_t> ids;
-  for (std::size_t first = 0; first < n;) {
-    // The rows [first, last) whose lists fit the budget (at least one row).
-    std::size_t last = std::size_t(std::upper_bound(offsets.begin() + std::ptrdiff_t(first) + 1, offsets.end(),
-                                                    offsets[first] + budget) - offsets.begin()) - 1;
-    last = std::max(last, first + 1);
-    ids.assign(std::size_t(offsets[last] - offsets[first]), 0);
+  const std::vector<std::size_t> groups = row_groups(offsets, std::int64_t(memory_bytes / sizeof(std::uint32_t)));
+  std::int64_t largest = 0;
+  for (std::size_t g = 0; g + 1 < groups.size(); ++g)
+    largest = std::max(largest, offsets[groups[g + 1]] - offsets[groups[g]]);
+  // Left uninitialised: placing writes every entry, and zeroing a large buffer could not be cancelled.
+  const auto ids = std::make_unique_for_overwrite<std::uint32_t[]>(std::size_t(largest));
+  for (std::size_t g = 0; g + 1 < groups.size(); ++g) {
+    const std::size_t first = groups[g], last = groups[g + 1];
     std::vector<std::int64_t> next(offsets.begin() + std::ptrdiff_t(first), offsets.begin() + std::ptrdiff_t(last));
     const auto place = [&](std::uint32_t row, std::uint32_t id) {
       if (row >= first && row < last) ids[std::size_t(next[row - first]++ - offsets[first])] = id;
@@ -98,10 +113,9 @@ void write_neighbors_csr(const std::string& prefix, const PairBlocks& pairs, std
         if (self_join) place(pair.j, pair.i);
       }
     });
-    sort_rows(ids, offsets, first, last, control);
-    write_checked(ids_file, ids.data(), ids.size() * sizeof(std::uint32_t), control);
+    sort_rows(ids.get(), offsets, first, last, control);
+    write_checked(ids_file, ids.get(), std::size_t(offsets[last] - offsets[first]) * sizeof(std::uint32_t), control);
     if (control) control->report(double(last) / double(n));
-    first = last;
   }
   check(control);
   offsets_file.close();
