@@ -14,14 +14,20 @@ namespace py = pybind11;
 namespace simjoin::python {
 
 namespace {
-// Hands a vector to NumPy without copying it: the array owns the vector.
+// Hands values to NumPy without copying them: the array owns them.
 template <typename Element, typename Value>
-py::array_t<Element> owning_array(std::vector<Value>&& values, std::vector<py::ssize_t> shape) {
-  auto owned = std::make_unique<std::vector<Value>>(std::move(values));
-  auto* data = reinterpret_cast<Element*>(owned->data());
-  py::capsule owner(owned.get(), [](void* vector) { delete static_cast<std::vector<Value>*>(vector); });
-  owned.release();
+py::array_t<Element> owning_array(HostArray<Value>&& values, std::vector<py::ssize_t> shape) {
+  py::capsule owner(values.data(), [](void* data) { std::free(data); });
+  auto* data = reinterpret_cast<Element*>(values.release());
   return py::array_t<Element>(std::move(shape), data, owner);
+}
+
+// A vector handed over as a HostArray (for the small row offsets).
+template <typename Value>
+HostArray<Value> host_array(const std::vector<Value>& values) {
+  HostArray<Value> array(values.size());
+  std::copy(values.begin(), values.end(), array.begin());
+  return array;
 }
 }  // namespace
 
@@ -43,18 +49,17 @@ py::tuple join_arrays(const py::array& x, const std::optional<py::array>& y, con
   CountSink count;
   PairListSink pairs;
   NeighborGraph neighbors;
-  std::vector<Pair> sorted;
+  HostArray<Pair> sorted;
   PairSink& sink = count_only ? static_cast<PairSink&>(count) : pairs;
   const RunResult run = run_interruptibly(
       [&](RunControl& control) {
         RunResult result = run_engine(engine, sources, params, sink, control);
         if (graph) {
           const GraphLayout layout{request.output == "distance", request.include_self};
-          neighbors = neighbor_graph(pairs.pairs(), sources, layout, control);
+          neighbors = neighbor_graph(pairs, sources, layout, control);
         } else if (!count_only) {
-          sorted = sorted_by_row(pairs.pairs(), a.size(), control);
+          sorted = sorted_by_row(pairs, a.size(), control);
         }
-        std::vector<Pair>().swap(pairs.pairs());  // the result holds them now
         return result;
       },
       request.progress);
@@ -64,7 +69,7 @@ py::tuple join_arrays(const py::array& x, const std::optional<py::array>& y, con
     const auto rows = py::ssize_t(neighbors.indptr.size()), entries = py::ssize_t(neighbors.indices.size());
     return py::make_tuple(py::make_tuple(owning_array<double>(std::move(neighbors.data), {entries}),
                                          owning_array<std::int64_t>(std::move(neighbors.indices), {entries}),
-                                         owning_array<std::int64_t>(std::move(neighbors.indptr), {rows})),
+                                         owning_array<std::int64_t>(host_array(neighbors.indptr), {rows})),
                           run.stats);
   }
   static_assert(sizeof(Pair) == 2 * sizeof(std::uint32_t));
