@@ -116,7 +116,7 @@ def interrupted_run(points, pair_ext, references, delay, signals):
 
 
 def test_signals_leave_complete_or_older_files():
-    points = generate("small", 100_000)
+    points = generate("small", 60_000)
     completes = []
     for pair_ext in ("npy", "csv", "bin"):
         references, seconds = reference_run(points, pair_ext)
