@@ -1,5 +1,6 @@
 #include "core/memory.hpp"
 
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -42,6 +43,14 @@ std::string format_bytes(double bytes) {
   char text[32];
   std::snprintf(text, sizeof text, unit ? "%.1f %s" : "%.0f %s", bytes, units[unit]);
   return text;
+}
+
+void advise_huge_pages(void* data, std::size_t bytes) {
+  constexpr std::uintptr_t kHugePage = std::uintptr_t(2) << 20;
+  const auto start = reinterpret_cast<std::uintptr_t>(data);
+  const std::uintptr_t first = (start + kHugePage - 1) / kHugePage * kHugePage;
+  const std::uintptr_t last = (start + bytes) / kHugePage * kHugePage;
+  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
 }
 
 }  // namespace simjoin

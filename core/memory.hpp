@@ -1,6 +1,7 @@
 #pragma once
 // How much host memory a run may still take, so that commands refuse work that cannot fit instead
 // of being ended by the kernel's out-of-memory killer.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -9,6 +10,10 @@ namespace simjoin {
 // The smaller of the memory the system has available (MemAvailable) and what the address-space
 // limit (ulimit -v) leaves this process.
 std::uint64_t available_memory_bytes();
+
+// Asks for transparent huge pages over the whole 2 MiB pages inside [data, data + bytes): a large
+// buffer then fills with few page faults and is freed quickly (which a cancel waits for). A hint only.
+void advise_huge_pages(void* data, std::size_t bytes);
 
 // "3.2 GiB", for messages.
 std::string format_bytes(double bytes);

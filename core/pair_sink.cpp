@@ -7,6 +7,8 @@
 #include <new>
 #include <utility>
 
+#include "core/memory.hpp"
+
 namespace simjoin {
 
 namespace {
@@ -28,7 +30,7 @@ PairListSink::Block PairListSink::new_block() {
   const std::size_t head = (kHugePage - reinterpret_cast<std::uintptr_t>(start) % kHugePage) % kHugePage;
   if (head != 0) munmap(start, head);
   munmap(start + head + kBytes, kHugePage - head);
-  madvise(start + head, kBytes, MADV_HUGEPAGE);  // a hint: without huge pages the block works the same
+  advise_huge_pages(start + head, kBytes);
   return Block(reinterpret_cast<Pair*>(start + head));
 }
 

@@ -7,6 +7,8 @@
 #include <memory>
 #include <new>
 
+#include "core/memory.hpp"
+
 namespace simjoin::python {
 
 template <typename T>
@@ -15,6 +17,7 @@ class HostArray {
   HostArray() = default;
   explicit HostArray(std::size_t size) : data_(static_cast<T*>(std::malloc(std::max<std::size_t>(size, 1) * sizeof(T)))), size_(size) {
     if (!data_) throw std::bad_alloc();
+    advise_huge_pages(data_.get(), size * sizeof(T));
   }
   T* data() { return data_.get(); }
   const T* data() const { return data_.get(); }

@@ -14,7 +14,7 @@ namespace simjoin::python {
 
 namespace {
 // Work between two cancellation checks: pairs to count or place, rows to sort.
-constexpr std::size_t kPairsPerCheck = std::size_t(1) << 18;
+constexpr std::size_t kPairsPerCheck = std::size_t(1) << 16;
 constexpr std::size_t kRowsPerCheck = 1024;
 
 constexpr std::size_t kSmallSort = std::size_t(1) << 16;  // pairs a comparison sort takes in ~3 ms

@@ -11,7 +11,7 @@ namespace simjoin {
 namespace {
 // Work between two cancellation checks: a block of pairs (~10 ms of scattering), a range of rows to
 // sort, bytes to write.
-constexpr std::size_t kPairsPerCheck = std::size_t(1) << 18;
+constexpr std::size_t kPairsPerCheck = std::size_t(1) << 16;
 constexpr std::size_t kRowsPerCheck = 1024;
 constexpr std::size_t kBytesPerWrite = std::size_t(16) << 20;
 
@@ -101,6 +101,7 @@ void write_neighbors_csr(const std::string& prefix, const PairBlocks& pairs, std
     largest = std::max(largest, offsets[groups[g + 1]] - offsets[groups[g]]);
   // Left uninitialised: placing writes every entry, and zeroing a large buffer could not be cancelled.
   const auto ids = std::make_unique_for_overwrite<std::uint32_t[]>(std::size_t(largest));
+  advise_huge_pages(ids.get(), std::size_t(largest) * sizeof(std::uint32_t));
   for (std::size_t g = 0; g + 1 < groups.size(); ++g) {
     const std::size_t first = groups[g], last = groups[g + 1];
     std::vector<std::int64_t> next(offsets.begin() + std::ptrdiff_t(first), offsets.begin() + std::ptrdiff_t(last));

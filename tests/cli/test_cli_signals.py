@@ -120,8 +120,8 @@ def test_signals_leave_complete_or_older_files():
     completes = []
     for pair_ext in ("npy", "csv", "bin"):
         references, seconds = reference_run(points, pair_ext)
-        for k in range(3):
-            signals = [chance.choice(SIGNALS)] * (2 if k == 2 else 1)  # a second signal during cleanup
+        for k in range(2):
+            signals = [chance.choice(SIGNALS)] * (k + 1)  # the second time, another signal during cleanup
             completes.append(interrupted_run(points, pair_ext, references, chance.uniform(0, seconds), signals))
     print(f"  {len(completes)} interrupted runs; complete outputs per run: {completes}")
 

@@ -1,5 +1,6 @@
 #include "ui/export/image_export.hpp"
 
+#include <QFileInfo>
 #include <QPageSize>
 #include <QPdfWriter>
 #include <QSaveFile>
@@ -63,6 +64,13 @@ void paint_to_file(const std::string& path, const ImageSize& size, const QString
   if (!paint_figure(file, ext, size, title, paint) || !file.commit())
     fail(ErrorKind::BadInput, path + ": cannot write the image" +
                                   (file.errorString().isEmpty() ? "" : ": " + file.errorString().toStdString()));
+}
+
+bool save_image_file(const QImage& image, const QString& path) {
+  QSaveFile file(path);
+  const QByteArray format = QFileInfo(path).suffix().toLatin1();
+  return file.open(QIODevice::WriteOnly) && image.save(&file, format.isEmpty() ? nullptr : format.constData()) &&
+         file.commit();
 }
 
 void save_image(const QImage& image, const std::string& path, int dpi) {
