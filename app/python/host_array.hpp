@@ -7,8 +7,6 @@
 #include <memory>
 #include <new>
 
-#include "core/memory.hpp"
-
 namespace simjoin::python {
 
 template <typename T>
@@ -17,7 +15,6 @@ class HostArray {
   HostArray() = default;
   explicit HostArray(std::size_t size) : data_(static_cast<T*>(std::malloc(std::max<std::size_t>(size, 1) * sizeof(T)))), size_(size) {
     if (!data_) throw std::bad_alloc();
-    advise_huge_pages(data_.get(), size * sizeof(T));
   }
   T* data() { return data_.get(); }
   const T* data() const { return data_.get(); }

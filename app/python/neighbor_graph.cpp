@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include "app/python/pair_rows.hpp"
+#include "core/memory.hpp"
 #include "core/parallel.hpp"
 
 namespace simjoin::python {
@@ -49,6 +50,7 @@ NeighborGraph neighbor_graph(PairListSink& pairs, const JoinSources& sources, Gr
   graph.indptr = row_offsets(pairs, rows, self_join, diagonal ? 1 : 0, control);
   graph.indices = HostArray<std::int64_t>(std::size_t(graph.indptr.back()));
   graph.data = HostArray<double>(graph.indices.size());
+  prefault(graph.indices.data(), graph.indices.size() * sizeof(std::int64_t), &control);
   std::vector<std::int64_t> next(graph.indptr.begin(), graph.indptr.end() - 1);
   if (diagonal)
     for (std::size_t row = 0; row < rows; ++row) graph.indices[std::size_t(next[row]++)] = std::int64_t(row);

@@ -99,9 +99,9 @@ void write_neighbors_csr(const std::string& prefix, const PairBlocks& pairs, std
   std::int64_t largest = 0;
   for (std::size_t g = 0; g + 1 < groups.size(); ++g)
     largest = std::max(largest, offsets[groups[g + 1]] - offsets[groups[g]]);
-  // Left uninitialised: placing writes every entry, and zeroing a large buffer could not be cancelled.
+  // Placing writes every entry: the buffer is only touched first, in cancellable steps.
   const auto ids = std::make_unique_for_overwrite<std::uint32_t[]>(std::size_t(largest));
-  advise_huge_pages(ids.get(), std::size_t(largest) * sizeof(std::uint32_t));
+  prefault(ids.get(), std::size_t(largest) * sizeof(std::uint32_t), control);
   for (std::size_t g = 0; g + 1 < groups.size(); ++g) {
     const std::size_t first = groups[g], last = groups[g + 1];
     std::vector<std::int64_t> next(offsets.begin() + std::ptrdiff_t(first), offsets.begin() + std::ptrdiff_t(last));
