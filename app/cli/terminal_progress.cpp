@@ -6,7 +6,6 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
-#include <iterator>
 
 #include "core/io/atomic_file.hpp"
 
@@ -18,11 +17,9 @@ constexpr int kCancelledExit = 130;
 
 std::atomic<RunControl*> active_control{nullptr};
 std::atomic<int> signals_received{0};
-struct sigaction previous_actions[std::size(kCancelSignals)];
-int nested_runs = 0;  // TerminalRuns alive (only the main thread makes them): handlers set by the first
 
 // The first signal cancels the run, which then removes its temporary files on the way out. A second
-// one (or one with no run to cancel) ends the process at once, removing them itself.
+// one (or one while no run is under way) ends the process at once, removing them itself.
 void on_cancel_signal(int) {
   RunControl* control = active_control.load();
   if (signals_received.fetch_add(1) == 0 && control) {
@@ -50,22 +47,18 @@ RunControl::ProgressCallback progress_bar() {
 }
 }  // namespace
 
-TerminalRun::TerminalRun() : control_(std::make_unique<RunControl>(progress_bar())) {
-  outer_control_ = active_control.exchange(control_.get());
-  if (nested_runs++ > 0) return;
+void handle_cancel_signals() {
   struct sigaction action {};
   action.sa_handler = on_cancel_signal;
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESTART;
-  for (std::size_t s = 0; s < std::size(kCancelSignals); ++s)
-    sigaction(kCancelSignals[s], &action, &previous_actions[s]);
+  for (const int signal : kCancelSignals) sigaction(signal, &action, nullptr);
 }
 
-TerminalRun::~TerminalRun() {
-  active_control.store(outer_control_);
-  if (--nested_runs > 0) return;
-  for (std::size_t s = 0; s < std::size(kCancelSignals); ++s)
-    sigaction(kCancelSignals[s], &previous_actions[s], nullptr);
+TerminalRun::TerminalRun() : control_(std::make_unique<RunControl>(progress_bar())) {
+  outer_control_ = active_control.exchange(control_.get());
 }
+
+TerminalRun::~TerminalRun() { active_control.store(outer_control_); }
 
 }  // namespace simjoin::cli

@@ -78,8 +78,10 @@ def check_complete(key, content, reference):
         assert content == reference, f"{key} differs from the complete file"
 
 
-def check_outputs(files, references, rc, what):
-    assert rc in (0, 130), f"{what}: exit {rc}"
+def check_outputs(files, references, rc, what, sent):
+    # Killed by the signal itself only before the handler is installed, when nothing is written yet.
+    killed_early = rc in [-sig for sig in sent]
+    assert rc in (0, 130) or killed_early, f"{what}: exit {rc}"
     leftovers = glob.glob(f"{os.path.dirname(files['pairs'])}/.*tmp") + glob.glob(f"{os.path.dirname(files['pairs'])}/*tmp")
     assert not leftovers, f"{what}: temporaries left: {leftovers}"
     complete = 0
@@ -91,6 +93,7 @@ def check_outputs(files, references, rc, what):
         complete += 1
     if rc == 0:
         assert complete == len(files), f"{what}: exit 0 but only {complete} outputs complete"
+    assert not killed_early or complete == 0, f"{what}: killed by the signal after writing {complete} outputs"
     return complete
 
 
@@ -110,7 +113,7 @@ def interrupted_run(points, pair_ext, references, delay, signals):
             process.send_signal(sig)
     process.communicate(timeout=120)
     what = f"{pair_ext}, {'+'.join(signal.Signals(s).name for s in signals)} after {delay * 1000:.0f} ms"
-    complete = check_outputs(files, references, process.returncode, what)
+    complete = check_outputs(files, references, process.returncode, what, signals)
     shutil.rmtree(directory)
     return complete
 
