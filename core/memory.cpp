@@ -1,9 +1,11 @@
 #include "core/memory.hpp"
 
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 #include <cstdio>
 #include <fstream>
 #include <limits>
@@ -42,6 +44,23 @@ std::string format_bytes(double bytes) {
   char text[32];
   std::snprintf(text, sizeof text, unit ? "%.1f %s" : "%.0f %s", bytes, units[unit]);
   return text;
+}
+
+void advise_huge_pages(void* data, std::size_t bytes) {
+  constexpr std::uintptr_t kHugePage = std::uintptr_t(2) << 20;
+  const auto start = reinterpret_cast<std::uintptr_t>(data);
+  const std::uintptr_t first = (start + kHugePage - 1) / kHugePage * kHugePage;
+  const std::uintptr_t last = (start + bytes) / kHugePage * kHugePage;
+  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+}
+
+void prefault(void* data, std::size_t bytes, const RunControl* control) {
+  constexpr std::size_t kChunk = std::size_t(8) << 20;
+  auto* bytes_at = static_cast<char*>(data);
+  for (std::size_t done = 0; done < bytes; done += kChunk) {
+    if (control) control->throw_if_cancelled();
+    std::memset(bytes_at + done, 0, std::min(kChunk, bytes - done));
+  }
 }
 
 }  // namespace simjoin

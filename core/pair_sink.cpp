@@ -7,20 +7,31 @@
 #include <new>
 #include <utility>
 
+#include "core/memory.hpp"
+
 namespace simjoin {
 
-void PairListSink::FreeBlock::operator()(Pair* block) const { std::free(block); }
+namespace {
+constexpr std::size_t kHugePage = std::size_t(2) << 20;
+}  // namespace
+
+void PairListSink::FreeBlock::operator()(Pair* block) const { munmap(block, kBlockPairs * sizeof(Pair)); }
 
 // Blocks aligned to 2 MiB and advised as transparent huge pages: filling a fresh block then takes 4
 // page faults instead of 2048, and page faults are most of the time of delivering a large result.
+// Mapped directly rather than from malloc, whose arenas may keep a freed block's memory.
 PairListSink::Block PairListSink::new_block() {
-  constexpr std::size_t kHugePage = std::size_t(2) << 20;
   constexpr std::size_t kBytes = kBlockPairs * sizeof(Pair);
   static_assert(kBytes % kHugePage == 0);
-  void* block = std::aligned_alloc(kHugePage, kBytes);
-  if (!block) throw std::bad_alloc();
-  madvise(block, kBytes, MADV_HUGEPAGE);  // a hint: without huge pages the block works the same
-  return Block(static_cast<Pair*>(block));
+  void* mapped = mmap(nullptr, kBytes + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mapped == MAP_FAILED) throw std::bad_alloc();
+  // Keep the 2 MiB-aligned part of the mapping and give back the rest.
+  auto* start = static_cast<char*>(mapped);
+  const std::size_t head = (kHugePage - reinterpret_cast<std::uintptr_t>(start) % kHugePage) % kHugePage;
+  if (head != 0) munmap(start, head);
+  munmap(start + head + kBytes, kHugePage - head);
+  advise_huge_pages(start + head, kBytes);
+  return Block(reinterpret_cast<Pair*>(start + head));
 }
 
 std::vector<Pair>& PairListSink::pairs() {
@@ -35,6 +46,25 @@ std::vector<Pair>& PairListSink::pairs() {
     used_in_last_block_ = 0;
   }
   return joined_;
+}
+
+void PairListSink::visit_blocks(const std::function<void(std::span<const Pair>)>& visit) {
+  std::lock_guard lock(mutex_);
+  if (!joined_.empty()) visit(joined_);
+  for (std::size_t b = 0; b < blocks_.size(); ++b)
+    visit(std::span<const Pair>(blocks_[b].get(), b + 1 == blocks_.size() ? used_in_last_block_ : kBlockPairs));
+}
+
+void PairListSink::drain_blocks(const std::function<void(std::span<const Pair>)>& visit) {
+  std::lock_guard lock(mutex_);
+  if (!joined_.empty()) visit(joined_);
+  std::vector<Pair>().swap(joined_);
+  for (std::size_t b = 0; b < blocks_.size(); ++b) {
+    visit(std::span<const Pair>(blocks_[b].get(), b + 1 == blocks_.size() ? used_in_last_block_ : kBlockPairs));
+    blocks_[b].reset();
+  }
+  blocks_.clear();
+  used_in_last_block_ = 0;
 }
 
 std::vector<Pair>& PairListSink::sorted_pairs() {

@@ -6,6 +6,7 @@
 // (index in A, index in B).
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -50,14 +51,20 @@ class CountSink final : public PairSink {
   void consume(std::span<const Pair>) override {}
 };
 
-// Collects pairs in host memory. Pairs arrive into fixed-size blocks, so a growing result is never
-// copied while the engine runs; pairs() joins the blocks into one array when the caller asks for it.
+// Collects pairs in host memory. Pairs arrive into fixed-size blocks (mapped from the system and
+// returned to it when freed), so a growing result is never copied while the engine runs; pairs()
+// joins the blocks into one array when the caller asks for it.
 class PairListSink final : public PairSink {
  public:
   // All pairs in one array, in arrival order; call after the run.
   std::vector<Pair>& pairs();
   // All pairs in (i, j) order; call after the run.
   std::vector<Pair>& sorted_pairs();
+  // The pairs held, handed to `visit` a block at a time in arrival order; call after the run.
+  void visit_blocks(const std::function<void(std::span<const Pair>)>& visit);
+  // The same, each block freed once visited, so that the pairs can move into another layout without
+  // being held twice; the sink is empty afterwards.
+  void drain_blocks(const std::function<void(std::span<const Pair>)>& visit);
 
  protected:
   void consume(std::span<const Pair> pairs) override;

@@ -24,6 +24,7 @@
 #include "core/pca_axes.hpp"
 #include "core/vtkio/load_points.hpp"
 #include "ui/background_task.hpp"
+#include "ui/export/image_export.hpp"
 #include "ui/panels/charts_tab.hpp"
 #include "ui/panels/info_panels.hpp"
 #include "ui/lessons/open_lesson.hpp"
@@ -418,7 +419,7 @@ QImage MainWindow::screenshot() { return grab_with_view(this, view_->vtkWidget()
 
 void MainWindow::saveScreenshotAs() {
   const QString path = QFileDialog::getSaveFileName(this, tr("Save screenshot"), "simjoin.png", tr("PNG (*.png)"));
-  if (!path.isEmpty() && !screenshot().save(path)) showError(tr("Screenshot"), tr("Cannot write %1").arg(path));
+  if (!path.isEmpty() && !save_image_file(screenshot(), path)) showError(tr("Screenshot"), tr("Cannot write %1").arg(path));
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {

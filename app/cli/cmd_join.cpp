@@ -1,6 +1,5 @@
 // simjoin join: one join, its pairs to files and its statistics.
 #include <cstdio>
-#include <filesystem>
 #include <optional>
 
 #include "app/cli/commands.hpp"
@@ -22,15 +21,6 @@ struct JoinOptions {
   bool count_only = false;
   std::size_t show = 10;
   EngineOptions engine_options;
-};
-
-// Removes a temporary file however the command ends.
-struct RemoveOnExit {
-  std::string path;
-  ~RemoveOnExit() {
-    std::error_code ignored;
-    if (!path.empty()) std::filesystem::remove(path, ignored);
-  }
 };
 
 void print_first_pairs(const std::vector<Pair>& pairs, std::uint64_t total, std::size_t show) {
@@ -66,8 +56,9 @@ Command add_join_command(CLI::App& app, const EngineRegistry& registry) {
     Engine& engine = registry.get(options->engine);
     const JoinSources inputs{&a, b ? &*b : nullptr};
 
-    // No sink holds the pair list: pairs stream to the output file, to a temporary binary file for the
-    // neighbour lists, and past a bounded sink that keeps the first ones to show.
+    // No sink holds the pair list: pairs stream to the output file, to a scratch binary file for the
+    // neighbour lists (removed however the command ends), and past a bounded sink that keeps the first
+    // ones to show. Every output is written under a temporary name and renamed once complete.
     std::vector<PairSink*> sinks;
     std::optional<PairFileSink> file_sink, neighbor_pairs;
     CountSink count_sink;
@@ -82,10 +73,8 @@ Command add_join_command(CLI::App& app, const EngineRegistry& registry) {
       file_sink.emplace(options->output, pair_format_for_path(options->output), max_id);
       sinks.push_back(&*file_sink);
     }
-    const std::string neighbor_file = options->neighbors + ".pairs.tmp";
-    const RemoveOnExit remove_neighbor_file{options->neighbors.empty() ? "" : neighbor_file};
     if (!options->neighbors.empty()) {
-      neighbor_pairs.emplace(neighbor_file, PairFormat::Binary, max_id);
+      neighbor_pairs.emplace(options->neighbors + ".pairs", PairFormat::Binary, max_id, /*scratch=*/true);
       sinks.push_back(&*neighbor_pairs);
     }
     if (options->show > 0) sinks.push_back(&first_pairs);
@@ -97,15 +86,18 @@ Command add_join_command(CLI::App& app, const EngineRegistry& registry) {
     print_run_summary(result.stats);
     if (!options->count_only) print_first_pairs(first_pairs.sorted_pairs(), result.stats.pairs, options->show);
     if (!options->neighbors.empty()) {
-      write_neighbors_csr(options->neighbors, binary_pair_file_blocks(neighbor_file), a.size(), inputs.self_join());
+      write_neighbors_csr(options->neighbors, binary_pair_file_blocks(neighbor_pairs->data_path()), a.size(),
+                          inputs.self_join(), &run.control());
       std::printf("wrote %s.offsets.npy and %s.ids.npy\n", options->neighbors.c_str(), options->neighbors.c_str());
     }
     if (neighbor_counts) {
+      run.control().throw_if_cancelled();
       write_labeled_vtp(options->labels_vtp, a, point_labels(a.size(), result, *neighbor_counts));
       std::printf("wrote %s\n", options->labels_vtp.c_str());
     }
     if (!options->output.empty()) std::printf("wrote %s\n", options->output.c_str());
     if (!options->stats.empty()) {
+      run.control().throw_if_cancelled();
       write_stats_json(options->stats, stats_document(result.stats, options->input, options->input_b));
       std::printf("wrote %s\n", options->stats.c_str());
     }

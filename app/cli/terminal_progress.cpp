@@ -7,13 +7,27 @@
 #include <csignal>
 #include <cstdio>
 
+#include "core/io/atomic_file.hpp"
+
 namespace simjoin::cli {
 
 namespace {
-std::atomic<RunControl*> active_control{nullptr};
+constexpr int kCancelSignals[] = {SIGINT, SIGTERM, SIGHUP};
+constexpr int kCancelledExit = 130;
 
-void on_interrupt(int) {
-  if (RunControl* control = active_control.load()) control->request_cancel();
+std::atomic<RunControl*> active_control{nullptr};
+std::atomic<int> signals_received{0};
+
+// The first signal cancels the run, which then removes its temporary files on the way out. A second
+// one (or one while no run is under way) ends the process at once, removing them itself.
+void on_cancel_signal(int) {
+  RunControl* control = active_control.load();
+  if (signals_received.fetch_add(1) == 0 && control) {
+    control->request_cancel();
+    return;
+  }
+  remove_temporaries_in_signal_handler();
+  _exit(kCancelledExit);
 }
 
 // Redraws at most ten times a second so that a fast run does not flood the terminal.
@@ -33,14 +47,18 @@ RunControl::ProgressCallback progress_bar() {
 }
 }  // namespace
 
-TerminalRun::TerminalRun() : control_(std::make_unique<RunControl>(progress_bar())) {
-  active_control.store(control_.get());
-  std::signal(SIGINT, on_interrupt);
+void handle_cancel_signals() {
+  struct sigaction action {};
+  action.sa_handler = on_cancel_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;
+  for (const int signal : kCancelSignals) sigaction(signal, &action, nullptr);
 }
 
-TerminalRun::~TerminalRun() {
-  std::signal(SIGINT, SIG_DFL);
-  active_control.store(nullptr);
+TerminalRun::TerminalRun() : control_(std::make_unique<RunControl>(progress_bar())) {
+  outer_control_ = active_control.exchange(control_.get());
 }
+
+TerminalRun::~TerminalRun() { active_control.store(outer_control_); }
 
 }  // namespace simjoin::cli

@@ -348,7 +348,7 @@ int main(int argc, char** argv) {
       write(options.export_chart,
             [&](const std::string& path) { ui::save_chart_image(*window.charts()->currentChart(), path, figure_size); });
       write(options.screenshot, [&](const std::string& path) {
-        if (!window.screenshot().save(QString::fromStdString(path))) fail(ErrorKind::BadInput, path + ": cannot write the screenshot");
+        if (!ui::save_image_file(window.screenshot(), QString::fromStdString(path))) fail(ErrorKind::BadInput, path + ": cannot write the screenshot");
       });
       // An output that could not be written ends the application, as with --quit.
       if (parser.isSet(options.quit) || !all_written) app.exit(failure);

@@ -12,6 +12,16 @@ namespace py = pybind11;
 
 namespace simjoin::python {
 
+namespace {
+// A vector handed over as a HostArray (for the small row offsets).
+template <typename Value>
+HostArray<Value> host_array(const std::vector<Value>& values) {
+  HostArray<Value> array(values.size());
+  std::copy(values.begin(), values.end(), array.begin());
+  return array;
+}
+}  // namespace
+
 py::tuple join_arrays(const py::array& x, const std::optional<py::array>& y, const JoinRequest& request) {
   const bool count_only = request.output == "count";
   const bool graph = request.output == "connectivity" || request.output == "distance";
@@ -30,18 +40,17 @@ py::tuple join_arrays(const py::array& x, const std::optional<py::array>& y, con
   CountSink count;
   PairListSink pairs;
   NeighborGraph neighbors;
-  std::vector<Pair> sorted;
+  HostArray<Pair> sorted;
   PairSink& sink = count_only ? static_cast<PairSink&>(count) : pairs;
   const RunResult run = run_interruptibly(
       [&](RunControl& control) {
         RunResult result = run_engine(engine, sources, params, sink, control);
         if (graph) {
           const GraphLayout layout{request.output == "distance", request.include_self};
-          neighbors = neighbor_graph(pairs.pairs(), sources, layout, control);
+          neighbors = neighbor_graph(pairs, sources, layout, control);
         } else if (!count_only) {
-          sorted = sorted_by_row(pairs.pairs(), a.size(), control);
+          sorted = sorted_by_row(pairs, a.size(), control);
         }
-        std::vector<Pair>().swap(pairs.pairs());  // the result holds them now
         return result;
       },
       request.progress);
@@ -51,7 +60,7 @@ py::tuple join_arrays(const py::array& x, const std::optional<py::array>& y, con
     const auto rows = py::ssize_t(neighbors.indptr.size()), entries = py::ssize_t(neighbors.indices.size());
     return py::make_tuple(py::make_tuple(owning_array<double>(std::move(neighbors.data), {entries}),
                                          owning_array<std::int64_t>(std::move(neighbors.indices), {entries}),
-                                         owning_array<std::int64_t>(std::move(neighbors.indptr), {rows})),
+                                         owning_array<std::int64_t>(host_array(neighbors.indptr), {rows})),
                           run.stats);
   }
   static_assert(sizeof(Pair) == 2 * sizeof(std::uint32_t));

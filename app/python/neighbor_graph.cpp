@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include "app/python/pair_rows.hpp"
+#include "core/memory.hpp"
 #include "core/parallel.hpp"
 
 namespace simjoin::python {
@@ -39,30 +40,38 @@ void sort_row_by_distance(NeighborGraph& graph, std::int64_t begin, std::int64_t
 }
 }  // namespace
 
-NeighborGraph neighbor_graph(std::span<const Pair> pairs, const JoinSources& sources, GraphLayout layout,
+NeighborGraph neighbor_graph(PairListSink& pairs, const JoinSources& sources, GraphLayout layout,
                              RunControl& control) {
   control.set_phase("neighbour graph");
   const bool self_join = sources.self_join();
   const bool diagonal = self_join && layout.include_self;
   const std::size_t rows = sources.a->size();
   NeighborGraph graph;
-  graph.indptr = row_offsets(pairs, rows, self_join, diagonal ? 1 : 0);
-  graph.indices.resize(std::size_t(graph.indptr.back()));
-  graph.data.resize(graph.indices.size());
+  graph.indptr = row_offsets(pairs, rows, self_join, diagonal ? 1 : 0, control);
+  graph.indices = HostArray<std::int64_t>(std::size_t(graph.indptr.back()));
+  graph.data = HostArray<double>(graph.indices.size());
+  prefault(graph.indices.data(), graph.indices.size() * sizeof(std::int64_t), &control);
   std::vector<std::int64_t> next(graph.indptr.begin(), graph.indptr.end() - 1);
   if (diagonal)
     for (std::size_t row = 0; row < rows; ++row) graph.indices[std::size_t(next[row]++)] = std::int64_t(row);
-  for (const Pair& pair : pairs) {
-    graph.indices[std::size_t(next[pair.i]++)] = pair.j;
-    if (self_join) graph.indices[std::size_t(next[pair.j]++)] = pair.i;
-  }
+  visit_checked(
+      pairs, control,
+      [&](std::span<const Pair> block) {
+        for (const Pair& pair : block) {
+          graph.indices[std::size_t(next[pair.i]++)] = pair.j;
+          if (self_join) graph.indices[std::size_t(next[pair.j]++)] = pair.i;
+        }
+      },
+      /*drain=*/true);
   const PointSet& columns = self_join ? *sources.a : *sources.b;
-  parallel_for_each(rows, 0, control, [&](std::size_t row) {
-    const std::int64_t begin = graph.indptr[row], end = graph.indptr[row + 1];
-    if (layout.distances)
-      sort_row_by_distance(graph, begin, end, *sources.a, columns, row);
-    else
-      sort_row_by_column(graph, begin, end);
+  for_row_ranges(rows, control, [&](std::size_t first, std::size_t last) {
+    for (std::size_t row = first; row < last; ++row) {
+      const std::int64_t begin = graph.indptr[row], end = graph.indptr[row + 1];
+      if (layout.distances)
+        sort_row_by_distance(graph, begin, end, *sources.a, columns, row);
+      else
+        sort_row_by_column(graph, begin, end);
+    }
   });
   return graph;
 }

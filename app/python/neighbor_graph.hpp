@@ -5,14 +5,15 @@
 #include <span>
 #include <vector>
 
+#include "app/python/host_array.hpp"
 #include "core/engine.hpp"
 
 namespace simjoin::python {
 
 struct NeighborGraph {
   std::vector<std::int64_t> indptr;   // row r's entries are [indptr[r], indptr[r + 1])
-  std::vector<std::int64_t> indices;  // their columns
-  std::vector<double> data;           // 1.0, or the distance
+  HostArray<std::int64_t> indices;    // their columns
+  HostArray<double> data;             // 1.0, or the distance
 };
 
 struct GraphLayout {
@@ -24,8 +25,9 @@ struct GraphLayout {
 // and (j, i). With `distances`, data is each pair's float64 Euclidean distance computed from the
 // points' values, and each row is sorted by (distance, column), the order scikit-learn expects of a
 // precomputed graph; otherwise data is 1.0 and rows are sorted by column. Pairs may come in any
-// order. Checks `control` for cancellation.
-NeighborGraph neighbor_graph(std::span<const Pair> pairs, const JoinSources& sources, GraphLayout layout,
+// order; they are taken out of `pairs` (which ends empty), each block freed once placed. Checks
+// `control` for cancellation every few milliseconds.
+NeighborGraph neighbor_graph(PairListSink& pairs, const JoinSources& sources, GraphLayout layout,
                              RunControl& control);
 
 }  // namespace simjoin::python

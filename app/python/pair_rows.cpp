@@ -1,31 +1,118 @@
 #include "app/python/pair_rows.hpp"
 
 #include <algorithm>
+#include <array>
+#include <bit>
+#include <cstring>
 #include <numeric>
+#include <utility>
 
+#include "core/error.hpp"
 #include "core/parallel.hpp"
 
 namespace simjoin::python {
 
-std::vector<std::int64_t> row_offsets(std::span<const Pair> pairs, std::size_t rows, bool both_ends, int extra) {
+namespace {
+// Work between two cancellation checks: pairs to count or place, rows to sort.
+constexpr std::size_t kPairsPerCheck = std::size_t(1) << 16;
+constexpr std::size_t kRowsPerCheck = 1024;
+
+constexpr std::size_t kSmallSort = std::size_t(1) << 16;  // pairs a comparison sort takes in ~3 ms
+constexpr int kDigitBits = 8;
+constexpr std::size_t kDigits = std::size_t(1) << kDigitBits;
+
+std::uint64_t key(const Pair& pair) { return std::uint64_t(pair.i) << 32 | pair.j; }
+
+// Sorts pairs[0, count), whose keys agree above bit `shift + kDigitBits`, in place: an in-place
+// partition on the key's digit at `shift` (American flag sort: each pair out of place is swapped to
+// the next free slot of its digit), then each part sorted the same way on the next digit down, small
+// parts by comparison. The loops check for cancellation every kPairsPerCheck pairs.
+void radix_sort(Pair* pairs, std::size_t count, int shift, RunControl& control, bool parallel = false) {
+  if (count <= kSmallSort || shift < 0) {
+    std::sort(pairs, pairs + count);
+    return;
+  }
+  const auto digit = [shift](const Pair& pair) { return std::size_t(key(pair) >> shift) & (kDigits - 1); };
+  std::array<std::size_t, kDigits + 1> start{};
+  for (std::size_t k = 0; k < count; ++k) {
+    if (k % kPairsPerCheck == 0) control.throw_if_cancelled();
+    ++start[digit(pairs[k]) + 1];
+  }
+  std::partial_sum(start.begin(), start.end(), start.begin());
+  std::array<std::size_t, kDigits> next;
+  std::copy(start.begin(), start.end() - 1, next.begin());
+  std::size_t moves = 0;
+  for (std::size_t d = 0; d < kDigits; ++d) {
+    while (next[d] < start[d + 1]) {
+      Pair held = pairs[next[d]];
+      for (std::size_t held_digit; (held_digit = digit(held)) != d;) {
+        std::swap(held, pairs[next[held_digit]++]);
+        if (++moves % kPairsPerCheck == 0) control.throw_if_cancelled();
+      }
+      pairs[next[d]++] = held;
+    }
+  }
+  const auto sort_part = [&](std::size_t d) {
+    radix_sort(pairs + start[d], start[d + 1] - start[d], shift - kDigitBits, control);
+  };
+  if (parallel) {
+    parallel_for_each(kDigits, 0, control, sort_part);
+  } else {
+    for (std::size_t d = 0; d < kDigits; ++d) sort_part(d);
+  }
+}
+}  // namespace
+
+void visit_checked(PairListSink& pairs, RunControl& control, const std::function<void(std::span<const Pair>)>& visit,
+                   bool drain) {
+  const auto checked = [&](std::span<const Pair> block) {
+    for (std::size_t begin = 0; begin < block.size(); begin += kPairsPerCheck) {
+      control.throw_if_cancelled();
+      visit(block.subspan(begin, std::min(kPairsPerCheck, block.size() - begin)));
+    }
+  };
+  if (drain)
+    pairs.drain_blocks(checked);
+  else
+    pairs.visit_blocks(checked);
+}
+
+std::vector<std::int64_t> row_offsets(PairListSink& pairs, std::size_t rows, bool both_ends, int extra,
+                                      RunControl& control) {
   std::vector<std::int64_t> offsets(rows + 1, extra);
   offsets[0] = 0;
-  for (const Pair& pair : pairs) {
-    ++offsets[pair.i + 1];
-    if (both_ends) ++offsets[pair.j + 1];
-  }
+  visit_checked(pairs, control, [&](std::span<const Pair> block) {
+    for (const Pair& pair : block) {
+      ++offsets[pair.i + 1];
+      if (both_ends) ++offsets[pair.j + 1];
+    }
+  });
   std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
   return offsets;
 }
 
-std::vector<Pair> sorted_by_row(std::span<const Pair> pairs, std::size_t rows, RunControl& control) {
-  const std::vector<std::int64_t> offsets = row_offsets(pairs, rows, false);
-  std::vector<Pair> sorted(pairs.size());
-  std::vector<std::int64_t> next(offsets.begin(), offsets.end() - 1);
-  for (const Pair& pair : pairs) sorted[std::size_t(next[pair.i]++)] = pair;
-  parallel_for_each(rows, 0, control, [&](std::size_t row) {
-    std::sort(sorted.begin() + offsets[row], sorted.begin() + offsets[row + 1]);
+void for_row_ranges(std::size_t rows, RunControl& control, const std::function<void(std::size_t, std::size_t)>& sort_range) {
+  parallel_for_each((rows + kRowsPerCheck - 1) / kRowsPerCheck, 0, control, [&](std::size_t range) {
+    const std::size_t begin = range * kRowsPerCheck;
+    sort_range(begin, std::min(rows, begin + kRowsPerCheck));
   });
+}
+
+HostArray<Pair> sorted_by_row(PairListSink& pairs, std::size_t rows, RunControl& control) {
+  control.set_phase("sorting pairs");
+  HostArray<Pair> sorted(std::size_t(pairs.count()));
+  std::size_t filled = 0;
+  visit_checked(
+      pairs, control,
+      [&](std::span<const Pair> block) {
+        std::memcpy(sorted.data() + filled, block.data(), block.size_bytes());
+        filled += block.size();
+      },
+      /*drain=*/true);
+  if (filled != sorted.size()) fail(ErrorKind::Internal, "the pair list holds fewer pairs than counted");
+  // The highest digit that can differ: that holding the top bit of the largest key.
+  const int top_bit = std::bit_width(std::uint64_t(std::max<std::size_t>(rows, 1) - 1) << 32 | 0xffffffffu);
+  radix_sort(sorted.data(), sorted.size(), std::max(0, top_bit - kDigitBits), control, /*parallel=*/true);
   return sorted;
 }
 

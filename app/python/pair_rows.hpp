@@ -1,22 +1,34 @@
 #pragma once
 // Pairs grouped by row (their first point), the layout of both the ordered pair list and the CSR graph.
+// Both are built from the collected pairs at little more than the memory of the result, checking for
+// cancellation every few milliseconds.
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
+#include "app/python/host_array.hpp"
 #include "core/pair_sink.hpp"
 #include "core/run_control.hpp"
 
 namespace simjoin::python {
 
+// Pairs handed over in blocks of at most a few milliseconds of work each, with a cancellation check
+// before each block.
+void visit_checked(PairListSink& pairs, RunControl& control, const std::function<void(std::span<const Pair>)>& visit,
+                   bool drain = false);
+
 // Where each of `rows` rows starts once the pairs are grouped by row: a row holds its pairs (i, j) and,
 // with `both_ends`, those (j, i) too, plus `extra` entries of its own. The last offset is the total.
-std::vector<std::int64_t> row_offsets(std::span<const Pair> pairs, std::size_t rows, bool both_ends,
-                                      int extra = 0);
+std::vector<std::int64_t> row_offsets(PairListSink& pairs, std::size_t rows, bool both_ends, int extra,
+                                      RunControl& control);
 
-// The pairs in (i, j) order, every i being below `rows`. A counting sort on i, then each
-// row's few pairs sorted, rows in parallel: far faster than one comparison sort of millions of pairs.
-// Checks `control` for cancellation.
-std::vector<Pair> sorted_by_row(std::span<const Pair> pairs, std::size_t rows, RunControl& control);
+// Calls sort_range(begin, end) for ranges of rows covering [0, rows), in parallel.
+void for_row_ranges(std::size_t rows, RunControl& control, const std::function<void(std::size_t, std::size_t)>& sort_range);
+
+// The pairs in (i, j) order, every i being below `rows`, taken out of `pairs` (which ends empty): joined
+// into one array block by block, each block freed once copied, then sorted there by an in-place radix
+// sort (parts in parallel), so that the pairs are never held twice.
+HostArray<Pair> sorted_by_row(PairListSink& pairs, std::size_t rows, RunControl& control);
 
 }  // namespace simjoin::python

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include <unistd.h>
+
 #include "core/error.hpp"
 
 namespace simjoin {
@@ -13,6 +15,9 @@ namespace simjoin {
 namespace {
 // Chunk size for reads: large enough for full disk speed, small enough to cancel promptly.
 constexpr std::size_t kReadChunk = std::size_t(16) << 20;
+// Files up to this size reach the disk (fsync) before their rename; larger ones rely on the rename
+// alone, as an fsync of gigabytes would hold a cancel for seconds.
+constexpr std::uint64_t kSyncLimit = std::uint64_t(64) << 20;
 }  // namespace
 
 std::string read_file_bytes(const std::string& path, RunControl* control) {
@@ -50,9 +55,10 @@ std::string lower_extension(const std::string& path) {
   return ext;
 }
 
-OutputFile::OutputFile(const std::string& path) : path_(path) {
-  file_ = std::fopen(path.c_str(), "wb");
+OutputFile::OutputFile(const std::string& path) : path_(path), atomic_(path) {
+  file_ = ::fdopen(atomic_.descriptor(), "wb");
   if (!file_) fail_io("cannot create file");
+  atomic_.release_descriptor();
 }
 
 OutputFile::~OutputFile() {
@@ -62,6 +68,7 @@ OutputFile::~OutputFile() {
 void OutputFile::write(const void* data, std::size_t bytes) {
   if (!file_) fail(ErrorKind::Internal, path_ + ": written after close");
   if (bytes != 0 && std::fwrite(data, 1, bytes, file_) != bytes) fail_io("write failed");
+  bytes_ += bytes;
 }
 
 void OutputFile::seek(std::uint64_t offset) {
@@ -71,13 +78,26 @@ void OutputFile::seek(std::uint64_t offset) {
 
 void OutputFile::close() {
   if (!file_) return;
+  flush_and_close(bytes_ <= kSyncLimit);
+  atomic_.commit();
+}
+
+void OutputFile::close_as_scratch() {
+  if (file_) flush_and_close(false);
+}
+
+void OutputFile::flush_and_close(bool sync) {
   // Buffered data reaches the disk only here, so a full disk often shows up at this point.
-  const bool flushed = std::fflush(file_) == 0;
+  bool flushed = std::fflush(file_) == 0;
+  if (flushed && sync) flushed = ::fsync(fileno(file_)) == 0 || errno == EINVAL;
   const int flush_errno = errno;
   const bool closed = std::fclose(file_) == 0;
   file_ = nullptr;
   if (!flushed) errno = flush_errno;
-  if (!flushed || !closed) fail_io("write failed");
+  if (!flushed || !closed) {
+    atomic_.discard();
+    fail_io("write failed");
+  }
 }
 
 void OutputFile::fail_io(const std::string& what) const {

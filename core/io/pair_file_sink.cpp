@@ -2,7 +2,6 @@
 
 #include <charconv>
 #include <cstring>
-#include <filesystem>
 #include <limits>
 #include <memory>
 
@@ -41,32 +40,21 @@ PairBlocks binary_pair_file_blocks(const std::string& path) {
     if (!file || std::fread(header, 1, sizeof header, file.get()) != sizeof header ||
         std::memcmp(header, kBinaryMagic, sizeof kBinaryMagic) != 0)
       fail(ErrorKind::BadInput, path + ": not a binary pair file");
-    std::vector<Pair> block(std::size_t(1) << 20);
+    std::vector<Pair> block(std::size_t(1) << 18);  // 2 MiB reads: a few milliseconds each
     while (const std::size_t got = std::fread(block.data(), sizeof(Pair), block.size(), file.get()))
       visit(std::span<const Pair>(block.data(), got));
     if (std::ferror(file.get())) fail(ErrorKind::BadInput, path + ": read error");
   };
 }
 
-PairFileSink::PairFileSink(const std::string& path, PairFormat format, std::uint64_t max_id)
+PairFileSink::PairFileSink(const std::string& path, PairFormat format, std::uint64_t max_id, bool scratch)
     : file_(path),
       format_(format),
-      wide_ids_(format == PairFormat::Npy && max_id > std::numeric_limits<std::uint32_t>::max()) {
+      wide_ids_(format == PairFormat::Npy && max_id > std::numeric_limits<std::uint32_t>::max()),
+      scratch_(scratch) {
   buffer_.reserve(kFlushBytes + 64);
   // The NPY and binary headers hold the pair count, unknown until finish(): reserve room now.
   write_header(std::numeric_limits<std::uint64_t>::max());
-}
-
-PairFileSink::~PairFileSink() {
-  if (finished_) return;
-  try {
-    file_.close();
-  } catch (const Error&) {
-    // The file is removed below either way.
-  }
-  // Only a regular file is ours to remove (never, say, /dev/null).
-  std::error_code ec;
-  if (std::filesystem::is_regular_file(file_.path(), ec)) std::filesystem::remove(file_.path(), ec);
 }
 
 void PairFileSink::write_header(std::uint64_t count) {
@@ -141,8 +129,10 @@ void PairFileSink::finish() {
     file_.seek(0);
     write_header(written_);
   }
-  file_.close();
-  finished_ = true;
+  if (scratch_)
+    file_.close_as_scratch();
+  else
+    file_.close();
 }
 
 }  // namespace simjoin

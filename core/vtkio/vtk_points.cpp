@@ -19,6 +19,7 @@
 #include <mutex>
 
 #include "core/error.hpp"
+#include "core/io/atomic_file.hpp"
 #include "core/io/file_io.hpp"
 #include "core/vtkio/ply_check.hpp"
 
@@ -170,12 +171,14 @@ void write_labeled_vtp(const std::string& path, const PointSet& points,
   }
 
   MessageCapture capture;
+  AtomicFile file(path);  // VTK writes the temporary by its name; renamed once complete
   auto writer = vtkSmartPointer<vtkXMLPolyDataWriter>::New();
-  writer->SetFileName(path.c_str());
+  writer->SetFileName(file.written_path().c_str());
   writer->SetInputData(poly);
   if (writer->Write() == 0 || !capture.errors().empty())
     fail(ErrorKind::BadInput, path + ": cannot write: " +
                                (capture.errors().empty() ? std::string("VTK writer failed") : capture.first_error()));
+  file.commit();
 }
 
 }  // namespace simjoin

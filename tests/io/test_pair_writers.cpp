@@ -143,15 +143,41 @@ TEST_F(PairWritersTest, NpyUsesInt64WhenIdsMayExceedUint32) {
   EXPECT_EQ(npy_values<std::int64_t>(parts), (std::vector<std::int64_t>{1, 2, 4'000'000'000, 7}));
 }
 
-TEST_F(PairWritersTest, UnfinishedFileIsRemoved) {
+TEST_F(PairWritersTest, UnfinishedFileLeavesNoTraceAndTheOlderFile) {
   const std::string file = path("partial.bin");
   {
     PairFileSink sink(file, PairFormat::Binary, 10);
     const Pair pairs[] = {{1, 2}};
     sink.add(pairs);
-    EXPECT_TRUE(std::filesystem::exists(file));
+    EXPECT_FALSE(std::filesystem::exists(file));
   }
-  EXPECT_FALSE(std::filesystem::exists(file));
+  EXPECT_TRUE(std::filesystem::is_empty(std::filesystem::path(file).parent_path()));
+  const std::string older = write_file("older.npy", "the older file");
+  {
+    PairFileSink sink(older, PairFormat::Npy, 10);
+    const Pair pairs[] = {{1, 2}};
+    sink.add(pairs);
+  }
+  EXPECT_EQ(read_whole_file(older), "the older file");
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(std::filesystem::path(older).parent_path()),
+                          std::filesystem::directory_iterator()), 1);
+}
+
+TEST_F(PairWritersTest, ScratchPairFileIsReadBackThenRemoved) {
+  std::string scratch;
+  {
+    PairFileSink sink(path("p"), PairFormat::Binary, 10, /*scratch=*/true);
+    const Pair pairs[] = {{1, 2}, {3, 4}};
+    sink.add(pairs);
+    sink.finish();
+    scratch = sink.data_path();
+    EXPECT_NE(scratch, path("p"));
+    std::vector<Pair> read;
+    binary_pair_file_blocks(scratch)([&](std::span<const Pair> block) { read.insert(read.end(), block.begin(), block.end()); });
+    EXPECT_EQ(read, (std::vector<Pair>{{1, 2}, {3, 4}}));
+  }
+  EXPECT_FALSE(std::filesystem::exists(scratch));
+  EXPECT_FALSE(std::filesystem::exists(path("p")));
 }
 
 TEST_F(PairWritersTest, BinaryPairFileBlocksReplayTheFile) {
@@ -223,7 +249,7 @@ TEST_F(PairWritersTest, NeighborsCsrMatchesPairsOnRandomInput) {
       visit(std::span<const Pair>(pairs).subspan(first, std::min<std::size_t>(97, pairs.size() - first)));
   };
   write_neighbors_csr(path("whole"), pairs, n, true);
-  write_neighbors_csr(prefix, blocks, n, true, 64 * sizeof(std::uint32_t));
+  write_neighbors_csr(prefix, blocks, n, true, nullptr, 64 * sizeof(std::uint32_t));
   EXPECT_EQ(read_whole_file(prefix + ".ids.npy"), read_whole_file(path("whole.ids.npy")));
   EXPECT_EQ(read_whole_file(prefix + ".offsets.npy"), read_whole_file(path("whole.offsets.npy")));
   const auto offsets = npy_values<std::int64_t>(split_npy(read_whole_file(prefix + ".offsets.npy")));

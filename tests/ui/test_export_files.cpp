@@ -1,5 +1,6 @@
 // Every export writes a file that reads back to the numbers it was made from: chart images decode,
 // chart data and pair lists hold the engine's values, neighbour lists and statistics match the run.
+#include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QJsonArray>
@@ -21,6 +22,7 @@
 #include "ui/charts/phase_csv.hpp"
 #include "ui/charts/sweep_csv.hpp"
 #include "ui/charts/chart_export.hpp"
+#include "ui/export/image_export.hpp"
 #include "ui/export/image_size_dialog.hpp"
 #include "ui/export/run_export.hpp"
 #include "ui/run/run_execution.hpp"
@@ -272,6 +274,36 @@ class TestExportFiles : public QObject {
     control.request_cancel();
     QVERIFY_THROWS_EXCEPTION(Error, export_pairs(test_registry(), record, path.toStdString(), control));
     QVERIFY(!QFile::exists(path));
+  }
+
+  // Every export writes a temporary beside its file and renames it once complete: one that is
+  // cancelled or fails leaves the older file of that name as it was, and no temporary.
+  void failedOrCancelledExportsKeepTheOlderFiles() {
+    QTemporaryDir dir;
+    const RunRecord record = run(make_request("cpu-bruteforce", clustered_points(500, 2), 0.5));
+    const QStringList names = {"pairs.npy", "nbrs.offsets.npy", "nbrs.ids.npy", "chart.png", "chart.svg", "chart.pdf"};
+    for (const QString& name : names) {
+      QFile file(dir.filePath(name));
+      QVERIFY(file.open(QIODevice::WriteOnly));
+      file.write("older " + name.toUtf8());
+    }
+    RunControl cancelled;
+    cancelled.request_cancel();
+    QVERIFY_THROWS_EXCEPTION(Error, export_pairs(test_registry(), record, dir.filePath("pairs.npy").toStdString(), cancelled));
+    QVERIFY_THROWS_EXCEPTION(Error, export_neighbors_csr(test_registry(), record, dir.filePath("nbrs").toStdString(), cancelled));
+    for (const char* chart : {"chart.png", "chart.svg", "chart.pdf"}) {
+      const auto failing_paint = [](QPainter& painter, const QRectF& target) {
+        painter.drawRect(target);
+        fail(ErrorKind::OutOfMemory, "painting failed part way");
+      };
+      QVERIFY_THROWS_EXCEPTION(Error, paint_to_file(dir.filePath(chart).toStdString(), {{400, 300}, 100}, "t", failing_paint));
+    }
+    for (const QString& name : names) QCOMPARE(read_bytes(dir.filePath(name)), "older " + name.toUtf8());
+    QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot).size(), names.size());
+    // And a completed export replaces the older file.
+    paint_to_file(dir.filePath("chart.svg").toStdString(), {{400, 300}, 100}, "t",
+                  [](QPainter& painter, const QRectF& target) { painter.drawRect(target); });
+    QVERIFY(read_bytes(dir.filePath("chart.svg")).contains("<svg"));
   }
 
   void neighborListsMatchThePairs() {

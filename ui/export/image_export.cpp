@@ -1,7 +1,9 @@
 #include "ui/export/image_export.hpp"
 
+#include <QFileInfo>
 #include <QPageSize>
 #include <QPdfWriter>
+#include <QSaveFile>
 #include <QSvgGenerator>
 
 #include "core/error.hpp"
@@ -19,39 +21,56 @@ bool paint_device(QPaintDevice& device, const QRectF& target,
   paint(painter, target);
   return painter.end();
 }
-}  // namespace
 
-void paint_to_file(const std::string& path, const ImageSize& size, const QString& title,
-                   const std::function<void(QPainter& painter, const QRectF& target)>& paint) {
-  const QString file = QString::fromStdString(path);
-  const std::string ext = lower_extension(path);
+// Draws the figure of type `ext` into `file` (open for writing); false when the painter failed.
+bool paint_figure(QSaveFile& file, const std::string& ext, const ImageSize& size, const QString& title,
+                  const std::function<void(QPainter& painter, const QRectF& target)>& paint) {
   const QRectF target(QPointF(0, 0), QSizeF(size.pixels));
-  bool written = false;
   if (ext == ".png") {
     QImage image(size.pixels, QImage::Format_ARGB32_Premultiplied);
     image.fill(Qt::white);
     image.setDotsPerMeterX(qRound(size.dots_per_meter()));
     image.setDotsPerMeterY(qRound(size.dots_per_meter()));
-    written = paint_device(image, target, paint) && image.save(file, "PNG");
-  } else if (ext == ".svg") {
+    return paint_device(image, target, paint) && image.save(&file, "PNG");
+  }
+  if (ext == ".svg") {
     QSvgGenerator svg;
-    svg.setFileName(file);
+    svg.setOutputDevice(&file);
     svg.setTitle(title);
     svg.setSize(size.pixels);
     svg.setResolution(size.dpi);
     svg.setViewBox(target);
-    written = paint_device(svg, target, paint);
-  } else if (ext == ".pdf") {
-    QPdfWriter pdf(file);
-    pdf.setTitle(title);
-    pdf.setResolution(size.dpi);
-    pdf.setPageSize(QPageSize(QSizeF(size.pixels) * 72.0 / size.dpi, QPageSize::Point));
-    pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-    written = paint_device(pdf, target, paint);
-  } else {
-    fail(ErrorKind::Usage, path + ": unknown image type '" + ext + "'; use .png, .svg or .pdf");
+    return paint_device(svg, target, paint);
   }
-  if (!written) fail(ErrorKind::BadInput, path + ": cannot write the image");
+  QPdfWriter pdf(&file);
+  pdf.setTitle(title);
+  pdf.setResolution(size.dpi);
+  pdf.setPageSize(QPageSize(QSizeF(size.pixels) * 72.0 / size.dpi, QPageSize::Point));
+  pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+  return paint_device(pdf, target, paint);
+}
+}  // namespace
+
+void paint_to_file(const std::string& path, const ImageSize& size, const QString& title,
+                   const std::function<void(QPainter& painter, const QRectF& target)>& paint) {
+  const std::string ext = lower_extension(path);
+  if (ext != ".png" && ext != ".svg" && ext != ".pdf")
+    fail(ErrorKind::Usage, path + ": unknown image type '" + ext + "'; use .png, .svg or .pdf");
+  // Written under a temporary name and renamed once complete: a failed export (or one whose painting
+  // throws) leaves an older file of that name as it was.
+  QSaveFile file(QString::fromStdString(path));
+  if (!file.open(QIODevice::WriteOnly))
+    fail(ErrorKind::BadInput, path + ": cannot write the image: " + file.errorString().toStdString());
+  if (!paint_figure(file, ext, size, title, paint) || !file.commit())
+    fail(ErrorKind::BadInput, path + ": cannot write the image" +
+                                  (file.errorString().isEmpty() ? "" : ": " + file.errorString().toStdString()));
+}
+
+bool save_image_file(const QImage& image, const QString& path) {
+  QSaveFile file(path);
+  const QByteArray format = QFileInfo(path).suffix().toLatin1();
+  return file.open(QIODevice::WriteOnly) && image.save(&file, format.isEmpty() ? nullptr : format.constData()) &&
+         file.commit();
 }
 
 void save_image(const QImage& image, const std::string& path, int dpi) {

@@ -19,6 +19,10 @@ namespace simjoin::ui {
 void paint_to_file(const std::string& path, const ImageSize& size, const QString& title,
                    const std::function<void(QPainter& painter, const QRectF& target)>& paint);
 
+// The image as QImage::save(path) writes it (format by the path's extension), through a temporary
+// renamed once complete; false when it could not be written.
+bool save_image_file(const QImage& image, const QString& path);
+
 // The image whole at its own pixels; `dpi` sets its printed size (a raster in any format).
 void save_image(const QImage& image, const std::string& path, int dpi = ImageSize{}.dpi);
 

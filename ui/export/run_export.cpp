@@ -56,17 +56,16 @@ void export_pairs(const EngineRegistry& registry, const RunRecord& run, const st
 void export_neighbors_csr(const EngineRegistry& registry, const RunRecord& run,
                           const std::string& prefix, RunControl& control) {
   require_points(run);
-  std::vector<Pair> pairs;
+  const std::size_t n = run.request.a->size();
+  const bool self_join = run.request.b == nullptr;
   if (run.pairs) {
-    pairs = *run.pairs;
+    write_neighbors_csr(prefix, *run.pairs, n, self_join, &control);
   } else {
     control.set_phase("joining again for the neighbour lists");
     PairListSink sink;
     run_into(registry, run.request, sink, control);
-    pairs = std::move(sink.pairs());
+    write_neighbors_csr(prefix, [&sink](const auto& visit) { sink.visit_blocks(visit); }, n, self_join, &control);
   }
-  control.set_phase("writing neighbour lists");
-  write_neighbors_csr(prefix, std::move(pairs), run.request.a->size(), run.request.b == nullptr);
   control.report(1.0);
 }
 

@@ -12,12 +12,13 @@ namespace simjoin::ui {
 
 // Pair list by extension (.csv, .npy, .bin; core/io/pair_writers.hpp). Kept pairs are written as they
 // are; a run whose pairs were not kept is run again straight into the file, so pair lists larger
-// than memory complete. A cancelled or failed export leaves no file behind.
+// than memory complete.
 void export_pairs(const EngineRegistry& registry, const RunRecord& run, const std::string& path,
                   RunControl& control);
 
 // PREFIX.offsets.npy and PREFIX.ids.npy (write_neighbors_csr); runs the join again into memory when
-// the run kept no pairs.
+// the run kept no pairs. Every export writes a temporary beside its file and renames it once complete:
+// a cancelled or failed export leaves an older file of that name as it was.
 void export_neighbors_csr(const EngineRegistry& registry, const RunRecord& run,
                           const std::string& prefix, RunControl& control);
 

@@ -1,0 +1,47 @@
+#pragma once
+// A file written under a temporary name beside its target (.NAME.XXXXXX.tmp, same directory, so the
+// rename stays on one file system) and renamed onto the target only once complete. Until then a file
+// already of the target's name is untouched; a temporary never committed is removed when the object
+// goes, and by remove_temporaries_in_signal_handler() when a signal ends the process first.
+#include <string>
+
+namespace simjoin {
+
+class AtomicFile {
+ public:
+  // Creates the temporary; throws Error naming `target` when its directory cannot be written. A
+  // target that exists and is no regular file (/dev/null, a pipe) is written directly instead.
+  explicit AtomicFile(const std::string& target);
+  ~AtomicFile();
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+
+  // The descriptor to write to, owned by this object until release_descriptor().
+  int descriptor() const { return fd_; }
+  // Hands the descriptor over (e.g. to fdopen); the caller then closes it, before commit().
+  int release_descriptor();
+  // Where the data is written now: the temporary, or the target once committed.
+  const std::string& written_path() const { return committed_ || direct_ ? destination_ : temporary_; }
+  const std::string& target() const { return target_; }
+
+  // Renames the complete temporary onto the target; flush (and fsync, where wanted) first. Throws
+  // Error naming the target on failure, removing the temporary.
+  void commit();
+  // Removes the temporary now; the target keeps what it had.
+  void discard();
+
+ private:
+  std::string target_;
+  std::string destination_;  // the target, or the file a symbolic link target points to
+  std::string temporary_;
+  int fd_ = -1;
+  int slot_ = -1;  // in the registry of live temporaries
+  bool committed_ = false;
+  bool direct_ = false;  // no temporary: the target is a device or pipe
+};
+
+// Unlinks every temporary not yet committed, using only async-signal-safe calls: for a signal handler
+// about to end the process.
+void remove_temporaries_in_signal_handler();
+
+}  // namespace simjoin

@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""`simjoin join` interrupted by SIGINT, SIGTERM and SIGHUP at random moments: every output (pairs as
+.npy, .csv or .bin, --neighbors, --stats, --labels-vtp) is afterwards either complete or the file that
+was there before, no temporary (*.tmp) is left, and a cancel while the neighbour lists are written
+ends the process within 100 ms (plus the slack of a loaded machine, SIMJOIN_SIGNAL_SLACK_MS).
+
+Usage: test_cli_signals.py PATH/TO/simjoin [TEST_NAME_PART]. Random moments and inputs from a seed (printed;
+SIMJOIN_TEST_SEED replays); prints 'N passed, N failed' last and exits non-zero on any failure.
+"""
+import glob
+import io
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+import numpy as np
+
+SIMJOIN = sys.argv[1]
+SEED = int(os.environ.get("SIMJOIN_TEST_SEED", random.SystemRandom().randrange(2**31)))
+SLACK_MS = float(os.environ.get("SIMJOIN_SIGNAL_SLACK_MS", "100"))
+chance = random.Random(SEED)
+tmp = tempfile.mkdtemp(prefix="simjoin-signal-test-")
+SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def generate(name, n):
+    path = f"{tmp}/{name}.npy"
+    subprocess.run([SIMJOIN, "generate", "--kind", "uniform", "--n", str(n), "--dims", "2", "--low", "0",
+                    "--high", "1", "--seed", str(SEED % 100000), "--out", path], check=True, capture_output=True)
+    return path
+
+
+def outputs(directory, pair_ext):
+    """The output options of one run into `directory`, and the files they name."""
+    files = {"pairs": f"{directory}/P.{pair_ext}", "offsets": f"{directory}/NB.offsets.npy",
+             "ids": f"{directory}/NB.ids.npy", "stats": f"{directory}/S.json", "labels": f"{directory}/L.vtp"}
+    options = ["--output", files["pairs"], "--neighbors", f"{directory}/NB", "--stats", files["stats"],
+               "--labels-vtp", files["labels"]]
+    return options, files
+
+
+def join_command(points, options):
+    return [SIMJOIN, "join", "--input", points, "--eps", "0.01", "--engine", "cpu-grid", *options]
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def reference_run(points, pair_ext):
+    """The complete outputs of an uninterrupted run, and how long it took."""
+    directory = tempfile.mkdtemp(dir=tmp)
+    options, files = outputs(directory, pair_ext)
+    start = time.monotonic()
+    subprocess.run(join_command(points, options), check=True, capture_output=True)
+    return {key: read(path) for key, path in files.items()}, time.monotonic() - start
+
+
+def check_complete(key, content, reference):
+    """A complete output: the same bytes as the reference run's, but for the pair list, whose order
+    follows the engine's threads (same size, and for NumPy the same sorted pairs)."""
+    if key == "stats":
+        assert json.loads(content)["pairs"] == json.loads(reference)["pairs"], "statistics differ"
+    elif key == "pairs":
+        assert len(content) == len(reference), f"pair file of {len(content)} bytes, expected {len(reference)}"
+        if content[:6] == b"\x93NUMPY":
+            got, expected = (np.load(io.BytesIO(data)) for data in (content, reference))
+            assert np.array_equal(np.unique(got, axis=0), np.unique(expected, axis=0)), "pairs differ"
+    else:
+        assert content == reference, f"{key} differs from the complete file"
+
+
+def check_outputs(files, references, rc, what, sent):
+    # Killed by the signal itself only before the handler is installed, when nothing is written yet.
+    killed_early = rc in [-sig for sig in sent]
+    assert rc in (0, 130) or killed_early, f"{what}: exit {rc}"
+    leftovers = glob.glob(f"{os.path.dirname(files['pairs'])}/.*tmp") + glob.glob(f"{os.path.dirname(files['pairs'])}/*tmp")
+    assert not leftovers, f"{what}: temporaries left: {leftovers}"
+    complete = 0
+    for key, path in files.items():
+        content = read(path)
+        if content == b"old " + key.encode():
+            continue
+        check_complete(key, content, references[key])
+        complete += 1
+    if rc == 0:
+        assert complete == len(files), f"{what}: exit 0 but only {complete} outputs complete"
+    assert not killed_early or complete == 0, f"{what}: killed by the signal after writing {complete} outputs"
+    return complete
+
+
+def interrupted_run(points, pair_ext, references, delay, signals):
+    """Runs over pre-existing files, sends `signals` after `delay` seconds (the later ones 10 ms apart)."""
+    directory = tempfile.mkdtemp(dir=tmp)
+    options, files = outputs(directory, pair_ext)
+    for key, path in files.items():
+        with open(path, "wb") as f:
+            f.write(b"old " + key.encode())
+    process = subprocess.Popen(join_command(points, options), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    time.sleep(delay)
+    for k, sig in enumerate(signals):
+        if k:
+            time.sleep(0.01)
+        if process.poll() is None:
+            process.send_signal(sig)
+    process.communicate(timeout=120)
+    what = f"{pair_ext}, {'+'.join(signal.Signals(s).name for s in signals)} after {delay * 1000:.0f} ms"
+    complete = check_outputs(files, references, process.returncode, what, signals)
+    shutil.rmtree(directory)
+    return complete
+
+
+def test_signals_leave_complete_or_older_files():
+    points = generate("small", 60_000)
+    completes = []
+    for pair_ext in ("npy", "csv", "bin"):
+        references, seconds = reference_run(points, pair_ext)
+        for k in range(2):
+            signals = [chance.choice(SIGNALS)] * (k + 1)  # the second time, another signal during cleanup
+            completes.append(interrupted_run(points, pair_ext, references, chance.uniform(0, seconds), signals))
+    print(f"  {len(completes)} interrupted runs; complete outputs per run: {completes}")
+
+
+def test_cancel_while_writing_neighbor_lists_is_prompt():
+    """Signals sent at random moments once the neighbour lists' files are open: exit within the bound."""
+    points = generate("large", 400_000)  # about 2.5e7 pairs: a CSR phase of a good part of a second
+    latencies = []
+    for sig in SIGNALS:
+        directory = tempfile.mkdtemp(dir=tmp)
+        for name in ("NB.offsets.npy", "NB.ids.npy"):
+            with open(f"{directory}/{name}", "wb") as f:
+                f.write(b"old")
+        process = subprocess.Popen(join_command(points, ["--neighbors", f"{directory}/NB", "--show", "0"]),
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        while not glob.glob(f"{directory}/.NB.ids.npy.*.tmp") and process.poll() is None:
+            time.sleep(0.002)
+        time.sleep(chance.uniform(0, 0.3))
+        sent = time.monotonic()
+        process.send_signal(sig)
+        process.wait(timeout=60)
+        latency_ms = (time.monotonic() - sent) * 1000
+        if process.returncode == 0:
+            continue  # finished before the signal
+        assert process.returncode == 130, f"{signal.Signals(sig).name}: exit {process.returncode}"
+        latencies.append(latency_ms)
+        assert latency_ms < 100 + SLACK_MS, f"{signal.Signals(sig).name}: exit {latency_ms:.0f} ms after the signal"
+        assert sorted(os.listdir(directory)) == ["NB.ids.npy", "NB.offsets.npy"], os.listdir(directory)
+        assert read(f"{directory}/NB.ids.npy") == b"old"
+        shutil.rmtree(directory)
+    print(f"  signal to exit while writing neighbour lists: {', '.join(f'{l:.0f}' for l in latencies)} ms")
+
+
+def main():
+    print(f"seed {SEED} (SIMJOIN_TEST_SEED={SEED} replays)")
+    only = sys.argv[2] if len(sys.argv) > 2 else ""
+    tests = [value for name, value in globals().items() if name.startswith("test_") and only in name]
+    failed = 0
+    for test in tests:
+        start = time.monotonic()
+        try:
+            test()
+            print(f"PASS {test.__name__} ({time.monotonic() - start:.1f} s)")
+        except Exception:
+            failed += 1
+            print(f"FAIL {test.__name__}")
+            traceback.print_exc()
+    shutil.rmtree(tmp, ignore_errors=True)
+    print(f"{len(tests) - failed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
