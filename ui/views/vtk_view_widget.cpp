@@ -1,5 +1,7 @@
 #include "ui/views/vtk_view_widget.hpp"
 
+#include <algorithm>
+
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QOpenGLContext>
@@ -141,6 +143,19 @@ void VtkViewWidget::resetCamera() {
   renderer_->ResetCamera();
   vtkCamera* camera = renderer_->GetActiveCamera();
   camera->SetParallelScale(camera->GetParallelScale() * 1.05);
+  update();
+}
+
+void VtkViewWidget::focusOn(double x, double y, double half_height) {
+  resetCamera();
+  vtkCamera* camera = renderer_->GetActiveCamera();
+  double focal[3], position[3];
+  camera->GetFocalPoint(focal);
+  camera->GetPosition(position);
+  camera->SetFocalPoint(x, y, focal[2]);
+  camera->SetPosition(x, y, position[2]);
+  if (half_height > 0) camera->SetParallelScale(std::min(camera->GetParallelScale(), half_height));
+  renderer_->ResetCameraClippingRange();
   update();
 }
 

@@ -30,6 +30,9 @@ class VtkViewWidget : public QOpenGLWidget {
 
   // Sets a 2-D camera that shows the renderer's visible props with a margin.
   void resetCamera();
+  // Centres the view on (x, y) and zooms in until `half_height` view units fill half its height (never
+  // out beyond the whole data).
+  void focusOn(double x, double y, double half_height);
 
   // The OpenGL format this widget needs; set as the default before the QApplication exists.
   static void setDefaultSurfaceFormat();
