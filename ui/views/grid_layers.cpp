@@ -146,8 +146,8 @@ void draw_search(const ViewInput& in, const PlaneGrid& grid, bool unicomp, Layer
                    kPicked});
   facts.push_back({"cells searched: " + std::to_string(search.searched.size()) + " of the 9 (/ hatch)", kSearchedHatch});
   if (unicomp)
-    facts.push_back({"cells unicomp skips: " + std::to_string(search.skipped.size()) + " (\\ hatch), saving " +
-                         count_text(search.saved) + " distance tests",
+    facts.push_back({"unicomp skips " + std::to_string(search.skipped.size()) + " cells (\\ hatch): " +
+                         count_text(search.saved) + " tests saved",
                      kSkippedHatch});
   facts.push_back({"candidates tested: " + std::to_string(search.candidates.size()), kCandidate});
   facts.push_back({"neighbours found: " + std::to_string(search.found.size()) + " of " + std::to_string(all.size()),

@@ -27,7 +27,7 @@ namespace {
 constexpr int kMaxLegendWidth = 320;
 // Points drawn at most: an evenly spaced subset beyond (the density of the whole, as a sample), so that
 // handing the drawing to VTK stays well within the 100 ms the window may pause.
-constexpr std::size_t kMaxDrawnPoints = 250'000;
+constexpr std::size_t kMaxDrawnPoints = 100'000;
 
 // Axis combo entries: data = index, negative for raw dimensions (-1 - dim).
 void fill_axes(QComboBox* combo, const PointSet& points, const Pca* pca) {
@@ -257,10 +257,12 @@ void ProjectionView::finishBuild() {
 }
 
 void ProjectionView::settle() {
+  if (!building_) return;
   while (building_) {
     building_->waitForFinished();
     finishBuild();
   }
+  layout()->activate();  // the legend's new width now, for a grab before the next event loop turn
 }
 
 void ProjectionView::focusOnPick() {

@@ -50,7 +50,11 @@ class ProjectionView : public QWidget {
   // Says over the view why what it shows no longer matches the parameters (empty: it does).
   void setStale(const QString& reason);
   StaleMarker* staleMarker() const { return stale_; }
-  QListWidget* legend() const { return legend_; }
+  // The legend of the drawing shown once any under way has finished.
+  QListWidget* legend() {
+    settle();
+    return legend_;
+  }
   QComboBox* xAxisBox() const { return x_axis_; }
   QComboBox* yAxisBox() const { return y_axis_; }
 
