@@ -11,6 +11,7 @@
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSignalBlocker>
+#include <QThreadPool>
 #include <QToolTip>
 #include <QVBoxLayout>
 
@@ -49,6 +50,16 @@ QIcon swatch(Rgb color) {
   QPixmap pixmap(14, 14);
   pixmap.fill(QColor(color[0], color[1], color[2]));
   return QIcon(pixmap);
+}
+
+// The views' own worker: a drawing never waits behind a join in the global pool, nor a join behind it.
+QThreadPool* drawing_pool() {
+  static QThreadPool* pool = [] {
+    auto* made = new QThreadPool;
+    made->setMaxThreadCount(1);
+    return made;
+  }();
+  return pool;
 }
 
 }  // namespace
@@ -233,7 +244,7 @@ void ProjectionView::startBuild() {
     }
     return built;
   };
-  building_ = QtConcurrent::run(std::move(job));
+  building_ = QtConcurrent::run(drawing_pool(), std::move(job));
   watcher_->setFuture(*building_);
 }
 
