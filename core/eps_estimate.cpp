@@ -3,19 +3,18 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <random>
 #include <vector>
 
 #include "core/exact_test.hpp"
-#include "core/parallel.hpp"
+#include "core/kth_neighbour.hpp"
 
 namespace simjoin {
 
 namespace {
 constexpr std::size_t kNeighbour = 10;
-constexpr std::size_t kQueries = 2000;
-constexpr std::size_t kMinReference = 500;
-// Distance terms (queries x reference points x dimensions) measured at most: well under a second.
-constexpr double kTerms = 2e8;
+constexpr std::size_t kQueries = 1000;
+constexpr std::uint64_t kQuerySeed = 0x5eed;
 
 double median(std::vector<double> values) {
   if (values.empty()) return 0;
@@ -55,31 +54,17 @@ EpsEstimate estimate_eps(const PointSet& points, RunControl& control) {
   const double scale = std::ldexp(1.0, -std::ilogb(widest));
   estimate.diameter = std::sqrt(oracle_squared_distance(bounds.low.data(), bounds.high.data(), d, scale)) / scale;
 
-  const std::size_t wanted = std::max(kMinReference, std::size_t(kTerms / double(kQueries * d)));
-  const PointSet sample = n > wanted ? sample_points(points, wanted, 1) : PointSet();
-  const PointSet& reference = n > wanted ? sample : points;
-  const std::size_t m = reference.size();
-  const std::size_t queries =
-      std::min({m, kQueries, std::max<std::size_t>(100, std::size_t(kTerms / double(m * d)))});
-  // A sample of m of the n points holds about m/n of each point's neighbours: its rank 10 m / n
-  // stands for the 10th neighbour of the whole set.
-  const std::size_t rank = std::clamp<std::size_t>(
-      std::size_t(std::llround(double(kNeighbour) * double(m - 1) / double(n - 1))), 1, m - 1);
-
-  std::vector<double> kth(queries), nearest(queries);
-  parallel_for_each(queries, 0, control, [&](std::size_t q) {
-    const std::size_t row = q * m / queries;
-    std::vector<double> squared;
-    squared.reserve(m - 1);
-    for (std::size_t j = 0; j < m; ++j)
-      if (j != row) squared.push_back(oracle_squared_distance(reference.point(row), reference.point(j), d, scale));
-    const auto at_rank = squared.begin() + std::ptrdiff_t(rank - 1);
-    std::nth_element(squared.begin(), at_rank, squared.end());
-    kth[q] = std::sqrt(*at_rank) / scale;
-    nearest[q] = std::sqrt(*std::min_element(squared.begin(), at_rank + 1)) / scale;
-  });
-  estimate.queries = queries;
-  estimate.reference = m;
+  // Random rows (a fixed seed: the same file, the same suggestion) stand for the whole file however
+  // it is ordered; evenly spaced ones can all fall on a lattice's edge.
+  std::vector<std::size_t> rows(std::min(n, kQueries));
+  std::mt19937_64 random(kQuerySeed);
+  for (std::size_t q = 0; q < rows.size(); ++q)
+    rows[q] = n <= kQueries ? q : std::uniform_int_distribution<std::size_t>(0, n - 1)(random);
+  NeighbourDistances measured = kth_neighbour_distances(points, rows, kNeighbour, control);
+  estimate.queries = measured.rows.size();
+  estimate.reference = n;
+  std::vector<double>& kth = measured.kth;
+  const std::vector<double>& nearest = measured.nearest;
   estimate.nearest = median(nearest);
 
   // Where most points have ten duplicates, the typical positive distance is the useful one, and

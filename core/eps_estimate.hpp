@@ -16,7 +16,7 @@ struct EpsEstimate {
   double nearest = 0;   // the median distance to the nearest neighbour (0 with many duplicates)
   double diameter = 0;  // the diagonal of the bounding box
   std::size_t queries = 0;    // points whose neighbours were measured
-  std::size_t reference = 0;  // points they were measured against (all, or a sample)
+  std::size_t reference = 0;  // points they were measured against (all)
 
   // The range an eps control spans: from a small fraction of the nearest-neighbour distance up to
   // the diameter (both around `eps` where the data has no spread).
@@ -24,10 +24,9 @@ struct EpsEstimate {
   double high() const;
 };
 
-// Distances are the oracle's float64 distances on the file's values (core/exact_test.hpp). A few
-// thousand query points are measured against every point, or, where that would take more than a
-// moment, against a sample, at the neighbour rank that stands for the 10th of the whole set.
-// Cancellable through `control`.
+// Distances are the oracle's float64 distances on the file's values (core/exact_test.hpp). Up to
+// 1,000 evenly spaced query points (at least 100 in high dimensions at millions of points) find
+// their exact 10th neighbour among all points (core/kth_neighbour.hpp). Cancellable through `control`.
 EpsEstimate estimate_eps(const PointSet& points, RunControl& control);
 
 // `value` rounded to `digits` significant decimal digits (the nearest double to that decimal), so

@@ -374,14 +374,16 @@ void MainWindow::updateStale() {
 
 void MainWindow::waitForTask() {
   if (task_) task_->wait();
-  if (!runs_->running()) return;
-  QEventLoop loop;
-  const auto quit = [&loop] { loop.quit(); };
-  connect(runs_, &RunController::runFinished, &loop, quit);
-  connect(runs_, &RunController::runFailed, &loop, quit);
-  connect(runs_, &RunController::runCancelled, &loop, quit);
-  connect(runs_, &RunController::runNeedsConfirmation, &loop, quit);
-  loop.exec();
+  if (runs_->running()) {
+    QEventLoop loop;
+    const auto quit = [&loop] { loop.quit(); };
+    connect(runs_, &RunController::runFinished, &loop, quit);
+    connect(runs_, &RunController::runFailed, &loop, quit);
+    connect(runs_, &RunController::runCancelled, &loop, quit);
+    connect(runs_, &RunController::runNeedsConfirmation, &loop, quit);
+    loop.exec();
+  }
+  view_->settle();  // and the drawing of what the task brought
 }
 
 void MainWindow::showError(const QString& what, const QString& message) {
@@ -415,7 +417,10 @@ void MainWindow::refreshRecentMenu() {
   recent_menu_->setEnabled(!files.isEmpty());
 }
 
-QImage MainWindow::screenshot() { return grab_with_view(this, view_->vtkWidget()); }
+QImage MainWindow::screenshot() {
+  view_->settle();
+  return grab_with_view(this, view_->vtkWidget());
+}
 
 void MainWindow::saveScreenshotAs() {
   const QString path = QFileDialog::getSaveFileName(this, tr("Save screenshot"), "simjoin.png", tr("PNG (*.png)"));

@@ -4,6 +4,7 @@
 
 #include "app/cli/commands.hpp"
 #include "app/cli/load_input.hpp"
+#include "core/eps_estimate.hpp"
 #include "core/join_frame.hpp"
 
 namespace simjoin::cli {
@@ -31,6 +32,14 @@ Command add_info_command(CLI::App& app) {
       std::printf("float32 frame: distances within %.3g of eps are re-checked in float64; with eps below "
                   "%.3g most candidate pairs are (exact either way, slower)\n",
                   error, 8 * error);
+    }
+    if (points.size() >= 2) {
+      // The suggestion the application shows on loading the file, by the same rule.
+      RunControl control;
+      const EpsEstimate estimate = estimate_eps(points, control);
+      std::printf("eps:    %.6g suggested: the median distance from a point to its 10th neighbour (%zu points "
+                  "measured against all %zu)\n",
+                  estimate.eps, estimate.queries, estimate.reference);
     }
     return 0;
   }};

@@ -216,8 +216,19 @@ int main(int argc, char** argv) {
     k = parser.value(options.k).toInt(&ok);
     if (!ok || *k < 0) return fail_usage("--k must be an integer >= 0");
   }
-  if (parser.isSet(options.engine) && !window.parameters()->setEngine(parser.value(options.engine)))
-    return fail_usage("unknown or unavailable engine: " + parser.value(options.engine));
+  if (parser.isSet(options.engine) && !window.parameters()->setEngine(parser.value(options.engine))) {
+    // In simjoin's words: an unknown name with the known ones, an engine that cannot run here with why.
+    const std::string name = parser.value(options.engine).toStdString();
+    const Engine* engine = registry.find(name);
+    if (!engine) {
+      try {
+        registry.get(name);
+      } catch (const Error& error) {
+        return fail_usage(QString::fromStdString(error.what()));
+      }
+    }
+    return fail_usage(QString::fromStdString(name + " is not available: " + engine->availability().reason));
+  }
   ui::ViewMode mode = ui::ViewMode::Scatter;
   if (parser.isSet(options.view)) {
     const auto parsed = ui::parse_view_mode(parser.value(options.view).toStdString());

@@ -127,6 +127,12 @@ def test_generate_and_info():
     assert g.shape == (1000, 4) and g.dtype == np.float32
     info = simjoin("info", f"{tmp}/g.npy").stdout
     assert "points: 1000" in info and "dims:   4" in info
+    # The eps the application suggests, by the same rule: on a lattice of spacing 0.5 the 10th
+    # neighbour of a typical point is two spacings away.
+    s, t = np.meshgrid(np.arange(40), np.arange(40))
+    np.savetxt(f"{tmp}/lattice.csv", 0.5 * np.column_stack([s.ravel(), t.ravel()]) + 3, delimiter=",")
+    lattice = simjoin("info", f"{tmp}/lattice.csv").stdout
+    assert "eps:    1 suggested" in lattice and "measured against all 1600" in lattice, lattice
     simjoin("generate", "--kind", "uniform", "--n", 10, "--dims", 2, "--seed", 7, "--out", f"{tmp}/g2.npy")
     simjoin("generate", "--kind", "uniform", "--n", 10, "--dims", 2, "--seed", 7, "--out", f"{tmp}/g3.npy")
     assert np.array_equal(np.load(f"{tmp}/g2.npy"), np.load(f"{tmp}/g3.npy"))

@@ -110,6 +110,32 @@ class TestStudioCommand : public QObject {
     QVERIFY2(studio.err.contains("pairs are expected") && studio.err.contains("--max-pairs"), qPrintable(studio.err));
   }
 
+  // An engine that cannot run here is named with the reason `simjoin engines` gives (exit 2).
+  void unavailableEngineSaysWhy() {
+    const Finished unknown = run(SIMJOIN_STUDIO, {points_, "--engine", "no-such-engine", "--quit"});
+    QCOMPARE(unknown.code, 2);
+    QVERIFY2(unknown.err.contains("unknown engine 'no-such-engine'; known engines: cpu-bruteforce"), qPrintable(unknown.err));
+    const Finished engines = run(SIMJOIN_CLI, {"engines"});
+    const QRegularExpressionMatch why =
+        QRegularExpression("^gpu-grid .* missing .*\\n\\s+why: (.+)$", QRegularExpression::MultilineOption).match(engines.out);
+    if (!why.hasMatch()) QSKIP("gpu-grid can run here, or this build has no GPU engines (unknown, as above)");
+    const Finished studio = run(SIMJOIN_STUDIO, {points_, "--engine", "gpu-grid", "--quit"});
+    QCOMPARE(studio.code, 2);
+    QVERIFY2(studio.err.contains("gpu-grid is not available: " + why.captured(1).trimmed()), qPrintable(studio.err));
+  }
+
+  // One rule for k in both: the engine's own (cpu-kmeans takes k = 5000), never a silent cap.
+  void largeKFollowsTheCli() {
+    const QString studio_stats = dir_.filePath("k-studio.json"), cli_stats = dir_.filePath("k-cli.json");
+    const QStringList common = {"--eps", QString::number(extent_ / 20), "--engine", "cpu-kmeans", "--k", "5000"};
+    const Finished studio = run(SIMJOIN_STUDIO, QStringList{points_} + common + QStringList{"--run", "--stats", studio_stats, "--quit"});
+    QVERIFY2(studio.code == 0, qPrintable(studio.err));
+    const Finished cli = run(SIMJOIN_CLI, QStringList{"join", "--input", points_} + common + QStringList{"--stats", cli_stats});
+    QVERIFY2(cli.code == 0, qPrintable(cli.err));
+    QCOMPARE(read_json(studio_stats)["k"].toInteger(), read_json(cli_stats)["k"].toInteger());
+    QCOMPARE(read_json(studio_stats)["pairs"].toInteger(), read_json(cli_stats)["pairs"].toInteger());
+  }
+
   // --export-view and --export-chart write the view and the chart in the format the extension names.
   void exportsViewAndChartByExtension() {
     const QString view_png = dir_.filePath("view.png"), view_pdf = dir_.filePath("view.pdf");

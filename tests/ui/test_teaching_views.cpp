@@ -11,6 +11,7 @@
 #include "core/pca.hpp"
 #include "ui/views/grid_cells.hpp"
 #include "ui/views/grid_layers.hpp"
+#include "ui/panels/count_text.hpp"
 #include "ui/views/grid_search.hpp"
 #include "ui/views/picking.hpp"
 #include "ui/views/replication.hpp"
@@ -273,8 +274,12 @@ class TestTeachingViews : public QObject {
         View view(points, {true, 0, 1}, ViewMode::Replication, &result, eps);
         view.input.picked = p;
         const Layers layers = build_layers(view.input);
-        QVERIFY(has_fact(layers, QString("  pairs made: %1").arg(useful->neighbours.front())));
-        QVERIFY(has_fact(layers, QString("  reported here: %1 of %2").arg(useful->reported_here).arg(useful->neighbours.size())));
+        // A count first, then the neighbours as point ids, each named for what it is.
+        const QString count = QString::fromStdString(count_text(useful->neighbours.size()));
+        QVERIFY(has_fact(layers, QString("  pairs made there: %1, with point").arg(count)));
+        QVERIFY(has_fact(layers, QString(" %1").arg(useful->neighbours.front())));
+        QVERIFY(has_fact(layers, QString("  reported there: %1 of the %2")
+                                     .arg(QString::fromStdString(count_text(useful->reported_here)), count)));
         break;
       }
     }

@@ -4,6 +4,7 @@
 #include <QDockWidget>
 #include <QMenuBar>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -100,6 +101,25 @@ class TestWindowLessons : public QObject {
         QVERIFY2(panel->text().contains(QString::fromStdString(engine) + ": "), qPrintable(panel->text()));
       if (!lesson.recall_ks.empty()) QVERIFY(panel->text().contains("Recall of cpu-kmeans-approx"));
     }
+  }
+
+  // The unicomp lesson's own point shows what unicomp saves, and its 3 x 3 block fills the view enough
+  // to read (not ~17 pixels on the whole map).
+  void unicompLessonShowsASaving() {
+    auto window = newWindow();
+    QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+    QVERIFY(open_lesson(*window, *find_lesson("unicomp")));
+    const Layers& layers = window->view()->layers();
+    QStringList facts;
+    for (const LegendEntry& fact : layers.picked_facts) facts << QString::fromStdString(fact.label);
+    const QRegularExpression skips("^unicomp skips (\\d+) cells .*: (\\d[\\d,]*) tests saved$");
+    const QStringList found = facts.filter(skips);
+    QVERIFY2(found.size() == 1, qPrintable(facts.join("\n")));
+    const QRegularExpressionMatch match = skips.match(found.front());
+    QVERIFY2(match.captured(1).toInt() > 0 && match.captured(2) != "0", qPrintable(found.front()));
+    const double block = 3 * window->currentRun()->result.grid->cell_width;
+    const double pixels = block / window->view()->vtkWidget()->worldPerPixel();
+    QVERIFY2(pixels > 150, qPrintable(QString("the 3 x 3 block spans %1 pixels").arg(pixels)));
   }
 
   void recallAgainstKIsTheApproximateEnginesShare() {

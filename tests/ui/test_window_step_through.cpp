@@ -1,7 +1,10 @@
 // The Step through tab as a user sees it: stepping and playing through KMEANS-JOIN and GPU-SJ on the
 // loaded points, the counters after the last step equal to the engine's statistics on the same
 // (sampled) points, and `--step N` from the command line.
+#include <cmath>
+
 #include <QComboBox>
+#include <QFile>
 #include <QLabel>
 #include <QProcess>
 #include <QPushButton>
@@ -29,6 +32,14 @@ QString count(std::uint64_t value) { return QString::fromStdString(count_text(va
 struct Hatches {
   int searched = 0, skipped = 0;
 };
+
+double correlation(const std::vector<double>& a, const std::vector<double>& b) {
+  double ma = 0, mb = 0, ab = 0, aa = 0, bb = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) ma += a[i] / double(a.size()), mb += b[i] / double(b.size());
+  for (std::size_t i = 0; i < a.size(); ++i)
+    ab += (a[i] - ma) * (b[i] - mb), aa += (a[i] - ma) * (a[i] - ma), bb += (b[i] - mb) * (b[i] - mb);
+  return ab / std::sqrt(aa * bb);
+}
 
 Hatches hatches(const QImage& image) {
   Hatches h;
@@ -136,6 +147,38 @@ class TestWindowStepThrough : public QObject {
       for (int x = image.width() / 2; x < image.width(); ++x) filled += image.pixelColor(x, y) == block0;
     QVERIFY2(filled > 50, qPrintable(QString("%1 pixels of block 0's colour in the matrix").arg(filled)));
     finalCountersAreTheEngines("cpu-nlj", false);
+  }
+
+  // A lat,lon file is drawn as the 2-D views draw it (PC1 across, signs fixed): lon across, north up,
+  // not in its column order (which turned the map by 90 degrees).
+  void drawnInTheViewsProjection() {
+    open("timezones", 5, 4);
+    const PointSet& lonlat = *window_->points();
+    QTemporaryDir dir;
+    const QString path = dir.filePath("latlon.csv");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Text));
+    file.write("lat,lon\n");
+    for (std::size_t i = 0; i < lonlat.size(); ++i)
+      file.write(QString("%1,%2\n").arg(lonlat.point(i)[1], 0, 'g', 17).arg(lonlat.point(i)[0], 0, 'g', 17).toUtf8());
+    file.close();
+    window_->openFile(path);
+    window_->waitForTask();
+    QCOMPARE(window_->points()->column_names.front(), std::string("lat"));
+    for (const char* algorithm : {"KMEANS-JOIN", "GPU-SJ"}) {
+      tab_->setAlgorithm(algorithm);
+      const PointSet& points = tab_->run()->points;
+      // Across follows lon (column 1), up follows lat (column 0): correlations near 1.
+      std::vector<double> lat, lon, across, up;
+      for (std::uint32_t p = 0; p < points.size(); ++p) {
+        lat.push_back(points.point(p)[0]);
+        lon.push_back(points.point(p)[1]);
+        across.push_back(tab_->canvas()->pointAt(p).x());
+        up.push_back(-tab_->canvas()->pointAt(p).y());
+      }
+      QVERIFY2(correlation(lon, across) > 0.95, qPrintable(QString::number(correlation(lon, across))));
+      QVERIFY2(correlation(lat, up) > 0.95, qPrintable(QString::number(correlation(lat, up))));
+    }
   }
 
   void parametersReplayTheSteps() {

@@ -13,12 +13,13 @@ const std::vector<Lesson>& lessons() {
        "gives the picked place's distance h to each bisector: it is copied exactly where h <= eps. Under the "
        "copy, the pair it makes across the bisector: its neighbour is copied the other way too, and the pair "
        "is reported once, from the higher-numbered partition."},
-      {"unicomp", "The unicomp half-search (GPU-SJ)", "timezones", {"cpu-grid"}, 5, 0, ViewMode::Grid, 116, {},
+      {"unicomp", "The unicomp half-search (GPU-SJ)", "timezones", {"cpu-grid"}, 5, 0, ViewMode::Grid, 288, {},
        "GPU-SJ sorts the points into cells eps wide. Two points within eps lie in the same cell or in adjacent "
        "ones, so a point needs to be tested only against the 3 x 3 cells around its own. Unicomp halves that: "
        "of two adjacent cells only one searches the other (the one whose coordinate is odd along the last "
        "axis where they differ), so every pair is tested once. The rising hatch marks the cells the picked "
-       "place searches, the falling hatch those it leaves to their own points."},
+       "place searches, the falling hatch those it leaves to their own points; the list beside the view "
+       "counts the distance tests this saves it."},
       {"approx-recall", "Recall of APRX-KMEANS-JOIN against k", "timezones", {"cpu-kmeans-approx"}, 12, 8,
        ViewMode::Replication, std::nullopt, {2, 4, 8, 16, 32},
        "APRX-KMEANS-JOIN skips replication: each partition is joined alone and nothing is copied. It is "

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -65,7 +66,9 @@ ParametersPanel::ParametersPanel(const EngineRegistry& registry, const QStringLi
   eps_box_->setObjectName("eps");
   suggestion_->setObjectName("epsSuggestion");
   suggestion_->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
-  k_->setRange(0, 4096);
+  // No cap of its own: each engine applies its rule, as on the command line (gpu-kmeans refuses k
+  // above 4096 with that limit in its message; cpu-kmeans takes any k).
+  k_->setRange(0, std::numeric_limits<int>::max());
   k_->setSpecialValueText(tr("auto"));
   if (devices.isEmpty()) device_->addItem(tr("none (CPU only)"), -1);
   for (int i = 0; i < devices.size(); ++i) device_->addItem(devices[i], i);

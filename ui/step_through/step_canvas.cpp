@@ -1,6 +1,7 @@
 #include "ui/step_through/step_canvas.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include <QPainter>
 
@@ -33,12 +34,12 @@ void StepCanvas::setRun(std::shared_ptr<const StepThrough> run) {
   st_.clear();
   if (run_ && !run_->points.empty()) {
     const PointSet& points = run_->points;
-    std::shared_ptr<Pca> pca;
-    if (points.dims() != 2) {
-      pca = std::make_shared<Pca>(fit_pca(points));
-      orient_axes(*pca);
-    }
-    plane_ = view_plane(points, pca.get(), Axes{points.dims() != 2, 0, 1});
+    // The projection of the 2-D views, also for 2-D data: PC1 across, each component's sign fixed, so
+    // that a lat,lon file shows lon across here as there.
+    Pca pca = fit_pca(points);
+    orient_axes(pca);
+    plane_ = view_plane(points, &pca, Axes{true, 0, 1});
+    data_bounds_ = compute_bounds(points);
     st_ = plane_coordinates(points, plane_);
     for (int axis = 0; axis < 2; ++axis) {
       low_[axis] = high_[axis] = st_[axis];
@@ -77,17 +78,23 @@ QPointF StepCanvas::toWidget(double s, double t) const {
 
 QPointF StepCanvas::pointAt(std::uint32_t p) const { return toWidget(st_[2 * p], st_[2 * p + 1]); }
 
-// A cell along each raw axis the grid indexes; across the whole data along one it does not.
-QRectF StepCanvas::cellRect(std::uint32_t cell) const {
+// A cell along each raw axis the grid indexes, across the whole data along one it does not, drawn
+// through the view plane (a square turned as the principal axes turn).
+QPolygonF StepCanvas::cellPolygon(std::uint32_t cell) const {
   const std::size_t m = run_->indexed_dims.size();
-  double low[2] = {low_[0], low_[1]}, high[2] = {high_[0], high_[1]};
+  double low[2] = {data_bounds_.low[0], data_bounds_.low[1]}, high[2] = {data_bounds_.high[0], data_bounds_.high[1]};
   for (std::size_t s = 0; s < m; ++s) {
     const int axis = run_->indexed_dims[s];
     low[axis] = run_->grid_origin[s] + double(run_->cell_coords[cell * m + s]) * run_->cell_width;
     high[axis] = low[axis] + run_->cell_width;
   }
-  // On raw 2-D axes the plane's coordinates are the data's own (view_plane).
-  return QRectF(toWidget(low[0], high[1]), toWidget(high[0], low[1]));
+  QPolygonF polygon;
+  for (const auto& corner : {std::array{low[0], low[1]}, std::array{high[0], low[1]}, std::array{high[0], high[1]},
+                             std::array{low[0], high[1]}}) {
+    const auto st = to_plane(plane_, corner.data());
+    polygon << toWidget(st[0], st[1]);
+  }
+  return polygon;
 }
 
 void StepCanvas::paintEvent(QPaintEvent*) {
@@ -154,14 +161,14 @@ void StepCanvas::drawGrid(QPainter& painter, const JoinStep& step) const {
     for (std::uint32_t cell : cells) {
       painter.setPen(QPen(border, 1.5));
       painter.setBrush(QBrush(border, hatch));
-      painter.drawRect(cellRect(cell));
+      painter.drawPolygon(cellPolygon(cell));
     }
   };
   if (drawsCells()) {
     painter.setPen(QPen(QColor(200, 200, 200), 1.0));
     painter.setBrush(Qt::NoBrush);
     for (std::uint32_t cell = 0; cell < run_->cell_coords.size() / run_->indexed_dims.size(); ++cell)
-      painter.drawRect(cellRect(cell));
+      painter.drawPolygon(cellPolygon(cell));
     fill(step.searched_cells, kSearchedCell, Qt::BDiagPattern);
     fill(step.skipped_cells, kSkippedCell, Qt::FDiagPattern);
     fill({std::uint32_t(step.state)}, kVisitedCell, Qt::NoBrush);

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include <QPolygonF>
 #include <QWidget>
 
 #include "ui/step_through/join_steps.hpp"
@@ -24,6 +25,9 @@ class StepCanvas : public QWidget {
   // Whether the grid's cells are drawn as squares (2-D data whose grid indexes its axes).
   bool drawsCells() const;
 
+  // Where point p of the run is drawn, in widget pixels (x right, y down).
+  QPointF pointAt(std::uint32_t p) const;
+
  protected:
   void paintEvent(QPaintEvent* event) override;
 
@@ -31,14 +35,14 @@ class StepCanvas : public QWidget {
   // Where the points are drawn: the whole widget, or its left part beside GPU-INLJ's matrix.
   QRectF plotArea() const;
   QPointF toWidget(double s, double t) const;
-  QPointF pointAt(std::uint32_t p) const;
   void drawKMeans(QPainter& painter, const JoinStep& step) const;
   void drawGrid(QPainter& painter, const JoinStep& step) const;
   void drawBlocks(QPainter& painter, const JoinStep& step) const;
-  QRectF cellRect(std::uint32_t cell) const;
+  QPolygonF cellPolygon(std::uint32_t cell) const;
 
   std::shared_ptr<const StepThrough> run_;
   ViewPlane plane_;
+  Bounds64 data_bounds_;    // of the run's points, in their own coordinates
   std::vector<double> st_;  // plane coordinates of the run's points, n x 2
   double low_[2] = {0, 0}, high_[2] = {1, 1};
   std::size_t step_ = 0;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <optional>
 
+#include "ui/panels/count_text.hpp"
 #include "ui/views/grid_cells.hpp"
 #include "ui/views/grid_search.hpp"
 #include "ui/views/layer_geometry.hpp"
@@ -143,10 +144,10 @@ void draw_search(const ViewInput& in, const PlaneGrid& grid, bool unicomp, Layer
   facts.push_back({"point " + std::to_string(i) + " in cell (" + std::to_string(search.home[0]) + ", " +
                        std::to_string(search.home[1]) + ")",
                    kPicked});
-  facts.push_back({"searches " + std::to_string(search.searched.size()) + " of 9 cells (/ hatch)", kSearchedHatch});
+  facts.push_back({"cells searched: " + std::to_string(search.searched.size()) + " of the 9 (/ hatch)", kSearchedHatch});
   if (unicomp)
-    facts.push_back({"unicomp skips " + std::to_string(search.skipped.size()) + " (\\ hatch): " +
-                         std::to_string(search.saved) + " tests saved",
+    facts.push_back({"unicomp skips " + std::to_string(search.skipped.size()) + " cells (\\ hatch): " +
+                         count_text(search.saved) + " tests saved",
                      kSkippedHatch});
   facts.push_back({"candidates tested: " + std::to_string(search.candidates.size()), kCandidate});
   facts.push_back({"neighbours found: " + std::to_string(search.found.size()) + " of " + std::to_string(all.size()),

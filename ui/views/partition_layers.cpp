@@ -127,16 +127,17 @@ void add_partition_cells(const ViewInput& in, const ViewPlane& plane, Layers& ou
                         "the other side of a trace than its partition");
 }
 
-// "  pairs made: 12, 40, 77" and "  reported here: 2 of 3" (the others from a higher partition both
-// points are in), short enough for the legend.
+// "  pairs made there: 3, with points 12, 40, 77" and "  reported there: 2 of the 3" (the others
+// from a higher partition both points are in): a count, then the neighbours' point ids, named as ids.
 std::vector<std::string> copy_pairs_lines(const CopyPairs& made) {
   constexpr std::size_t kListed = 5;
-  if (made.neighbours.empty()) return {"  no pair made there"};
-  std::string listed = "  pairs made: ";
+  if (made.neighbours.empty()) return {"  pairs made there: 0"};
+  std::string listed = "  pairs made there: " + count_text(made.neighbours.size()) +
+                       (made.neighbours.size() == 1 ? ", with point " : ", with points ");
   for (std::size_t q = 0; q < made.neighbours.size() && q < kListed; ++q)
     listed += (q ? ", " : "") + std::to_string(made.neighbours[q]);
-  if (made.neighbours.size() > kListed) listed += ", ... (" + count_text(made.neighbours.size()) + ")";
-  return {listed, "  reported here: " + count_text(made.reported_here) + " of " + count_text(made.neighbours.size())};
+  if (made.neighbours.size() > kListed) listed += ", ...";
+  return {listed, "  reported there: " + count_text(made.reported_here) + " of the " + count_text(made.neighbours.size())};
 }
 
 void explain_copies(const ViewInput& in, Layers& out) {

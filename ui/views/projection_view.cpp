@@ -1,6 +1,8 @@
 #include "ui/views/projection_view.hpp"
 
 #include <QComboBox>
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -9,6 +11,7 @@
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSignalBlocker>
+#include <QThreadPool>
 #include <QToolTip>
 #include <QVBoxLayout>
 
@@ -24,6 +27,9 @@ namespace simjoin::ui {
 namespace {
 
 constexpr int kMaxLegendWidth = 320;
+// Points drawn at most: an evenly spaced subset beyond (the density of the whole, as a sample), so that
+// handing the drawing to VTK stays well within the 100 ms the window may pause.
+constexpr std::size_t kMaxDrawnPoints = 100'000;
 
 // Axis combo entries: data = index, negative for raw dimensions (-1 - dim).
 void fill_axes(QComboBox* combo, const PointSet& points, const Pca* pca) {
@@ -47,6 +53,16 @@ QIcon swatch(Rgb color) {
   return QIcon(pixmap);
 }
 
+// The views' own worker: a drawing never waits behind a join in the global pool, nor a join behind it.
+QThreadPool* drawing_pool() {
+  static QThreadPool* pool = [] {
+    auto* made = new QThreadPool;
+    made->setMaxThreadCount(1);
+    return made;
+  }();
+  return pool;
+}
+
 }  // namespace
 
 ProjectionView::ProjectionView(QWidget* parent)
@@ -58,7 +74,8 @@ ProjectionView::ProjectionView(QWidget* parent)
       partition_(new QComboBox),
       legend_(new QListWidget),
       notes_(new QLabel),
-      stale_(new StaleMarker) {
+      stale_(new StaleMarker),
+      watcher_(new QFutureWatcher<std::shared_ptr<Built>>(this)) {
   auto* reset = new QPushButton(tr("Reset view"));
   auto* controls = new QHBoxLayout;
   controls->addWidget(new QLabel(tr("X")));
@@ -100,6 +117,10 @@ ProjectionView::ProjectionView(QWidget* parent)
   });
   connect(reset, &QPushButton::clicked, this, &ProjectionView::resetCamera);
   connect(vtk_, &VtkViewWidget::clicked, this, &ProjectionView::onClicked);
+  // A drawing that settle() took already is not taken again; one still under way reports itself.
+  connect(watcher_, &QFutureWatcherBase::finished, this, [this] {
+    if (building_ && building_->isFinished()) finishBuild();
+  });
 }
 
 ProjectionView::~ProjectionView() {
@@ -121,9 +142,9 @@ void ProjectionView::setPoints(std::shared_ptr<const PointSet> points, std::shar
   select_axis(x_axis_, axes_.principal, axes_.a);
   select_axis(y_axis_, axes_.principal, axes_.b);
   fillPartitionCombo();
-  reproject();
+  projected_.reset();
+  camera_ = Camera::Reset;
   rebuild();
-  resetCamera();
 }
 
 void ProjectionView::setResult(std::shared_ptr<const RunResult> result) {
@@ -157,9 +178,9 @@ void ProjectionView::setAxes(const Axes& axes) {
   axes_ = axes;
   select_axis(x_axis_, axes.principal, axes.a);
   select_axis(y_axis_, axes.principal, axes.b);
-  reproject();
+  projected_.reset();
+  camera_ = Camera::Reset;
   rebuild();
-  resetCamera();
 }
 
 void ProjectionView::setPalette(PaletteKind palette) {
@@ -183,23 +204,94 @@ void ProjectionView::fillPartitionCombo() {
       partition_->addItem(QString::number(p), static_cast<int>(p));
 }
 
-void ProjectionView::reproject() { projected_ = project_points(*points_, pca_.get(), axes_); }
+struct ProjectionView::Built {
+  Layers layers;
+  std::shared_ptr<const std::vector<float>> projected;
+  Axes axes;
+  std::optional<std::uint32_t> picked;
+};
 
 void ProjectionView::rebuild() {
-  ViewInput input;
-  input.points = points_.get();
-  input.pca = pca_.get();
-  input.axes = axes_;
-  input.projected = &projected_;
-  input.mode = mode_;
-  input.stats = result_ ? &result_->stats : nullptr;
-  input.partitions = result_ && result_->partitions ? &*result_->partitions : nullptr;
-  input.grid = result_ && result_->grid ? &*result_->grid : nullptr;
-  input.eps = eps_;
-  input.selected_partition = selected_;
-  input.picked = picked_;
-  input.palette = palette_;
-  layers_ = build_layers(input);
+  if (!points_) return;
+  if (building_) {
+    dirty_ = true;
+    return;
+  }
+  startBuild();
+}
+
+void ProjectionView::startBuild() {
+  // The worker holds its own references to the state it draws, all of it immutable.
+  auto job = [points = points_, pca = pca_, result = result_, projected = projected_, axes = axes_, mode = mode_,
+              eps = eps_, selected = selected_, picked = picked_, palette = palette_] {
+    auto built = std::make_shared<Built>();
+    built->axes = axes;
+    built->picked = picked;
+    try {
+      built->projected = projected ? projected
+                                   : std::make_shared<const std::vector<float>>(project_points(*points, pca.get(), axes));
+      ViewInput input;
+      input.points = points.get();
+      input.pca = pca.get();
+      input.axes = axes;
+      input.projected = built->projected.get();
+      input.mode = mode;
+      input.stats = result ? &result->stats : nullptr;
+      input.partitions = result && result->partitions ? &*result->partitions : nullptr;
+      input.grid = result && result->grid ? &*result->grid : nullptr;
+      input.eps = eps;
+      input.selected_partition = selected;
+      input.picked = picked;
+      input.palette = palette;
+      input.max_display = kMaxDrawnPoints;
+      built->layers = build_layers(input);
+    } catch (const std::exception& error) {
+      built->layers = Layers();
+      built->layers.notes.push_back(std::string("The view could not be drawn: ") + error.what());
+    }
+    return built;
+  };
+  building_ = QtConcurrent::run(drawing_pool(), std::move(job));
+  watcher_->setFuture(*building_);
+}
+
+void ProjectionView::finishBuild() {
+  const std::shared_ptr<Built> built = building_->result();
+  building_.reset();
+  if (built->axes.principal == axes_.principal && built->axes.a == axes_.a && built->axes.b == axes_.b)
+    projected_ = built->projected;
+  layers_ = std::move(built->layers);
+  shown_pick_ = built->picked;
+  showLayers();
+  if (dirty_) {  // the state changed meanwhile: draw it again
+    dirty_ = false;
+    startBuild();
+    return;
+  }
+  // The camera moves once the layers it frames are shown.
+  if (camera_ == Camera::Reset) resetCamera();
+  if (camera_ == Camera::FocusPick) focusOnPick();
+  camera_ = Camera::Keep;
+}
+
+void ProjectionView::settle() {
+  if (!building_) return;
+  while (building_) {
+    building_->waitForFinished();
+    finishBuild();
+  }
+  layout()->activate();  // the legend's new width now, for a grab before the next event loop turn
+}
+
+void ProjectionView::focusOnPick() {
+  if (!picked_ || !projected_) return;
+  // The picked point's eps-circle, or the 3 x 3 cells around it, fill most of the view's height.
+  double reach = 2.5 * eps_;
+  if (mode_ == ViewMode::Grid && result_ && result_->grid) reach = std::max(reach, 2.5 * result_->grid->cell_width);
+  vtk_->focusOn((*projected_)[2 * *picked_], (*projected_)[2 * *picked_ + 1], reach);
+}
+
+void ProjectionView::showLayers() {
   scene_->set_point_size(layers_.small_points || layers_.ids.size() > 200000 ? 2 : 4);
   scene_->show(layers_);
   legend_->clear();
@@ -225,7 +317,10 @@ void ProjectionView::rebuild() {
 
 void ProjectionView::setStale(const QString& reason) { stale_->setReason(reason); }
 
-QImage ProjectionView::render() { return grab_with_view(this, vtk_); }
+QImage ProjectionView::render() {
+  settle();
+  return grab_with_view(this, vtk_);
+}
 
 QImage ProjectionView::render(QSize pixels) {
   // Resized without returning to the event loop, the window's layout cannot undo it before the grab.
@@ -249,6 +344,7 @@ ViewFigure ProjectionView::figure() const {
 
 std::optional<std::uint32_t> ProjectionView::pickAt(QPointF world) {
   if (!points_) return std::nullopt;
+  // The points as the user sees them, even while a new drawing is under way.
   pick(pick_nearest(layers_.xy, layers_.ids, world.x(), world.y(), 6 * vtk_->worldPerPixel()));
   return picked_;
 }
@@ -256,6 +352,7 @@ std::optional<std::uint32_t> ProjectionView::pickAt(QPointF world) {
 bool ProjectionView::pick(std::optional<std::uint32_t> id) {
   if (!points_ || (id && *id >= points_->size())) return false;
   picked_ = id;
+  if (id) camera_ = Camera::FocusPick;  // centred and zoomed in, so that its marks show at any data size
   rebuild();
   return true;
 }
@@ -268,7 +365,7 @@ QString ProjectionView::describePoint(std::uint32_t id) const {
   QString text = tr("point %1\n(%2)").arg(id).arg(coords.join(", "));
   if (result_ && result_->partitions && id < result_->partitions->membership.size())
     text += tr("\npartition %1").arg(result_->partitions->membership[id]);
-  if (picked_ == id && !layers_.picked_facts.empty()) {
+  if (picked_ == id && shown_pick_ == id && !layers_.picked_facts.empty()) {
     for (const auto& fact : layers_.picked_facts) text += "\n" + QString::fromStdString(fact.label);
     return text;
   }

@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 
+#include <QFuture>
 #include <QWidget>
 
 #include "core/pca.hpp"
@@ -13,6 +14,8 @@
 #include "ui/views/view_layers.hpp"
 
 class QComboBox;
+template <typename T>
+class QFutureWatcher;
 class QLabel;
 class QListWidget;
 
@@ -49,11 +52,25 @@ class ProjectionView : public QWidget {
   // Says over the view why what it shows no longer matches the parameters (empty: it does).
   void setStale(const QString& reason);
   StaleMarker* staleMarker() const { return stale_; }
-  QListWidget* legend() const { return legend_; }
+  // The legend of the drawing shown once any under way has finished.
+  QListWidget* legend() {
+    settle();
+    return legend_;
+  }
   QComboBox* xAxisBox() const { return x_axis_; }
   QComboBox* yAxisBox() const { return y_axis_; }
 
-  const Layers& layers() const { return layers_; }
+  // The layers shown, once any drawing under way has finished (see settle()).
+  const Layers& layers() {
+    settle();
+    return layers_;
+  }
+  // The layers are built on a worker thread, so that the window answers at any data size; this waits
+  // for the drawing under way (and one asked for meanwhile) and shows it. Exports, screenshots and
+  // tests call it; the window itself never needs to.
+  void settle();
+  // Whether a drawing is under way on the worker thread.
+  bool drawing() const { return building_.has_value(); }
   const Axes& axes() const { return axes_; }
   VtkViewWidget* vtkWidget() const { return vtk_; }
   // The view as the user sees it: axis boxes, the drawing, its legend and notes.
@@ -69,8 +86,13 @@ class ProjectionView : public QWidget {
  private:
   void fillAxisCombos();
   void fillPartitionCombo();
-  void reproject();
+  // The drawing follows the current state: started on a worker thread at once, or, while one is
+  // under way, as soon as it ends (so rapid changes cost one build, not one each).
   void rebuild();
+  void startBuild();
+  void finishBuild();
+  void showLayers();
+  void focusOnPick();
   void onClicked(QPointF world, QPoint widget_pos);
 
   VtkViewWidget* vtk_;
@@ -86,13 +108,20 @@ class ProjectionView : public QWidget {
   std::shared_ptr<const PointSet> points_;
   std::shared_ptr<const Pca> pca_;
   std::shared_ptr<const RunResult> result_;
-  std::vector<float> projected_;
+  // The points on the current axes (null until the worker has projected them).
+  std::shared_ptr<const std::vector<float>> projected_;
+  struct Built;
+  std::optional<QFuture<std::shared_ptr<Built>>> building_;
+  QFutureWatcher<std::shared_ptr<Built>>* watcher_;
+  bool dirty_ = false;
+  enum class Camera { Keep, Reset, FocusPick } camera_ = Camera::Keep;
   Axes axes_;
   ViewMode mode_ = ViewMode::Scatter;
   double eps_ = 0;
   PaletteKind palette_ = PaletteKind::Distinct;
   std::optional<std::uint32_t> selected_;
   std::optional<std::uint32_t> picked_;
+  std::optional<std::uint32_t> shown_pick_;  // the pick the shown layers describe
   Layers layers_;
 };
 

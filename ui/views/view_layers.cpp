@@ -23,7 +23,9 @@ void add_points(Layers& out, const ViewInput& in, const std::vector<Rgb>& colors
   };
   for (std::size_t i = 0; i < n; i += stride) add(i);
   if (stride > 1) {
-    if (in.picked && *in.picked % stride != 0) add(*in.picked);
+    // The picked point and its neighbours are drawn whatever the subset: they are what a pick shows.
+    for (std::size_t i = 0; i < n; ++i)
+      if (i % stride != 0 && (colors[i] == kNeighbour || (in.picked && i == *in.picked))) add(i);
     out.notes.push_back("Showing " + std::to_string(out.ids.size()) + " of " + std::to_string(n) +
                         " points (every " + std::to_string(stride) + "th) to keep drawing fast");
   }

@@ -1,5 +1,7 @@
 #include "ui/views/vtk_view_widget.hpp"
 
+#include <algorithm>
+
 #include <QGuiApplication>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -189,6 +191,20 @@ bool VtkViewWidget::openGLUsable() {
     return context.create();
   }();
   return usable;
+}
+
+void VtkViewWidget::focusOn(double x, double y, double half_height) {
+  resetCamera();
+  vtkCamera* camera = renderer_->GetActiveCamera();
+  double focal[3], position[3];
+  camera->GetFocalPoint(focal);
+  camera->GetPosition(position);
+  camera->SetFocalPoint(x, y, focal[2]);
+  camera->SetPosition(x, y, position[2]);
+  if (half_height > 0) camera->SetParallelScale(std::min(camera->GetParallelScale(), half_height));
+  renderer_->ResetCameraClippingRange();
+  fitted_ = false;
+  update();
 }
 
 void VtkViewWidget::forwardMouse(QMouseEvent* event, unsigned long vtk_event) {

@@ -41,6 +41,9 @@ class VtkViewWidget : public QOpenGLWidget {
   // False where no OpenGL context can be made (the offscreen platform, no GLX): the views are then
   // drawn without VTK.
   static bool openGLUsable();
+  // Centres the view on (x, y) and zooms in until `half_height` view units fill half its height (never
+  // out beyond the whole data).
+  void focusOn(double x, double y, double half_height);
 
   // The OpenGL format this widget needs; set as the default before the QApplication exists.
   static void setDefaultSurfaceFormat();

@@ -1,0 +1,131 @@
+// The window answers at real data sizes: an event-loop-gap probe (a timer that measures the time
+// between its ticks) stays under 100 ms while 5 M points load, the view modes switch, a point is
+// picked, the points are re-coloured and eps changes, and the tabs switch. The drawing runs on a
+// worker thread (ProjectionView); the probe never calls settle(), which would block.
+#include <cstdlib>
+
+#include <QElapsedTimer>
+#include <QThread>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QtTest>
+
+#include "core/engine.hpp"
+#include "core/generators.hpp"
+#include "core/io/npy.hpp"
+#include "tests/ui/window_test_main.hpp"
+#include "ui/main_window.hpp"
+#include "ui/panels/parameters_panel.hpp"
+#include "ui/views/projection_view.hpp"
+#include "ui/views/vtk_view_widget.hpp"
+
+using namespace simjoin;
+using namespace simjoin::ui;
+
+namespace {
+constexpr qint64 kMaxGapMs = 100;
+
+// The longest time between two ticks of a 5 ms timer: how long the GUI thread did not answer.
+class GapProbe : public QObject {
+ public:
+  GapProbe() {
+    connect(&timer_, &QTimer::timeout, this, [this] {
+      const qint64 now = clock_.elapsed();
+      worst_ = std::max(worst_, now - last_);
+      last_ = now;
+    });
+    timer_.setTimerType(Qt::PreciseTimer);
+  }
+  void start() {
+    clock_.start();
+    last_ = 0;
+    worst_ = 0;
+    timer_.start(5);
+  }
+  qint64 stop() {
+    timer_.stop();
+    return std::max(worst_, clock_.elapsed() - last_);
+  }
+
+ private:
+  QTimer timer_;
+  QElapsedTimer clock_;
+  qint64 last_ = 0, worst_ = 0;
+};
+}  // namespace
+
+class TestWindowResponsive : public QObject {
+  Q_OBJECT
+
+  EngineRegistry registry_;
+  std::unique_ptr<MainWindow> window_;
+  GapProbe probe_;
+  QStringList gaps_, slow_;
+
+  // Runs `action` with the probe on, waits (processing events) until the view has drawn, and checks
+  // the longest gap.
+  void measure(const QString& what, const std::function<void()>& action) {
+    QElapsedTimer took;
+    took.start();
+    probe_.start();
+    action();
+    // qWaitFor, not QTRY_: it waits also after an earlier step failed.
+    QVERIFY(QTest::qWaitFor([&] { return !window_->view()->drawing(); }, 60000));
+    QTest::qWait(50);  // a paint or two of the new drawing
+    const qint64 gap = probe_.stop();
+    gaps_ << QString("%1: longest gap %2 ms, drawn after %3 ms").arg(what).arg(gap).arg(took.elapsed());
+    qInfo("%s", qPrintable(gaps_.back()));
+    if (gap >= kMaxGapMs) slow_ << gaps_.back();
+  }
+
+  // The machine's load over the last minute per core: above 1.5, other processes take the CPU the
+  // GUI thread waits for, and a gap says nothing about the window.
+  static double load_per_core() {
+    double load = 0;
+    return getloadavg(&load, 1) == 1 ? load / std::max(1, QThread::idealThreadCount()) : 0;
+  }
+
+ private slots:
+  void initTestCase() {
+    register_cpu_engines(registry_);
+    window_ = std::make_unique<MainWindow>(registry_, DeviceSummary{{}, "CPU only: test"});
+    window_->resize(1400, 900);
+    window_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+  }
+
+  void fiveMillionPoints() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("five-million.npy");
+    GeneratorSpec spec{Distribution::Clusters, 5'000'000, 3, 20, 0.02, 0, 1, 7};
+    write_npy(path.toStdString(), generate(spec));
+
+    QSignalSpy loaded(window_.get(), &MainWindow::pointsLoaded);
+    measure("loading", [&] {
+      window_->openFile(path);
+      QVERIFY(QTest::qWaitFor([&] { return loaded.count() == 1; }, 60000));
+    });
+    QCOMPARE(window_->points()->size(), std::size_t(5'000'000));
+    for (const ViewMode mode : {ViewMode::Grid, ViewMode::Partitions, ViewMode::Replication, ViewMode::Scatter})
+      measure(QString("view mode %1").arg(int(mode)), [&] { window_->setViewMode(mode); });
+    measure("grid view, then a pick", [&] {
+      window_->setViewMode(ViewMode::Grid);
+      window_->view()->pick(123456);
+    });
+    // The pick is centred and zoomed in on: its eps-circle spans many pixels, not one.
+    const double eps_pixels = window_->parameters()->eps() / window_->view()->vtkWidget()->worldPerPixel();
+    QVERIFY2(eps_pixels > 40, qPrintable(QString("eps spans %1 pixels").arg(eps_pixels)));
+    measure("re-colouring", [&] { window_->setPalette(PaletteKind::ColorBlind); });
+    measure("a new eps", [&] { window_->parameters()->setEps(window_->parameters()->eps() * 1.5); });
+    for (const int tab : {1, 2, 0}) measure(QString("tab %1").arg(tab), [&] { window_->tabs()->setCurrentIndex(tab); });
+    if (!slow_.isEmpty() && load_per_core() > 1.5)
+      QSKIP(qPrintable(QString("the machine is busy (load %1 per core), so the gaps do not measure the window: %2")
+                           .arg(load_per_core(), 0, 'f', 1).arg(slow_.join("; "))));
+    QVERIFY2(slow_.isEmpty(), qPrintable(slow_.join("\n")));
+  }
+};
+
+SIMJOIN_WINDOW_TEST_MAIN(TestWindowResponsive, simjoin::ui::testing::Dialogs::Unattended)
+#include "test_window_responsive.moc"
