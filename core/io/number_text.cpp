@@ -1,0 +1,53 @@
+#include "core/io/number_text.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+#include "core/error.hpp"
+
+namespace simjoin {
+
+ParseResult parse_number(std::string_view text, double& value) {
+  const char* begin = text.data();
+  const char* end = begin + text.size();
+  if (begin != end && *begin == '+') ++begin;
+  if (begin == end) return ParseResult::NotNumber;
+  const std::from_chars_result result = std::from_chars(begin, end, value);
+  if (result.ec == std::errc::result_out_of_range) {
+    if (result.ptr != end) return ParseResult::NotNumber;
+    // Tiny values underflow to zero or a subnormal, which is fine; only overflow is an error.
+    value = std::strtod(std::string(begin, end).c_str(), nullptr);
+    if (std::isinf(value)) return ParseResult::OutOfRange;
+  } else if (result.ec != std::errc()) {
+    return ParseResult::NotNumber;
+  }
+  return result.ptr == end ? ParseResult::Ok : ParseResult::NotNumber;
+}
+
+bool parse_count(std::string_view text, std::uint64_t& value) {
+  if (text.empty() || text.front() < '0' || text.front() > '9') return false;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+std::size_t parse_number_list(std::string_view text, std::size_t count, double* out, const ValuePlace& where) {
+  const auto is_space = [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; };
+  std::size_t pos = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    while (pos < text.size() && is_space(text[pos])) ++pos;
+    if (pos == text.size()) fail(ErrorKind::BadInput, where(i, pos) + ": the values end here, " + std::to_string(count) + " are needed");
+    std::size_t end = pos;
+    while (end < text.size() && !is_space(text[end])) ++end;
+    const std::string_view word = text.substr(pos, end - pos);
+    const ParseResult parsed = parse_number(word, out[i]);
+    if (parsed != ParseResult::Ok)
+      fail(ErrorKind::BadInput, where(i, pos) + ": '" + std::string(word.substr(0, 40)) + "' is " +
+                                    (parsed == ParseResult::OutOfRange ? "outside the float64 range" : "not a number"));
+    pos = end;
+  }
+  return pos;
+}
+
+}  // namespace simjoin
