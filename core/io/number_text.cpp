@@ -32,10 +32,12 @@ bool parse_count(std::string_view text, std::uint64_t& value) {
   return ec == std::errc() && end == text.data() + text.size();
 }
 
-std::size_t parse_number_list(std::string_view text, std::size_t count, double* out, const ValuePlace& where) {
+std::size_t parse_number_list(std::string_view text, std::size_t count, double* out, const ValuePlace& where,
+                              RunControl* control) {
   const auto is_space = [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; };
   std::size_t pos = 0;
   for (std::size_t i = 0; i < count; ++i) {
+    if (control && i % (1 << 16) == 0) control->throw_if_cancelled();
     while (pos < text.size() && is_space(text[pos])) ++pos;
     if (pos == text.size()) fail(ErrorKind::BadInput, where(i, pos) + ": the values end here, " + std::to_string(count) + " are needed");
     std::size_t end = pos;

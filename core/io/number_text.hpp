@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/run_control.hpp"
+
 namespace simjoin {
 
 enum class ParseResult { Ok, NotNumber, OutOfRange };
@@ -20,8 +22,9 @@ bool parse_count(std::string_view text, std::uint64_t& value);
 
 // Parses `count` numbers separated by white space from the start of `text` into `out` and returns the
 // offset just past the last. A missing or bad value throws Error(BadInput) with the text
-// `where(index, offset)` returns (the file, line and value) followed by what is wrong.
+// `where(index, offset)` returns (the file, line and value) followed by what is wrong. Honours cancel.
 using ValuePlace = std::function<std::string(std::size_t index, std::size_t offset)>;
-std::size_t parse_number_list(std::string_view text, std::size_t count, double* out, const ValuePlace& where);
+std::size_t parse_number_list(std::string_view text, std::size_t count, double* out, const ValuePlace& where,
+                              RunControl* control = nullptr);
 
 }  // namespace simjoin

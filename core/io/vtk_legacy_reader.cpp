@@ -101,7 +101,8 @@ class HeaderReader {
   bool dataset_seen_ = false;
 };
 
-Coordinates<double> read_values(const std::string& path, std::string_view bytes, const PointsSection& section) {
+Coordinates<double> read_values(const std::string& path, std::string_view bytes, const PointsSection& section,
+                                RunControl* control) {
   const std::string_view data = bytes.substr(section.data_offset);
   const std::string where = path + ": line " + std::to_string(section.line) + ": POINTS " + std::to_string(section.count);
   std::uint64_t values = 0, needed = 0;
@@ -111,8 +112,10 @@ Coordinates<double> read_values(const std::string& path, std::string_view bytes,
     fail(ErrorKind::BadInput, where + ": the file is too short for that many points");
   Coordinates<double> coords(static_cast<std::size_t>(values));
   if (section.binary) {
-    for (std::size_t i = 0; i < values; ++i)
+    for (std::size_t i = 0; i < values; ++i) {
+      if (control && i % (1 << 20) == 0) control->throw_if_cancelled();
       coords[i] = decode_number(data.data() + i * size_of(section.type), section.type, true);
+    }
     return coords;
   }
   parse_number_list(data, std::size_t(values), coords.data(), [&](std::size_t i, std::size_t offset) {
@@ -120,7 +123,7 @@ Coordinates<double> read_values(const std::string& path, std::string_view bytes,
     for (std::size_t k = 0; k < offset; ++k) line += data[k] == '\n';
     return path + ": line " + std::to_string(line) + ": point " + std::to_string(i / 3) + ", component " +
            std::to_string(i % 3);
-  });
+  }, control);
   return coords;
 }
 
@@ -130,7 +133,7 @@ PointSet read_legacy_vtk(const std::string& path, RunControl* control) {
   const std::string bytes = read_file_bytes(path, control);
   const PointsSection section = HeaderReader(path, bytes).read();
   if (section.count == 0) fail(ErrorKind::BadInput, path + ": contains no points");
-  PointSet points(std::size_t(section.count), 3, read_values(path, bytes, section));
+  PointSet points(std::size_t(section.count), 3, read_values(path, bytes, section, control));
   require_finite(points, path);
   points.column_names = {"x", "y", "z"};
   points.source_type = std::string(name_of(section.type));

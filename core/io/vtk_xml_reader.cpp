@@ -133,8 +133,8 @@ class VtpScanner {
 // Reads one piece's points and appends them to `out`.
 class PieceReader {
  public:
-  PieceReader(const std::string& path, std::string_view bytes, const VtpLayout& layout)
-      : path_(path), bytes_(bytes), layout_(layout) {}
+  PieceReader(const std::string& path, std::string_view bytes, const VtpLayout& layout, RunControl* control)
+      : path_(path), bytes_(bytes), layout_(layout), control_(control) {}
 
   void read(const Piece& piece, std::size_t index, Coordinates<double>& out) {
     where_ = path_ + ": line " + std::to_string(line_of(bytes_, piece.offset)) + ": piece " + std::to_string(index);
@@ -148,8 +148,10 @@ class PieceReader {
     const std::string data = binary_data(array, std::size_t(bytes));
     const std::size_t first = out.size();
     out.resize(first + std::size_t(values));
-    for (std::size_t i = 0; i < values; ++i)
+    for (std::size_t i = 0; i < values; ++i) {
+      if (control_ && i % (1 << 20) == 0) control_->throw_if_cancelled();
       out[first + i] = decode_number(data.data() + i * size_of(array.type), array.type, layout_.binary.big_endian);
+    }
   }
 
  private:
@@ -165,7 +167,7 @@ class PieceReader {
       return path_ + ": line " + std::to_string(line_of(bytes_, array.content + offset)) + ": point " +
              std::to_string(i / 3) + ", component " + std::to_string(i % 3);
     };
-    const std::size_t end = parse_number_list(text, values, out.data() + first, place);
+    const std::size_t end = parse_number_list(text, values, out.data() + first, place, control_);
     if (text.substr(end).find_first_not_of(" \t\r\n") != std::string_view::npos)
       fail(ErrorKind::BadInput, where_ + ": the Points DataArray has more values than NumberOfPoints x 3");
   }
@@ -192,6 +194,7 @@ class PieceReader {
   const std::string& path_;
   std::string_view bytes_;
   const VtpLayout& layout_;
+  RunControl* control_;
   std::string where_;
   std::uint64_t total_bytes_ = 0;
 };
@@ -202,7 +205,7 @@ PointSet read_vtp(const std::string& path, RunControl* control) {
   const std::string bytes = read_file_bytes(path, control);
   const VtpLayout layout = VtpScanner(path, bytes).scan();
   Coordinates<double> coords;
-  PieceReader reader(path, bytes, layout);
+  PieceReader reader(path, bytes, layout, control);
   for (std::size_t p = 0; p < layout.pieces.size(); ++p) {
     if (control) control->throw_if_cancelled();
     reader.read(layout.pieces[p], p, coords);
