@@ -95,7 +95,8 @@ std::string read_zlib(StreamReader& reader, std::size_t expected) {
 
 std::size_t max_vtk_stream_bytes(std::size_t expected, const VtkBinaryLayout& layout) {
   if (!layout.zlib) return layout.header_size + expected;
-  return 2 * expected + 64 * layout.header_size + 65536;
+  // Blocks of 1 KiB and more (VTK writes 32 KiB), each with its size entry and zlib's few bytes.
+  return 2 * expected + (expected / 1024 + 1) * (layout.header_size + 64) + 3 * layout.header_size;
 }
 
 std::string decode_base64(std::string_view text, std::size_t max_bytes, const std::string& where) {

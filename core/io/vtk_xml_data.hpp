@@ -24,7 +24,7 @@ struct VtkBinaryLayout {
 std::string decode_base64(std::string_view text, std::size_t max_bytes, const std::string& where);
 
 // The most bytes the stream of an array of `expected` bytes may take: its header and data, and for
-// compressed data its block table and zlib's overhead on incompressible blocks (VTK's blocks are 32 KiB).
+// compressed data its block table and zlib's overhead on incompressible blocks of at least 1 KiB.
 std::size_t max_vtk_stream_bytes(std::size_t expected, const VtkBinaryLayout& layout);
 
 // The `expected` bytes of one array from its stream (header, then the data). Checks every size in the

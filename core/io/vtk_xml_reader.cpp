@@ -1,5 +1,6 @@
 #include "core/io/vtk_xml_reader.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <string_view>
 
@@ -137,8 +138,8 @@ class PieceReader {
       : path_(path), bytes_(bytes), layout_(layout), control_(control) {}
 
   void read(const Piece& piece, std::size_t index, Coordinates<double>& out) {
-    where_ = path_ + ": line " + std::to_string(line_of(bytes_, piece.offset)) + ": piece " + std::to_string(index);
     if (piece.points == 0) return;
+    where_ = path_ + ": line " + std::to_string(line_at(piece.offset)) + ": piece " + std::to_string(index);
     if (!piece.array) fail(ErrorKind::BadInput, where_ + " has " + std::to_string(piece.points) + " points but no Points DataArray");
     const PointsArray& array = *piece.array;
     std::uint64_t values = 0, bytes = 0;
@@ -155,6 +156,15 @@ class PieceReader {
   }
 
  private:
+  // The line of `offset`, counted on from the last piece's (pieces come in file order), so that many
+  // pieces cost one pass over the file.
+  std::size_t line_at(std::size_t offset) {
+    if (offset < line_offset_) line_ = 1, line_offset_ = 0;
+    line_ += std::size_t(std::count(bytes_.begin() + std::ptrdiff_t(line_offset_), bytes_.begin() + std::ptrdiff_t(offset), '\n'));
+    line_offset_ = offset;
+    return line_;
+  }
+
   void read_ascii(const PointsArray& array, std::size_t values, Coordinates<double>& out) {
     const std::size_t close = bytes_.find('<', array.content);
     const std::string_view text = bytes_.substr(array.content, close == std::string_view::npos ? close : close - array.content);
@@ -197,6 +207,7 @@ class PieceReader {
   RunControl* control_;
   std::string where_;
   std::uint64_t total_bytes_ = 0;
+  std::size_t line_ = 1, line_offset_ = 0;
 };
 
 }  // namespace
