@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "core/io/line_reader.hpp"
 #include "core/io/number_text.hpp"
 
 namespace simjoin {
@@ -35,15 +36,15 @@ namespace {
 
 class HeaderParser {
  public:
-  HeaderParser(const std::string& path, std::string_view bytes) : path_(path), bytes_(bytes) {}
+  HeaderParser(const std::string& path, std::string_view bytes) : path_(path), lines_(bytes) {}
 
   PlyHeader parse() {
     std::string_view line;
-    if (!next_line(line) || line != "ply") fail(ErrorKind::BadInput, path_ + ": not a PLY file (no 'ply' on line 1)");
+    if (!lines_.next(line) || line != "ply") fail(ErrorKind::BadInput, path_ + ": not a PLY file (no 'ply' on line 1)");
     bool has_format = false;
     std::vector<std::string_view> words;
     for (;;) {
-      if (!next_line(line)) error("the header has no end_header line");
+      if (!lines_.next(line)) error("the header has no end_header line");
       split_ply_words(line, words);
       if (words.empty() || words[0] == "comment" || words[0] == "obj_info") continue;
       if (words[0] == "end_header") break;
@@ -53,23 +54,12 @@ class HeaderParser {
       else error("unknown header keyword '" + std::string(words[0]) + "'");
     }
     if (!has_format) error("the header has no format line");
-    header_.data_offset = pos_;
-    header_.lines = line_;
+    header_.data_offset = lines_.offset();
+    header_.lines = lines_.number();
     return std::move(header_);
   }
 
  private:
-  bool next_line(std::string_view& line) {
-    if (pos_ >= bytes_.size()) return false;
-    std::size_t end = bytes_.find('\n', pos_);
-    if (end == std::string_view::npos) end = bytes_.size();
-    line = bytes_.substr(pos_, end - pos_);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    pos_ = end + 1;
-    ++line_;
-    return true;
-  }
-
   void parse_format(const std::vector<std::string_view>& words) {
     if (words.size() != 3 || words[2] != "1.0") error("expected 'format ascii|binary_little_endian|binary_big_endian 1.0'");
     if (words[1] == "ascii") header_.format = PlyFormat::Ascii;
@@ -112,13 +102,11 @@ class HeaderParser {
   }
 
   [[noreturn]] void error(const std::string& why) const {
-    fail(ErrorKind::BadInput, path_ + ": line " + std::to_string(line_) + ": bad PLY header: " + why);
+    fail(ErrorKind::BadInput, path_ + ": line " + std::to_string(lines_.number()) + ": bad PLY header: " + why);
   }
 
   const std::string& path_;
-  std::string_view bytes_;
-  std::size_t pos_ = 0;
-  std::size_t line_ = 0;
+  LineReader lines_;
   PlyHeader header_;
 };
 

@@ -5,6 +5,7 @@
 
 #include "core/error.hpp"
 #include "core/io/file_io.hpp"
+#include "core/io/line_reader.hpp"
 #include "core/io/number_text.hpp"
 #include "core/io/ply_header.hpp"
 
@@ -126,8 +127,8 @@ class BinaryBody {
 // Reads the elements of an ASCII body in order, one instance a line.
 class AsciiBody {
  public:
-  AsciiBody(const std::string& path, std::string_view data, std::size_t first_line, RunControl* control)
-      : path_(path), data_(data), line_(first_line), control_(control) {}
+  AsciiBody(const std::string& path, std::string_view data, std::size_t header_lines, RunControl* control)
+      : path_(path), lines_(data, header_lines), control_(control) {}
 
   void read(const PlyElement& element, const VertexColumns* columns, Coordinates<double>& out) {
     std::vector<double> row(columns ? columns->names.size() : 0);
@@ -146,15 +147,11 @@ class AsciiBody {
   }
 
  private:
+  // The next line holding values, split into words_.
   bool next_line() {
-    while (pos_ < data_.size()) {
-      std::size_t end = data_.find('\n', pos_);
-      if (end == std::string_view::npos) end = data_.size();
-      split_ply_words(data_.substr(pos_, end - pos_), words_);
-      if (!words_.empty() && words_.back().back() == '\r') words_.back().remove_suffix(1);
-      if (!words_.empty() && words_.back().empty()) words_.pop_back();
-      pos_ = end + 1;
-      ++line_;
+    std::string_view line;
+    while (lines_.next(line)) {
+      split_ply_words(line, words_);
       if (!words_.empty()) return true;
     }
     return false;
@@ -192,14 +189,12 @@ class AsciiBody {
   }
 
   [[noreturn]] void error(const PlyElement& element, std::uint64_t index, const std::string& why) const {
-    fail(ErrorKind::BadInput, path_ + ": line " + std::to_string(line_) + ": element '" + element.name + "' " +
+    fail(ErrorKind::BadInput, path_ + ": line " + std::to_string(lines_.number()) + ": element '" + element.name + "' " +
                                   std::to_string(index) + why);
   }
 
   const std::string& path_;
-  std::string_view data_;
-  std::size_t pos_ = 0;
-  std::size_t line_;
+  LineReader lines_;
   RunControl* control_;
   std::vector<std::string_view> words_;
 };
@@ -220,9 +215,10 @@ Coordinates<double> read_body(Body& body, const PlyHeader& header, const PlyElem
   Coordinates<double> coords;
   // Each value takes at least one byte (binary) or two characters (ASCII): never reserve beyond that.
   coords.reserve(std::size_t(std::min<std::uint64_t>(vertex.count, data_bytes) * columns.names.size()));
-  for (const PlyElement& element : header.elements) {
+  for (std::size_t k = 0; k < header.elements.size(); ++k) {
+    const PlyElement& element = header.elements[k];
     body.read(element, &element == &vertex ? &columns : nullptr, coords);
-    if (control) control->report(0.5);
+    if (control) control->report(double(k + 1) / double(header.elements.size()));
   }
   return coords;
 }

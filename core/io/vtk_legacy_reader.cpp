@@ -5,6 +5,7 @@
 
 #include "core/error.hpp"
 #include "core/io/file_io.hpp"
+#include "core/io/line_reader.hpp"
 #include "core/io/number_text.hpp"
 #include "core/io/ply_header.hpp"
 #include "core/io/vtk_number_types.hpp"
@@ -23,7 +24,7 @@ struct PointsSection {
 
 class HeaderReader {
  public:
-  HeaderReader(const std::string& path, std::string_view bytes) : path_(path), bytes_(bytes) {}
+  HeaderReader(const std::string& path, std::string_view bytes) : path_(path), lines_(bytes) {}
 
   PointsSection read() {
     PointsSection section;
@@ -51,16 +52,7 @@ class HeaderReader {
   }
 
  private:
-  bool next_line() {
-    if (pos_ >= bytes_.size()) return false;
-    std::size_t end = bytes_.find('\n', pos_);
-    if (end == std::string_view::npos) end = bytes_.size();
-    line_ = bytes_.substr(pos_, end - pos_);
-    if (!line_.empty() && line_.back() == '\r') line_.remove_suffix(1);
-    pos_ = end + 1;
-    ++number_;
-    return true;
-  }
+  bool next_line() { return lines_.next(line_); }
 
   void dataset(const std::vector<std::string_view>& words) {
     if (words.size() != 2 || (words[1] != "POLYDATA" && words[1] != "UNSTRUCTURED_GRID" && words[1] != "STRUCTURED_GRID"))
@@ -85,18 +77,16 @@ class HeaderReader {
     const auto type = vtk_legacy_number_type(words[2]);
     if (!type) error("unknown POINTS type '" + std::string(words[2].substr(0, 40)) + "'");
     section.type = *type;
-    section.data_offset = std::min(pos_, bytes_.size());
-    section.line = number_;
+    section.data_offset = lines_.offset();
+    section.line = lines_.number();
   }
 
   [[noreturn]] void error(const std::string& why) const {
-    fail(ErrorKind::BadInput, path_ + ": line " + std::to_string(number_) + ": " + why);
+    fail(ErrorKind::BadInput, path_ + ": line " + std::to_string(lines_.number()) + ": " + why);
   }
 
   const std::string& path_;
-  std::string_view bytes_;
-  std::size_t pos_ = 0;
-  std::size_t number_ = 0;
+  LineReader lines_;
   std::string_view line_;
   bool dataset_seen_ = false;
 };
