@@ -1,6 +1,8 @@
 #include "core/io/binary_values.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <utility>
 #include <cstring>
 
 namespace simjoin {
@@ -51,6 +53,21 @@ double decode_number(const char* bytes, NumberType type, bool big_endian) {
     case NumberType::Float64: return load<double>(bytes, big_endian);
   }
   return 0;
+}
+
+std::optional<double> as_stored(double value, NumberType type) {
+  static constexpr std::pair<double, double> kIntegerRanges[] = {
+      {-128.0, 127.0}, {0.0, 255.0}, {-32768.0, 32767.0}, {0.0, 65535.0}, {-2147483648.0, 2147483647.0},
+      {0.0, 4294967295.0}, {-9223372036854775808.0, 9223372036854775807.0}, {0.0, 18446744073709551615.0}};
+  if (type == NumberType::Float64 || !std::isfinite(value)) return value;  // NaN and infinity are refused later
+  if (type == NumberType::Float32) {
+    const float narrow = static_cast<float>(value);
+    if (std::isinf(narrow)) return std::nullopt;
+    return double(narrow);
+  }
+  const auto [low, high] = kIntegerRanges[static_cast<int>(type)];
+  if (value != std::trunc(value) || value < low || value > high) return std::nullopt;
+  return value;
 }
 
 std::uint64_t decode_unsigned(const char* bytes, std::size_t size, bool big_endian) {

@@ -3,6 +3,7 @@
 // order into float64, and overflow-checked size arithmetic for checking counts against file sizes.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 namespace simjoin {
@@ -17,6 +18,10 @@ bool is_integer(NumberType type);
 // The value at `bytes` (size_of(type) bytes, unaligned) as float64: exact for every type but 64-bit
 // integers beyond 2^53, which round to the nearest double.
 double decode_number(const char* bytes, NumberType type, bool big_endian);
+
+// `value` as a value of `type` holds it: float32 rounded to the nearest float32; integers unchanged.
+// Nothing when the type cannot hold it (beyond its range, or not an integer for an integer type).
+std::optional<double> as_stored(double value, NumberType type);
 
 // An unsigned 64-bit integer of `size` (1, 2, 4 or 8) bytes.
 std::uint64_t decode_unsigned(const char* bytes, std::size_t size, bool big_endian);

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/io/binary_values.hpp"
 #include "core/run_control.hpp"
 
 namespace simjoin {
@@ -20,11 +21,15 @@ ParseResult parse_number(std::string_view text, double& value);
 // A non-negative decimal integer of digits only (no sign, point or exponent) that fits 64 bits.
 bool parse_count(std::string_view text, std::uint64_t& value);
 
-// Parses `count` numbers separated by white space from the start of `text` into `out` and returns the
-// offset just past the last. A missing or bad value throws Error(BadInput) with the text
-// `where(index, offset)` returns (the file, line and value) followed by what is wrong. Honours cancel.
+// Parses `count` numbers separated by white space from the start of `text` into `out`, each as `type`
+// stores it (as_stored), and returns the offset just past the last. A missing or bad value throws
+// Error(BadInput) with the text `where(index, offset)` returns (the file, line and value) followed by
+// what is wrong. Honours cancel.
 using ValuePlace = std::function<std::string(std::size_t index, std::size_t offset)>;
-std::size_t parse_number_list(std::string_view text, std::size_t count, double* out, const ValuePlace& where,
-                              RunControl* control = nullptr);
+std::size_t parse_number_list(std::string_view text, std::size_t count, NumberType type, double* out,
+                              const ValuePlace& where, RunControl* control = nullptr);
+
+// Parses one value of `type` (parse_number, then as_stored); `problem` says what is wrong when it fails.
+bool parse_typed_number(std::string_view text, NumberType type, double& value, std::string& problem);
 
 }  // namespace simjoin

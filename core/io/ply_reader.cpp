@@ -173,10 +173,9 @@ class AsciiBody {
     }
     if (column < 0) return;
     double value = 0;
-    const ParseResult parsed = parse_number(word, value);
-    if (parsed != ParseResult::Ok)
-      error(element, index, ", property '" + property.name + "': '" + std::string(word) + "' is " +
-                                (parsed == ParseResult::OutOfRange ? "outside the float64 range" : "not a number"));
+    std::string problem;
+    if (!parse_typed_number(word, property.type, value, problem))
+      error(element, index, ", property '" + property.name + "': " + problem);
     row[std::size_t(column)] = value;
   }
 

@@ -108,7 +108,7 @@ Coordinates<double> read_values(const std::string& path, std::string_view bytes,
     }
     return coords;
   }
-  parse_number_list(data, std::size_t(values), coords.data(), [&](std::size_t i, std::size_t offset) {
+  parse_number_list(data, std::size_t(values), section.type, coords.data(), [&](std::size_t i, std::size_t offset) {
     std::size_t line = section.line + 1;
     for (std::size_t k = 0; k < offset; ++k) line += data[k] == '\n';
     return path + ": line " + std::to_string(line) + ": point " + std::to_string(i / 3) + ", component " +

@@ -177,7 +177,7 @@ class PieceReader {
       return path_ + ": line " + std::to_string(line_of(bytes_, array.content + offset)) + ": point " +
              std::to_string(i / 3) + ", component " + std::to_string(i % 3);
     };
-    const std::size_t end = parse_number_list(text, values, out.data() + first, place, control_);
+    const std::size_t end = parse_number_list(text, values, array.type, out.data() + first, place, control_);
     if (text.substr(end).find_first_not_of(" \t\r\n") != std::string_view::npos)
       fail(ErrorKind::BadInput, where_ + ": the Points DataArray has more values than NumberOfPoints x 3");
   }

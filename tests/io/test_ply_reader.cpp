@@ -26,12 +26,13 @@ class PlyReaderTest : public TempDirTest {
 const std::string kXyzHeader =
     "ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\nproperty float y\nproperty float z\nend_header\n";
 
-TEST_F(PlyReaderTest, ReadsAsciiValuesAsWritten) {
+TEST_F(PlyReaderTest, ReadsAsciiValuesAsTheirTypeStoresThem) {
   const std::string file = write_file("hand.ply", "ply\r\nformat ascii 1.0\r\ncomment by hand\r\nelement vertex 3\r\n"
                                                   "property float x\r\nproperty float y\r\nproperty double z\r\n"
-                                                  "end_header\r\n0 1 2\r\n-1.5 2.5 1e3\r\n\r\n0.1 8 9\r\n");
+                                                  "end_header\r\n0 1 2\r\n-1.5 2.5 1e3\r\n\r\n0.1 8 0.1\r\n");
   const PointSet points = load_points(file);
-  EXPECT_EQ(points.values(), (std::vector<double>{0, 1, 2, -1.5, 2.5, 1000, 0.1, 8, 9}));
+  // x and y are float32: 0.1 becomes the float32 nearest 0.1, as in a binary file; z is a double.
+  EXPECT_EQ(points.values(), (std::vector<double>{0, 1, 2, -1.5, 2.5, 1000, double(0.1f), 8, 0.1}));
   EXPECT_EQ(points.column_names, (std::vector<std::string>{"x", "y", "z"}));
   EXPECT_EQ(points.source, file);
 }
@@ -114,6 +115,11 @@ TEST_F(PlyReaderTest, RefusesBadAsciiValuesNamingLineElementAndProperty) {
   EXPECT_TRUE(rejects("5x.ply", kXyzHeader + "1 2 3\n4 5x 6\n", {"line 9", "property 'y': '5x' is not a number"}));
   EXPECT_TRUE(rejects("long.ply", kXyzHeader + "1 2 3 4\n4 5 6\n", {"line 8", "more than its properties take"}));
   EXPECT_TRUE(rejects("range.ply", kXyzHeader + "1 2 3\n4 5 1e999\n", {"line 9", "outside the float64 range"}));
+  EXPECT_TRUE(rejects("float.ply", kXyzHeader + "1 2 3\n4 5 1e39\n", {"line 9", "'1e39' does not fit the declared type float32"}));
+  const std::string colour = "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float y\n"
+                             "property float z\nproperty uchar red\nend_header\n";
+  EXPECT_TRUE(rejects("uchar.ply", colour + "1 2 3 256\n", {"line 9", "property 'red': '256' does not fit the declared type uint8"}));
+  EXPECT_TRUE(rejects("half.ply", colour + "1 2 3 2.5\n", {"'2.5' does not fit the declared type uint8"}));
   EXPECT_TRUE(rejects("truncated.ply", kXyzHeader + "1 2 3\n", {"the file ends before element 'vertex' 1 of 2"}));
   EXPECT_TRUE(rejects("nan.ply", kXyzHeader + "1 2 3\n4 nan 6\n", {"point 1, dimension 1 is NaN"}));
   const std::string faces = "ply\nformat ascii 1.0\nelement face 1\nproperty list uchar int v\nelement vertex 1\n"

@@ -101,12 +101,13 @@ TEST_F(VtkPointsTest, ReadsBinaryPlyAndLegacyFilesWrittenByVtk) {
     const std::string poly_file = path("poly.vtk"), grid_file = path("grid.vtk");
     write_legacy(poly_file, to_polydata(points), binary);
     write_legacy(grid_file, grid, binary);
-    // VTK writes ASCII float32 values with 6 significant digits (%g); binary ones exactly.
+    // VTK writes ASCII float32 values with 6 significant digits (%g), read back as float32; binary
+    // ones exactly.
     std::vector<double> expected = points.values();
     for (double& v : expected) {
       char text[32];
       std::snprintf(text, sizeof text, "%g", v);
-      if (!binary) v = std::strtod(text, nullptr);
+      if (!binary) v = double(std::strtof(text, nullptr));
     }
     EXPECT_EQ(load_points(poly_file).values(), expected) << binary;
     EXPECT_EQ(load_points(grid_file).values(), expected) << binary;
