@@ -212,8 +212,10 @@ template <typename Body>
 Coordinates<double> read_body(Body& body, const PlyHeader& header, const PlyElement& vertex,
                               const VertexColumns& columns, std::size_t data_bytes, RunControl* control) {
   Coordinates<double> coords;
-  // Each value takes at least one byte (binary) or two characters (ASCII): never reserve beyond that.
-  coords.reserve(std::size_t(std::min<std::uint64_t>(vertex.count, data_bytes) * columns.names.size()));
+  // Each value takes at least one byte (binary) or two characters (ASCII, `data_bytes` is halved):
+  // never reserve more values than the file can hold.
+  const std::size_t dims = columns.names.size();
+  coords.reserve(std::size_t(std::min<std::uint64_t>(vertex.count, data_bytes / dims) * dims));
   for (std::size_t k = 0; k < header.elements.size(); ++k) {
     const PlyElement& element = header.elements[k];
     body.read(element, &element == &vertex ? &columns : nullptr, coords);
