@@ -143,5 +143,15 @@ TEST_F(PlyReaderTest, RefusesBinaryCountsBeyondTheFile) {
                       {"a list of 1073741824 items does not fit"}));
 }
 
+TEST_F(PlyReaderTest, HonoursCancelBetweenAndWithinElements) {
+  const std::string file = write_file("cancel.ply", "ply\nformat ascii 1.0\nelement face 1\nproperty list uchar int v\n"
+                                                    "element vertex 1\nproperty float x\nproperty float y\n"
+                                                    "property float z\nend_header\n3 0 1 2\n1 2 3\n");
+  RunControl control([&](double fraction, const std::string&) {
+    if (fraction > 0) control.request_cancel();  // once the faces are read
+  });
+  EXPECT_TRUE(throws_error([&] { load_points(file, {}, &control); }, ErrorKind::Cancelled, {}));
+}
+
 }  // namespace
 }  // namespace simjoin::testing
