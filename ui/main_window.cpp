@@ -166,7 +166,7 @@ void MainWindow::buildMenus() {
   file->addAction(tr("&Open..."), QKeySequence::Open, this, [this] {
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open points"), QSettings().value("lastDir").toString(),
-        tr("Point files (*.csv *.txt *.npy *.ply *.vtk *.vtp *.bin);;All files (*)"));
+        tr("Point files (*.csv *.tsv *.txt *.npy *.ply *.vtk *.vtp *.las);;All files (*)"));
     if (!path.isEmpty()) openFile(path);
   });
   QMenu* samples = file->addMenu(tr("Open &Sample"));

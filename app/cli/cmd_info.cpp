@@ -12,7 +12,7 @@ namespace simjoin::cli {
 Command add_info_command(CLI::App& app) {
   auto* command = app.add_subcommand("info", "Show n, d, coordinate ranges and load warnings of a point file");
   auto path = std::make_shared<std::string>();
-  command->add_option("file", *path, "Point file (.csv .tsv .txt .npy .ply .vtp .vtk)")->required();
+  command->add_option("file", *path, "Point file (.csv .tsv .txt .npy .ply .vtp .vtk .las)")->required();
   return {command, [path] {
     const PointSet points = load_input(*path);
     std::printf("file:   %s\npoints: %zu\ndims:   %zu\nstored: float64 (the file's values, read as %s)\n",

@@ -30,8 +30,9 @@ std::string read_file_bytes(const std::string& path, RunControl* control) {
   std::string bytes;
   try {
     const auto size = std::filesystem::file_size(path, ec);
-    if (!ec) bytes.reserve(size);
-    std::size_t chunk = kReadChunk;
+    if (!ec) bytes.reserve(size + 1);
+    // A small file is read in one chunk of its size (and one byte to see its end), not in 16 MiB.
+    const std::size_t chunk = ec ? kReadChunk : std::min<std::size_t>(kReadChunk, size + 1);
     for (;;) {
       if (control) control->throw_if_cancelled();
       const std::size_t old_size = bytes.size();

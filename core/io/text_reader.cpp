@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "core/io/file_io.hpp"
+#include "core/io/number_text.hpp"
 
 namespace simjoin {
 
@@ -87,24 +88,6 @@ std::vector<std::string_view> fields_of(std::string_view line, char delimiter) {
   return fields;
 }
 
-enum class Parse { Ok, NotNumber, OutOfRange };
-
-Parse parse_number(std::string_view text, double& value) {
-  const char* begin = text.data();
-  const char* end = begin + text.size();
-  if (begin != end && *begin == '+') ++begin;
-  if (begin == end) return Parse::NotNumber;
-  const std::from_chars_result result = std::from_chars(begin, end, value);
-  if (result.ec == std::errc::result_out_of_range) {
-    // Tiny values underflow to zero or a subnormal, which is fine; only overflow is an error.
-    value = std::strtod(std::string(begin, end).c_str(), nullptr);
-    if (std::isinf(value)) return Parse::OutOfRange;
-  } else if (result.ec != std::errc()) {
-    return Parse::NotNumber;
-  }
-  return result.ptr == end ? Parse::Ok : Parse::NotNumber;
-}
-
 char detect_delimiter(std::string_view line) {
   char best = kWhitespace;
   std::size_t best_count = 0;
@@ -139,7 +122,7 @@ class TextParser {
     first_line_ = lines_.number();
     const bool header = options.header.value_or(std::none_of(first.begin(), first.end(), [](auto field) {
       double value;
-      return parse_number(field, value) != Parse::NotNumber;
+      return parse_number(field, value) != ParseResult::NotNumber;
     }));
     if (header) {
       names_.assign(first.begin(), first.end());
@@ -183,7 +166,7 @@ class TextParser {
       for (std::size_t column = 0; column < columns_; ++column) {
         double value;
         // An empty cell says nothing about the column; it is reported as such when parsed.
-        if (cells[column].empty() || parse_number(cells[column], value) != Parse::NotNumber) {
+        if (cells[column].empty() || parse_number(cells[column], value) != ParseResult::NotNumber) {
           add_slot(column);
         } else {
           check_unambiguous(column, cells[column]);
@@ -237,7 +220,7 @@ class TextParser {
     if (other == '\0' || cell.find(other) == std::string_view::npos) return;
     double value;
     for (std::string_view part : fields_of(cell, other))
-      if (parse_number(part, value) == Parse::NotNumber) return;
+      if (parse_number(part, value) == ParseResult::NotNumber) return;
     cell_error(column, quote_cell(cell) + " holds numbers separated by '" + std::string(1, other) +
                            "' while fields are split on '" + std::string(1, delimiter_) +
                            "': the delimiter is ambiguous (decimal commas?); write decimals with '.', or "
@@ -251,11 +234,11 @@ class TextParser {
       if (slot < 0) return;
       double value = 0;
       switch (parse_number(text, value)) {
-        case Parse::Ok:
+        case ParseResult::Ok:
           if (!std::isfinite(value)) cell_error(column, quote_cell(text) + " is not a finite number");
           break;
-        case Parse::OutOfRange: cell_error(column, quote_cell(text) + " is outside the float64 range"); break;
-        case Parse::NotNumber:
+        case ParseResult::OutOfRange: cell_error(column, quote_cell(text) + " is outside the float64 range"); break;
+        case ParseResult::NotNumber:
           cell_error(column, text.empty() ? "empty cell, expected a number" : quote_cell(text) + " is not a number");
       }
       row[slot] = value;

@@ -5,14 +5,18 @@
 
 #include "core/error.hpp"
 #include "core/io/file_io.hpp"
+#include "core/io/las_reader.hpp"
 #include "core/io/npy.hpp"
-#include "core/vtkio/vtk_points.hpp"
+#include "core/io/ply_reader.hpp"
+#include "core/io/vtk_legacy_reader.hpp"
+#include "core/io/vtk_xml_reader.hpp"
 
 namespace simjoin {
 
 namespace {
 const std::vector<std::string> kTextExtensions = {".csv", ".tsv", ".txt", ".dat", ".xyz"};
-const std::vector<std::string> kVtkExtensions = {".ply", ".vtp", ".vtk"};
+// Binary and mesh formats, each with a reader of its own.
+const std::vector<std::string> kOtherExtensions = {".npy", ".ply", ".vtp", ".vtk", ".las", ".laz"};
 
 bool contains(const std::vector<std::string>& list, const std::string& value) {
   return std::find(list.begin(), list.end(), value) != list.end();
@@ -22,8 +26,7 @@ bool contains(const std::vector<std::string>& list, const std::string& value) {
 const std::vector<std::string>& supported_point_extensions() {
   static const std::vector<std::string> all = [] {
     std::vector<std::string> list = kTextExtensions;
-    list.push_back(".npy");
-    list.insert(list.end(), kVtkExtensions.begin(), kVtkExtensions.end());
+    list.insert(list.end(), kOtherExtensions.begin(), kOtherExtensions.end());
     return list;
   }();
   return all;
@@ -37,8 +40,14 @@ PointSet load_points(const std::string& path, const LoadOptions& options, RunCon
     points = read_text(path, options.text, control);
   } else if (ext == ".npy") {
     points = read_npy(path, control);
-  } else if (contains(kVtkExtensions, ext)) {
-    points = read_vtk_points(path, control);
+  } else if (ext == ".ply") {
+    points = read_ply(path, control);
+  } else if (ext == ".vtp") {
+    points = read_vtp(path, control);
+  } else if (ext == ".vtk") {
+    points = read_legacy_vtk(path, control);
+  } else if (ext == ".las" || ext == ".laz") {
+    points = read_las(path, control);
   } else {
     std::string known;
     for (const std::string& e : supported_point_extensions()) known += (known.empty() ? "" : " ") + e;

@@ -12,8 +12,10 @@ struct LoadOptions {
   TextReadOptions text;  // for .csv .tsv .txt .dat .xyz
 };
 
-// Reads a point file, choosing the reader by extension: .csv .tsv .txt .dat .xyz (text), .npy,
-// .ply .vtp .vtk (VTK). Sets PointSet::source to the path. Throws Error(BadInput) naming the file.
+// Reads a point file, choosing the reader by extension: .csv .tsv .txt .dat .xyz (text), .npy, .ply,
+// .vtp, .vtk (legacy VTK), .las (.laz is refused with how to decompress it); all are the project's
+// own readers (core/io), none goes through VTK. Sets PointSet::source to the path. Throws
+// Error(BadInput) naming the file.
 PointSet load_points(const std::string& path, const LoadOptions& options = {}, RunControl* control = nullptr);
 
 // The extensions load_points accepts, for file dialogs and messages.

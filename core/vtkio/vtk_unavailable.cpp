@@ -4,11 +4,6 @@
 
 namespace simjoin {
 
-PointSet read_vtk_points(const std::string& path, RunControl*) {
-  fail(ErrorKind::BadInput, path + ": this build of Simjoin Studio is built without VTK, so it cannot read "
-                                   ".ply, .vtp or .vtk files; convert the points to .csv or .npy");
-}
-
 void write_labeled_vtp(const std::string& path, const PointSet&,
                        const std::vector<std::pair<std::string, std::vector<std::int32_t>>>&) {
   fail(ErrorKind::Unavailable,

@@ -261,6 +261,56 @@ def test_join_labels_vtp():
             "--labels-vtp", f"{tmp}/x.vtp", expect=2)
 
 
+def test_hostile_point_files_exit_3_naming_the_file():
+    """PLY and VTP files that crashed or hung VTK's readers: exit 3, the file and line named."""
+    xyz = "property float x\nproperty float y\nproperty float z\n"
+    short = f"{tmp}/a2.ply"
+    with open(short, "w") as f:
+        f.write(f"ply\nformat ascii 1.0\nelement vertex 2\n{xyz}end_header\n1 2 3\n4 5\n")
+    err = simjoin("join", "--input", short, "--eps", 1, "--engine", "cpu-grid", "--count-only", expect=3).stderr
+    assert short in err and "line 9" in err and "'z' is missing" in err and "internal" not in err, err
+    faces_first = f"{tmp}/faces-first.ply"
+    with open(faces_first, "w") as f:
+        f.write(f"ply\nformat ascii 1.0\nelement face 1\nproperty list uchar int v\nelement vertex 3\n{xyz}"
+                "end_header\n3 0 1 2\n0 0 0\n0.5 0 0\n5 5 5\n")
+    out = simjoin("join", "--input", faces_first, "--eps", 1, "--engine", "cpu-grid", "--count-only").stdout
+    assert "1" in out.split(), out
+    huge = f"{tmp}/huge.vtp"
+    with open(huge, "w") as f:
+        f.write('<VTKFile type="PolyData"><PolyData><Piece NumberOfPoints="1000000000000"><Points>'
+                '<DataArray type="Float32" NumberOfComponents="3" format="binary">AAAAAA==</DataArray>'
+                '</Points></Piece></PolyData></VTKFile>')
+    err = simjoin("info", huge, expect=3).stderr
+    assert huge in err, err
+
+
+def test_las_with_utm_offsets_joins_exactly():
+    """A LAS 1.2 file at UTM-sized offsets: the pairs of the scaled float64 coordinates."""
+    stored = rng.integers(-20000, 20000, size=(400, 3), dtype=np.int32)
+    scale, offset = np.array([0.001, 0.001, 0.001]), np.array([500000.0, 4000000.0, 100.0])
+    header = bytearray(227)
+    header[0:4] = b"LASF"
+    header[24:26] = bytes([1, 2])
+    header[94:96] = (227).to_bytes(2, "little")
+    header[96:100] = (227).to_bytes(4, "little")
+    header[104] = 0
+    header[105:107] = (20).to_bytes(2, "little")
+    header[107:111] = len(stored).to_bytes(4, "little")
+    header[131:179] = np.concatenate([scale, offset]).astype("<f8").tobytes()
+    records = np.zeros((len(stored), 20), dtype=np.uint8)
+    records[:, :12] = stored.astype("<i4").view(np.uint8).reshape(-1, 12)
+    path = f"{tmp}/utm.las"
+    with open(path, "wb") as f:
+        f.write(bytes(header) + records.tobytes())
+    points = stored * scale + offset
+    simjoin("join", "--input", path, "--eps", 2.5, "--engine", "cpu-grid", "--output", f"{tmp}/las.npy")
+    expected = numpy_pairs(points, None, 2.5)
+    assert len(expected) > 10 and read_pairs(f"{tmp}/las.npy") == expected
+    laz = f"{tmp}/utm.laz"
+    os.replace(path, laz)
+    assert "laszip" in simjoin("info", laz, expect=3).stderr
+
+
 @separate
 def test_sweep_writes_csv_and_chart():
     if not GUI_BUILT:

@@ -1,0 +1,15 @@
+#pragma once
+// The points of legacy VTK files (.vtk), read by the project's own code rather than VTK's reader.
+#include <string>
+
+#include "core/point_set.hpp"
+#include "core/run_control.hpp"
+
+namespace simjoin {
+
+// Reads the POINTS (n x 3) of a POLYDATA, UNSTRUCTURED_GRID or STRUCTURED_GRID data set, ASCII or
+// BINARY (big endian); what follows the points (cells, point data) is ignored. Every count and value
+// is checked against the file. Throws Error(BadInput) naming the file and the line.
+PointSet read_legacy_vtk(const std::string& path, RunControl* control = nullptr);
+
+}  // namespace simjoin
