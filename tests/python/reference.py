@@ -25,7 +25,7 @@ def cross_pairs(X, Y, eps):
 # RECALL_FLOOR_PAIRS or more (the engine contract, tests/core/engine_contract.hpp, holds the same floor
 # and says why): one whose pairs are at most SELECTIVE_SHARE of all pairs of points, where the caller
 # names that number.
-RECALL_FLOOR = 0.5
+RECALL_FLOOR = 0.25
 RECALL_FLOOR_PAIRS = 20
 SELECTIVE_SHARE = 0.1
 
