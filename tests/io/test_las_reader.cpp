@@ -9,7 +9,7 @@
 #include "core/vtkio/load_points.hpp"
 #include "tests/core/oracle_check.hpp"
 #include "tests/io/binary_bytes.hpp"
-#include "tests/io/temp_dir.hpp"
+#include "tests/io/reader_test.hpp"
 
 namespace simjoin::testing {
 namespace {
@@ -61,15 +61,7 @@ std::vector<std::array<std::int32_t, 3>> random_stored(std::size_t n, std::uint6
   return stored;
 }
 
-class LasReaderTest : public TempDirTest {
- protected:
-  ::testing::AssertionResult rejects(const std::string& name, const std::string& content,
-                                     std::vector<std::string> parts) {
-    const std::string file = write_file(name, content);
-    parts.push_back(file);
-    return throws_error([&] { load_points(file); }, ErrorKind::BadInput, parts);
-  }
-};
+using LasReaderTest = ReaderTest;
 
 TEST_F(LasReaderTest, EveryVersionAndPointFormatAppliesScaleAndOffsetExactly) {
   SCOPED_TRACE(test_seed());

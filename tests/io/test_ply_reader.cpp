@@ -8,20 +8,12 @@
 #include "core/vtkio/load_points.hpp"
 #include "tests/core/oracle_check.hpp"
 #include "tests/io/binary_bytes.hpp"
-#include "tests/io/temp_dir.hpp"
+#include "tests/io/reader_test.hpp"
 
 namespace simjoin::testing {
 namespace {
 
-class PlyReaderTest : public TempDirTest {
- protected:
-  ::testing::AssertionResult rejects(const std::string& name, const std::string& content,
-                                     std::vector<std::string> parts) {
-    const std::string file = write_file(name, content);
-    parts.push_back(file);
-    return throws_error([&] { load_points(file); }, ErrorKind::BadInput, parts);
-  }
-};
+using PlyReaderTest = ReaderTest;
 
 const std::string kXyzHeader =
     "ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\nproperty float y\nproperty float z\nend_header\n";
