@@ -63,12 +63,6 @@ namespace {
 // Fewer points for higher d keeps the O(n^2 d) oracle quick.
 std::size_t points_for(std::size_t d) { return d <= 3 ? 2000 : d <= 8 ? 1000 : 400; }
 
-PointSet shifted(PointSet points, const std::vector<double>& offset) {
-  for (std::size_t i = 0; i < points.size(); ++i)
-    for (std::size_t k = 0; k < points.dims(); ++k) points.point(i)[k] += offset[k % offset.size()];
-  return points;
-}
-
 // Values rounded to a grid of `step` (millimetres, say), as surveyed coordinates are written.
 PointSet rounded(PointSet points, double step) {
   for (std::size_t i = 0; i < points.size() * points.dims(); ++i)

@@ -7,13 +7,13 @@
 
 namespace simjoin::testing {
 
-namespace {
 PointSet shifted(PointSet points, const std::vector<double>& offset) {
   for (std::size_t i = 0; i < points.size(); ++i)
     for (std::size_t k = 0; k < points.dims(); ++k) points.point(i)[k] += offset[k % offset.size()];
   return points;
 }
 
+namespace {
 // Every coordinate times 2^exponent: exact while the values stay normal, so the ties stay ties.
 PointSet scaled(PointSet points, int exponent) {
   for (std::size_t i = 0; i < points.size() * points.dims(); ++i)

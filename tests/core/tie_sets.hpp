@@ -18,6 +18,9 @@ struct TieSet {
 
 std::vector<TieSet> tie_heavy_sets(std::uint64_t seed);
 
+// The points moved by `offset` (its values repeated over the dimensions).
+PointSet shifted(PointSet points, const std::vector<double>& offset);
+
 // eps across the double range: 5e-324, 1e-310, DBL_MIN, 1e-300, 1e300, 1e308.
 std::vector<double> extreme_eps();
 
