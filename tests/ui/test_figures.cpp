@@ -63,11 +63,7 @@ struct ViewCase {
     input.mode = mode;
     input.eps = eps;
     input.picked = picked;
-    if (result) {
-      input.stats = &result->stats;
-      input.partitions = result->partitions ? &*result->partitions : nullptr;
-      input.grid = result->grid ? &*result->grid : nullptr;
-    }
+    input.show_run(result ? &*result : nullptr);
     layers = build_layers(input);
   }
 

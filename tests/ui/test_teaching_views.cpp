@@ -54,11 +54,7 @@ struct View {
     input.projected = &projected;
     input.mode = mode;
     input.eps = eps;
-    if (result) {
-      input.stats = &result->stats;
-      input.partitions = result->partitions ? &*result->partitions : nullptr;
-      input.grid = result->grid ? &*result->grid : nullptr;
-    }
+    input.show_run(result);
   }
 };
 

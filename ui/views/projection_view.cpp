@@ -236,9 +236,7 @@ void ProjectionView::startBuild() {
       input.axes = axes;
       input.projected = built->projected.get();
       input.mode = mode;
-      input.stats = result ? &result->stats : nullptr;
-      input.partitions = result && result->partitions ? &*result->partitions : nullptr;
-      input.grid = result && result->grid ? &*result->grid : nullptr;
+      input.show_run(result.get());
       input.eps = eps;
       input.selected_partition = selected;
       input.picked = picked;

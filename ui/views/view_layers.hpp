@@ -59,6 +59,13 @@ struct ViewInput {
   std::optional<std::uint32_t> picked;
   PaletteKind palette = PaletteKind::Distinct;  // of the partitions
   std::size_t max_display = 1'000'000;       // above this, every m-th point is drawn
+
+  // Shows what `result` (none: null) holds: its statistics and its partitions or grid.
+  void show_run(const RunResult* result) {
+    stats = result ? &result->stats : nullptr;
+    partitions = result && result->partitions ? &*result->partitions : nullptr;
+    grid = result && result->grid ? &*result->grid : nullptr;
+  }
 };
 
 // Projects all points on the axes: n x 2.
