@@ -93,6 +93,16 @@ VerifyReport check_engine(Engine& engine, const PointSet& a, const PointSet* b,
   return compare_with_oracle(run_pairs(engine, a, b, params, result), a, b, params.eps);
 }
 
+void expect_ab_join_refused(Engine& engine, const PointSet& a, const PointSet& b, const JoinParams& params) {
+  try {
+    run_pairs(engine, a, &b, params);
+    ADD_FAILURE() << engine.name() << " ran an A-join-B, which its capabilities say it has not";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::Usage) << error.what();
+    EXPECT_NE(std::string(error.what()).find("A-join-B"), std::string::npos) << error.what();
+  }
+}
+
 std::uint64_t count_pairs(Engine& engine, const PointSet& a, const PointSet* b,
                           const JoinParams& params) {
   CountSink sink;

@@ -46,6 +46,9 @@ std::vector<Pair> run_pairs(Engine& engine, const PointSet& a, const PointSet* b
 VerifyReport check_engine(Engine& engine, const PointSet& a, const PointSet* b,
                           const JoinParams& params, RunResult* result = nullptr);
 
+// Expects `engine`, which has no A-join-B, to refuse a ⋈ b as a usage error that says so.
+void expect_ab_join_refused(Engine& engine, const PointSet& a, const PointSet& b, const JoinParams& params);
+
 // Runs `engine` count-only and returns the count.
 std::uint64_t count_pairs(Engine& engine, const PointSet& a, const PointSet* b,
                           const JoinParams& params);
