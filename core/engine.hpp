@@ -21,14 +21,18 @@ struct JoinSources {
 };
 
 // What an engine computes on: float32 coordinates in the join's frame (core/join_frame.hpp), the
-// file's values for the exact test, and the band that says when the float32 test decides alone.
-// Float64 engines (Capabilities::precision) get only the file's values.
+// file's values for the exact test, the band that says when the float32 test decides alone, and the
+// radius its index must search. Float64 engines (Precision::Float64) get only the file's values.
 struct JoinInputs {
   const PointSet32* a = nullptr;
   const PointSet32* b = nullptr;  // null for a self-join
   const PointSet* exact_a = nullptr;
   const PointSet* exact_b = nullptr;
   ExactBand band;
+  // Every pair within the caller's eps (JoinParams::eps, file units) is at most this far apart in
+  // the coordinates the engine computes on: JoinFrame::search_radius in frame units, or the caller's
+  // eps itself for a float64 engine.
+  double search_radius = 0;
   bool self_join() const { return exact_b == nullptr; }
   // The set queries run over: B for A join B, A for a self-join.
   const PointSet32& queries() const { return b ? *b : *a; }
@@ -40,8 +44,7 @@ struct JoinInputs {
 };
 
 struct JoinParams {
-  // The caller's eps, in the file's units. Engines receive the frame's search radius instead
-  // (JoinFrame::search_eps): every pair within eps is at most that far apart in their coordinates.
+  // The caller's eps, in the file's units; engines search JoinInputs::search_radius.
   double eps = 0;
   int k = 0;                  // partitions for KMEANS-JOIN; 0 lets the engine choose
   std::uint64_t seed = 1;     // for anything randomised (k-means seeding)
@@ -51,6 +54,9 @@ struct JoinParams {
   int threads = 0;            // CPU threads; 0 uses all cores
 };
 
+// What an engine computes on: float32 coordinates in the join's frame, or the file's float64 values.
+enum class Precision { Float32, Float64 };
+
 struct Capabilities {
   bool self_join = true;
   bool ab_join = true;
@@ -58,7 +64,7 @@ struct Capabilities {
   bool gpu = false;
   bool exact = true;          // false for approximate engines (may miss pairs)
   std::size_t max_dims = kMaxDims;
-  std::string precision = "float32";
+  Precision precision = Precision::Float32;
 };
 
 struct Availability {

@@ -85,16 +85,15 @@ std::vector<bool> row_mask(std::size_t n, const std::vector<std::uint32_t>& rows
 }
 }  // namespace
 
-FarPoints find_far_points(const JoinSources& sources, double eps, int threads) {
+FarPoints find_far_points(const JoinSources& sources, const JoinFrame& whole, int threads) {
   FarPoints far;
   const PointSet& a = *sources.a;
   const std::size_t total = a.size() + (sources.b ? sources.b->size() : 0);
-  far.all = joint_bounds(a, sources.b);
   if (total < 2) return far;
-  const double bound_all = JoinFrame(far.all, eps).distance_error();
-  if (bound_all <= eps / 64) return far;
-  far.bulk = middle_box(sources, far.all);
-  if (JoinFrame(far.bulk, eps).distance_error() > bound_all / 4) return far;
+  const double bound_all = whole.distance_error();
+  if (bound_all <= whole.eps() / 64) return far;
+  far.bulk = middle_box(sources, whole.bounds());
+  if (whole.over(far.bulk).distance_error() > bound_all / 4) return far;
 
   const std::size_t limit = std::size_t(kWorkLimit / (double(a.dims()) * double(total)));
   if (!rows_outside(a, far.bulk, limit, threads, far.a) ||
@@ -103,6 +102,10 @@ FarPoints find_far_points(const JoinSources& sources, double eps, int threads) {
     far.b.clear();
   }
   return far;
+}
+
+FarPoints find_far_points(const JoinSources& sources, double eps, int threads) {
+  return find_far_points(sources, JoinFrame(*sources.a, sources.b, eps), threads);
 }
 
 PointSet without_rows(const PointSet& points, std::span<const std::uint32_t> far,
@@ -202,6 +205,31 @@ void renumber_structures(RunResult& result, std::span<const std::uint32_t> kept,
   }
   if (result.grid)
     for (std::uint32_t& point : result.grid->point_order) point = kept[point];
+}
+
+BulkSources::BulkSources(const JoinSources& sources, JoinFrame whole, int threads)
+    : sources_(sources), threads_(threads), far_(find_far_points(sources, whole, threads)), frame_(std::move(whole)) {
+  if (far_.empty()) return;
+  a_ = without_rows(*sources.a, far_.a, rows_a_);
+  if (sources.b) b_ = without_rows(*sources.b, far_.b, rows_b_);
+  frame_ = frame_.over(joint_bounds(*a_, b_ ? &*b_ : nullptr));
+}
+
+JoinSources BulkSources::rows() const {
+  if (far_.empty()) return sources_;
+  return {&*a_, b_ ? &*b_ : nullptr};
+}
+
+void BulkSources::join_far_points(RunResult& result, PairSink& sink, RunControl& control) const {
+  if (far_.empty()) return;
+  control.set_phase("far points");
+  {
+    PhaseTimer timer(result.stats, "far points");
+    result.stats.compared_pairs += simjoin::join_far_points(sources_, far_, frame_.eps(), threads_, sink, control);
+  }
+  renumber_structures(result, rows_a_, *sources_.a);
+  result.stats.notes.push_back(std::to_string(far_.size()) +
+                               " far points (outliers) kept out of the float32 frame and joined in float64");
 }
 
 }  // namespace simjoin

@@ -7,7 +7,7 @@
 
 namespace simjoin {
 
-// The proof behind accept, reject and search_eps. Units are the frame's (file units times 2^e).
+// The proof behind accept, reject and search_radius. Units are the frame's (file units times 2^e).
 // u = 2^-24 and w = 2^-53 are the float32 and float64 unit roundoffs.
 //  1. A frame coordinate y = fl32(fl64(x - o) * 2^e) is off from (x - o) 2^e by at most
 //     c R_k + 2^-149, with c = u + 2w and R_k the largest |x - o| 2^e in dimension k (the 2^-149
@@ -19,17 +19,18 @@ namespace simjoin {
 //     a = (2d+2) 2^-149 for results below the normal range.
 //  3. The oracle's sum O (in its own scale, converted exactly into the frame's) satisfies
 //     |O - t^2| <= g' t^2 + a', g' = (d+2)w / (1 - (d+2)w), and it accepts when O <= T.
-//  Oracle accepts => t^2 <= (T + a') / (1 - g') = tmax^2 => s <= tmax + E = search_eps
-//                 => D <= search_eps^2 (1 + g) + a = reject.
+//  Oracle accepts => t^2 <= (T + a') / (1 - g') = tmax^2 => s <= tmax + E = search_radius
+//                 => D <= search_radius^2 (1 + g) + a = reject.
 //  D <= accept = (tacc - E)^2 (1 - g) - a, tacc^2 = (T - a') / (1 + g')
 //                 => s <= tacc - E => t <= tacc => O <= T: the oracle accepts.
-// The double arithmetic below is then widened by 2^-40 (reject, search_eps) or narrowed by it
+// The double arithmetic below is then widened by 2^-40 (reject, search_radius) or narrowed by it
 // (accept) before rounding outwards to float32.
 
 namespace {
 constexpr double kUnit32 = 0x1p-24;
 constexpr double kUnit64 = 0x1p-53;
 constexpr double kSlack = 0x1p-40;
+constexpr int kLargestExponent = 1023;  // 2^1023, the largest power of two a double holds
 
 double gamma(std::size_t d, double unit) {
   const double n = double(d + 2) * unit;
@@ -55,7 +56,6 @@ float float_above(double x) {
 // and the comparison is unchanged by the remaining power of two. For eps = 0 a pair is within only
 // when every difference is zero (with a scale of 1, differences below 1e-162 would square to zero).
 ExactBand oracle_band(double eps) {
-  constexpr int kLargestExponent = 1023;  // 2^1023, the largest power of two a double holds
   ExactBand band;
   const int exponent = eps > 0 ? std::min(-std::ilogb(eps), kLargestExponent) : kLargestExponent;
   band.scale = std::ldexp(1.0, exponent);
@@ -63,7 +63,7 @@ ExactBand oracle_band(double eps) {
   return band;
 }
 
-JoinFrame::JoinFrame(const Bounds64& bounds, double eps) : eps_(eps) {
+JoinFrame::JoinFrame(const Bounds64& bounds, double eps) : eps_(eps), bounds_(bounds) {
   const std::size_t d = bounds.low.size();
   origin_.assign(d, 0.0);
   half_extent_.assign(d, 0.0);
@@ -86,7 +86,7 @@ JoinFrame::JoinFrame(const Bounds64& bounds, double eps) : eps_(eps) {
   else
     scale_exponent_ = eps > 0 ? oracle_exponent : 20 - std::ilogb(widest);
   if (widest > 0) scale_exponent_ = std::min(scale_exponent_, 61 - std::ilogb(widest));
-  scale_exponent_ = std::min(scale_exponent_, 1023);  // 2^1024 is no double (subnormal extents)
+  scale_exponent_ = std::min(scale_exponent_, kLargestExponent);  // subnormal extents
 
   const double c = kUnit32 + 2 * kUnit64;
   double spread = 0;
@@ -104,8 +104,8 @@ JoinFrame::JoinFrame(const Bounds64& bounds, double eps) : eps_(eps) {
   const double a64 = std::ldexp(double(2 * d + 2) * 0x1p-1074, shift);
 
   const double t_max = std::sqrt((T + a64) / (1 - g64));
-  search_eps_ = (t_max + E) * (1 + kSlack);
-  band_.reject = float_above((search_eps_ * search_eps_ * (1 + g) + a32) * (1 + kSlack));
+  search_radius_ = (t_max + E) * (1 + kSlack);
+  band_.reject = float_above((search_radius_ * search_radius_ * (1 + g) + a32) * (1 + kSlack));
   const double t_accept = T > a64 ? std::sqrt((T - a64) / (1 + g64)) : 0;
   const double r = t_accept - E;
   const double accept = r > 0 ? (r * r * (1 - g) - a32) * (1 - kSlack) : -1;

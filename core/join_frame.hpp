@@ -23,13 +23,19 @@ class JoinFrame {
   JoinFrame(const PointSet& a, const PointSet* b, double eps) : JoinFrame(joint_bounds(a, b), eps) {}
   // The frame of any points within `bounds`.
   JoinFrame(const Bounds64& bounds, double eps);
+  // The frame of the same eps for points within other bounds.
+  JoinFrame over(const Bounds64& bounds) const { return JoinFrame(bounds, eps_); }
+
+  // The caller's eps, in the file's units, and the bounds the frame was built for.
+  double eps() const { return eps_; }
+  const Bounds64& bounds() const { return bounds_; }
 
   // The points' float32 coordinates in this frame; checks `control` for cancel every million rows.
   PointSet32 to_frame(const PointSet& points, const RunControl* control = nullptr) const;
 
   // Every pair within eps for the oracle is at most this far apart in frame coordinates (float32
   // values, exact arithmetic): the radius an engine's index must search, in frame units.
-  double search_eps() const { return search_eps_; }
+  double search_radius() const { return search_radius_; }
   const ExactBand& band() const { return band_; }
   // Frame length -> file length, and frame coordinate of dimension k -> file coordinate.
   double to_file_length(double length) const;
@@ -50,7 +56,8 @@ class JoinFrame {
   std::vector<double> half_extent_;
   int scale_exponent_ = 0;  // frame = (x - origin) * 2^scale_exponent_
   double eps_ = 0;
-  double search_eps_ = 0;
+  Bounds64 bounds_;
+  double search_radius_ = 0;
   double distance_error_ = 0;  // E of the proof, frame units
   ExactBand band_;
 };

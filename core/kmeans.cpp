@@ -6,8 +6,8 @@
 #include <cmath>
 #include <random>
 
-#include "core/engines/distance.hpp"
 #include "core/error.hpp"
+#include "core/numeric_rules.hpp"
 
 namespace simjoin {
 

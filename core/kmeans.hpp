@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/numeric_rules.hpp"
 #include "core/point_set.hpp"
 #include "core/run_control.hpp"
 
@@ -13,8 +14,8 @@ namespace simjoin {
 struct KMeansParams {
   std::size_t k = 1;          // 1 <= k <= number of points
   std::uint64_t seed = 1;
-  int max_iterations = 25;
-  double tolerance = 1e-4;    // stop when no centroid moves more than this fraction of the extent
+  int max_iterations = kKMeansRounds;
+  double tolerance = kKMeansSettle;  // stop when no centroid moves more than this fraction of the extent
   int threads = 0;            // 0 uses all cores
   // Fit the centroids on this many points (at least k), evenly spread over the set (0: all of
   // them); the membership still covers every point.

@@ -18,7 +18,7 @@ namespace simjoin {
 struct RejoinSession::State {
   double threshold = 0;
   double eps = 0;     // the caller's
-  JoinParams params;  // the frame's search radius, seed, device
+  JoinParams params;  // the caller's eps, seed, device
   std::size_t dims = 0, k = 0;
   bool started = false;
   std::optional<JoinFrame> frame;
@@ -110,7 +110,7 @@ RejoinBatch RejoinSession::initial(const PointSet& points, double eps, int k, Ru
   RunStats& stats = batch.stats;
   stats = begin_stats(s.params, eps, s.dims);
   s.frame.emplace(points, nullptr, eps);
-  s.params.eps = s.frame->search_eps();
+  s.params.eps = eps;
   const PointSet32 framed = s.frame->to_frame(points);
   {
     PhaseTimer timer(stats, "upload");
@@ -128,8 +128,8 @@ RejoinBatch RejoinSession::initial(const PointSet& points, double eps, int k, Ru
   }
   run_control.throw_if_cancelled();
   const gpu::DeviceBuffer<double> gaps = gpu::centroid_gaps(s.clustering, s.points.stride);
-  const gpu::PartitionedPoints parts = gpu::partition_points(s.points, s.clustering.membership.data(),
-                                                             s.clustering, gaps.data(), s.params.eps, true);
+  const gpu::PartitionedPoints parts = gpu::partition_points(
+      s.points, s.clustering.membership.data(), s.clustering, gaps.data(), s.frame->search_radius(), true);
   stats.add_phase("replication", parts.replication_seconds);
   stats.add_phase("sort", parts.sort_seconds);
   stats.replicated_points = parts.entries - points.size();
@@ -198,9 +198,9 @@ RejoinBatch RejoinSession::update(const PointSet& new_points, RunControl* contro
   run_control.throw_if_cancelled();
   const gpu::DeviceBuffer<double> gaps = gpu::centroid_gaps(clustering, all_points.stride);
   const gpu::PartitionedPoints all = gpu::partition_points(all_points, clustering.membership.data(), clustering,
-                                                           gaps.data(), s.params.eps, true);
+                                                           gaps.data(), s.frame->search_radius(), true);
   const gpu::PartitionedPoints added = gpu::partition_points(
-      fresh, clustering.membership.data() + held, clustering, gaps.data(), s.params.eps, true);
+      fresh, clustering.membership.data() + held, clustering, gaps.data(), s.frame->search_radius(), true);
   stats.add_phase("replication", all.replication_seconds + added.replication_seconds);
   stats.add_phase("sort", all.sort_seconds + added.sort_seconds);
   stats.replicated_points = all.entries - all_points.n;

@@ -61,7 +61,7 @@ py::tuple partition_plan(const py::array& points, const py::array& centroids, do
     require_within(rows, bounds, name);
     const JoinFrame frame(bounds, eps);
     RunControl control;
-    placement = place_points(frame.to_frame(rows), nullptr, frame.to_frame(centres).values(), frame.search_eps(),
+    placement = place_points(frame.to_frame(rows), nullptr, frame.to_frame(centres).values(), frame.search_radius(),
                              true, thread_count(0), control);
   }
   const auto n = py::ssize_t(placement.own.size()), copies = py::ssize_t(placement.copy_point.size());

@@ -7,7 +7,7 @@ namespace simjoin {
 
 Capabilities CpuBruteForceEngine::capabilities() const {
   Capabilities caps;
-  caps.precision = "float64";
+  caps.precision = Precision::Float64;
   return caps;
 }
 

@@ -20,7 +20,7 @@ RunResult CpuGridEngine::run(const JoinInputs& inputs, const JoinParams& params,
   std::vector<GridTask> tasks;
   {
     PhaseTimer timer(stats, "build grid");
-    join.emplace(PointRows(*inputs.a), PointRows(inputs.queries()), self, params, inputs.band.reject, &control);
+    join.emplace(PointRows(*inputs.a), PointRows(inputs.queries()), self, inputs, params, &control);
     tasks = join->tasks();
   }
   stats.notes.push_back(join->grid().choice());

@@ -10,6 +10,7 @@
 #include "core/engines/grid_join.hpp"
 #include "core/error.hpp"
 #include "core/kmeans.hpp"
+#include "core/numeric_rules.hpp"
 #include "core/parallel.hpp"
 
 // Why cpu-kmeans is exact, for self-joins and A join B alike. Let a (own partition i) and b (own
@@ -35,8 +36,7 @@ bool in_bisector_band(const float* s, const float* ci, const float* cj, std::siz
     to_i += (x - a) * (x - a);
     between += (a - b) * (a - b);
   }
-  const double band = 2 * eps * std::sqrt(between);
-  return to_j - to_i <= band + 1e-9 * (to_j + to_i + band);
+  return in_bisector_band(to_j, to_i, std::sqrt(between), eps);
 }
 
 namespace {
@@ -211,8 +211,8 @@ RunResult CpuKMeansEngine::run(const JoinInputs& inputs, const JoinParams& param
     control.set_phase("k-means");
     // The centroids need not be exact, only fair (any centroids keep the join exact), so they are
     // fitted on a sample of a few hundred points per partition.
-    const std::size_t sample = std::max<std::size_t>(32768, 256 * k);
-    clusters = kmeans(a, {k, params.seed, 25, 1e-4, params.threads, sample}, &control);
+    const std::size_t sample = kCpuKMeansFitting.points(k);
+    clusters = kmeans(a, {k, params.seed, kKMeansRounds, kKMeansSettle, params.threads, sample}, &control);
   }
   control.report(0.05);
 
@@ -220,8 +220,9 @@ RunResult CpuKMeansEngine::run(const JoinInputs& inputs, const JoinParams& param
   {
     PhaseTimer timer(stats, "replicate");
     control.set_phase("replicate");
-    placed_a = place_points(a, &clusters.membership, clusters.centroids, params.eps, replicate_, threads, control);
-    if (!self) placed_b = place_points(*inputs.b, nullptr, clusters.centroids, params.eps, replicate_, threads, control);
+    const double radius = inputs.search_radius;
+    placed_a = place_points(a, &clusters.membership, clusters.centroids, radius, replicate_, threads, control);
+    if (!self) placed_b = place_points(*inputs.b, nullptr, clusters.centroids, radius, replicate_, threads, control);
   }
   control.report(0.1);
 
@@ -253,7 +254,7 @@ RunResult CpuKMeansEngine::run(const JoinInputs& inputs, const JoinParams& param
     PhaseTimer timer(stats, "index partitions");
     control.set_phase("index partitions");
     parallel_for_each(k, params.threads, control, [&](std::size_t c) {
-      grids[c].emplace(group_a.rows(a, c), other.rows(queries, c), self, params, inputs.band.reject, &control);
+      grids[c].emplace(group_a.rows(a, c), other.rows(queries, c), self, inputs, params, &control);
     });
     for (std::uint32_t c = 0; c < k; ++c)
       for (const GridTask& task : grids[c]->tasks()) tasks.push_back({c, task});

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "core/engines/distance.hpp"
+#include "core/numeric_rules.hpp"
 #include "core/parallel.hpp"
 
 namespace simjoin {

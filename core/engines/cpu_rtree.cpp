@@ -9,7 +9,7 @@
 #include <boost/geometry/index/rtree.hpp>
 #include <boost/iterator/function_output_iterator.hpp>
 
-#include "core/engines/distance.hpp"
+#include "core/numeric_rules.hpp"
 #include "core/parallel.hpp"
 
 namespace simjoin {
@@ -108,6 +108,7 @@ void join(const JoinInputs& inputs, const JoinParams& params, PairSink& sink, Ru
   PhaseTimer timer(stats, "join");
   control.set_phase("join");
   const ExactPairTest is_pair = inputs.pair_test();
+  const double radius = inputs.search_radius;
   parallel_rows(q.size(), params.threads, control, [&](std::size_t row, PairBuffer& out) {
     const float* p = q.point(row);
     std::uint64_t compared = 0;
@@ -120,9 +121,9 @@ void join(const JoinInputs& inputs, const JoinParams& params, PairSink& sink, Ru
         if (self) out.push(std::uint32_t(row), j); else out.push(j, std::uint32_t(row));
       }
     };
-    const Box<D> box = eps_box<D>(p, params.eps, dims);
+    const Box<D> box = eps_box<D>(p, radius, dims);
     for (const Slab<D>& slab : slabs)
-      if (slab.low <= outward_high(p[slab.dim], params.eps) && outward_low(p[slab.dim], params.eps) <= slab.high)
+      if (slab.low <= outward_high(p[slab.dim], radius) && outward_low(p[slab.dim], radius) <= slab.high)
         slab.tree.query(bgi::intersects(box), boost::make_function_output_iterator(visit));
     return compared;
   }, sink, stats.compared_pairs);

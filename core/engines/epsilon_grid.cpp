@@ -13,15 +13,6 @@
 namespace simjoin {
 
 namespace {
-// The width is the search radius eps times (1 + 1e-6), so that points within it land in the same
-// or adjacent cells (cell_floor in grid_cell_order.hpp), and at least 2^-60 of the widest extent,
-// so that coordinates stay below 2^60 + 3 (never binding under the join frame). For eps = 0 equal
-// points get equal cells; the width then only has to be positive.
-double cell_width(double eps, double max_extent) {
-  const double width = std::max(eps * (1 + 1e-6), max_extent / kMaxCellsPerDim);
-  return width > 0 ? width : 1.0;
-}
-
 // Widens [low, high] per dimension to cover the rows.
 void cover(const PointRows& rows, std::vector<double>& low, std::vector<double>& high) {
   for (std::size_t r = 0; r < rows.size(); ++r)
@@ -89,7 +80,7 @@ std::int64_t EpsilonGrid::cell_coordinate(const GridStructure& g, const float* p
   return std::max(cell_floor(p[g.indexed_dims[s]], g.origin[s], g.cell_width), std::int64_t(0));
 }
 
-EpsilonGrid::EpsilonGrid(const PointRows& points, const PointRows& queries, bool self_join, double eps,
+EpsilonGrid::EpsilonGrid(const PointRows& points, const PointRows& queries, bool self_join, double search_radius,
                          int threads, const RunControl* control)
     : threads_(threads) {
   const std::size_t n = points.size(), d = points.dims();
@@ -98,7 +89,7 @@ EpsilonGrid::EpsilonGrid(const PointRows& points, const PointRows& queries, bool
   if (!self_join) cover(queries, low, high);
   std::vector<double> extent(d, 0.0);
   for (std::size_t k = 0; k < d; ++k) extent[k] = std::max(0.0, high[k] - low[k]);  // 0 when empty
-  const double width = cell_width(eps, *std::max_element(extent.begin(), extent.end()));
+  const double width = grid_cell_width(search_radius, *std::max_element(extent.begin(), extent.end()));
   grid_.cell_width = width;
 
   // Candidate dimensions by extent, widest first; one spanning under a cell width cannot prune. The

@@ -1,8 +1,9 @@
 #pragma once
-// The epsilon-grid of Gowanlock & Karsin: cells a hair wider than eps over a few chosen dimensions,
-// non-empty cells only (B: sorted cell coordinates, G: point ranges, A: point ids by cell, M: per
-// dimension the non-empty cell coordinates). The points' coordinates are also kept in cell order, one column
-// per dimension, so that comparing a query with a run of adjacent cells is one contiguous loop.
+// The epsilon-grid of Gowanlock & Karsin: cells a hair wider than the search radius (grid_cell_width in
+// core/numeric_rules.hpp) over a few chosen dimensions, non-empty cells only (B: sorted cell
+// coordinates, G: point ranges, A: point ids by cell, M: per dimension the non-empty cell coordinates).
+// The points' coordinates are also kept in cell order, one column per dimension, so that comparing a
+// query with a run of adjacent cells is one contiguous loop.
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -26,8 +27,8 @@ class EpsilonGrid {
   // both sets; the indexed dimensions are as many of the widest as the cost model (grid_cost.hpp)
   // expects to be cheapest. Row numbers in the structure are positions in `points`. Builds on
   // `threads` threads (0: all cores); throws Error(Cancelled) once `control` (if any) is cancelled.
-  EpsilonGrid(const PointRows& points, const PointRows& queries, bool self_join, double eps, int threads,
-              const RunControl* control = nullptr);
+  EpsilonGrid(const PointRows& points, const PointRows& queries, bool self_join, double search_radius,
+              int threads, const RunControl* control = nullptr);
 
   const GridStructure& structure() const { return grid_; }
   GridStructure take_structure() { return std::move(grid_); }
@@ -39,7 +40,7 @@ class EpsilonGrid {
   GridStructure group(const PointRows& rows) const;
 
   // Cell coordinate of point p in slot s of the geometry in g (cell width, indexed dimensions,
-  // origin): at least 0 and below 2^60 + 3 (see cell_width in epsilon_grid.cpp).
+  // origin): at least 0 and below 2^60 + 3 (see grid_cell_width in core/numeric_rules.hpp).
   static std::int64_t cell_coordinate(const GridStructure& g, const float* p, std::size_t s);
   // True when some point has coordinate c in slot s (the M filter).
   bool occupied(std::size_t s, std::int64_t c) const;

@@ -4,36 +4,15 @@
 // id over the bounding box, and sorted as tuples with the last slot most significant. The three
 // cells (x - 1, x, x + 1) of a row along the first slot, the other slots equal, are then adjacent in
 // the order: a row is one binary search and a contiguous range of cells.
-#include <cmath>
 #include <cstdint>
 #include <utility>
 #include <vector>
 
-#include "core/host_device.hpp"
+#include "core/numeric_rules.hpp"
 
 namespace simjoin {
 
-// Grids keep (extent / cell width) below this, so that cell coordinates and their neighbours' fit
-// int64 with room to spare. Under the join frame a dimension spans at most about 2^24 cells: its
-// search radius includes its rounding bound, over 2^-24 times every dimension's extent
-// (core/join_frame.cpp), so far outliers add cells but never widen them.
-inline constexpr double kMaxCellsPerDim = 0x1p60;
-
-// floor((x - origin) / width) for width > 0 and a quotient below 2^61 in magnitude: the floor of a
-// value within 2^-40 of the exact quotient however large it is (a plain float64 quotient is off by
-// up to 2^-53 of its value, 256 cells at 2^61). x - origin = s + e exactly (TwoSum); k =
-// floor(s / width) is within 2^8 + 1 cells of the answer; the rest, (s - k width + e) / width with
-// one fused rounding, an addition and a division, errs by under 2^-41 of a cell; the int64 sum is
-// exact. So with a width of eps (1 + margin), margin >= 2^-20, points within eps land in the same or
-// adjacent cells: their exact quotients differ by at most 1 / (1 + margin) < 1 - 2^-21, the values
-// floored by less than 1, and the floors by at most 1.
-SIMJOIN_HOST_DEVICE inline std::int64_t cell_floor(double x, double origin, double width) {
-  const double s = x - origin;
-  const double back = s - x;
-  const double e = (x - (s - back)) - (origin + back);
-  const double k = floor(s / width);
-  return std::int64_t(k) + std::int64_t(floor((fma(-k, width, s) + e) / width));
-}
+// cell_floor and the cell width are in core/numeric_rules.hpp, shared with the GPU.
 
 // The sorted cells [first, last) of `cells` (count cells of m coordinates each) that are
 // (x, c[1], ..., c[m-1]) with low <= x <= high. With m = 0 that is the one cell.

@@ -12,14 +12,14 @@ std::vector<GridTask> GridJoin::tasks() const {
   return tasks;
 }
 
-GridJoin::GridJoin(const PointRows& points, const PointRows& queries, bool self_join, const JoinParams& params,
-                   float reject, const RunControl* control)
+GridJoin::GridJoin(const PointRows& points, const PointRows& queries, bool self_join, const JoinInputs& frame,
+                   const JoinParams& params, const RunControl* control)
     : query_rows_(queries),
       self_(self_join),
       unicomp_(self_join && params.unicomp),
-      reject_(reject),
+      reject_(frame.band.reject),
       d_(queries.dims()),
-      grid_(points, queries, self_join, params.eps, params.threads, control),
+      grid_(points, queries, self_join, frame.search_radius, params.threads, control),
       grouped_(self_join ? GridStructure{} : grid_.group(queries)) {
   // Every offset in slots 1..m-1, as base-3 digits 0, 1, 2 for 0, -1, +1: code 0 is the own row.
   const std::size_t m = grid_.indexed();

@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "core/engine.hpp"
-#include "core/engines/distance.hpp"
 #include "core/engines/epsilon_grid.hpp"
+#include "core/numeric_rules.hpp"
 
 namespace simjoin {
 
@@ -32,12 +32,12 @@ inline constexpr std::uint32_t kGridTaskQueries = 64;
 
 class GridJoin {
  public:
-  // Indexes `points` for `queries` (the same rows for a self-join) and groups the queries by cell;
-  // uses params.eps (the search radius), params.threads and, for self-joins, params.unicomp.
-  // Candidates are the pairs whose float32 squared distance is at most `reject` (ExactBand). The
-  // build throws Error(Cancelled) once `control` (if any) is cancelled.
-  GridJoin(const PointRows& points, const PointRows& queries, bool self_join, const JoinParams& params,
-           float reject, const RunControl* control = nullptr);
+  // Indexes `points` for `queries` (the same rows for a self-join, rows of the frame's sets in
+  // `frame`) and groups the queries by cell; searches frame.search_radius, on params.threads and, for
+  // self-joins, with params.unicomp. Candidates are the pairs whose float32 squared distance is at
+  // most frame.band.reject. The build throws Error(Cancelled) once `control` (if any) is cancelled.
+  GridJoin(const PointRows& points, const PointRows& queries, bool self_join, const JoinInputs& frame,
+           const JoinParams& params, const RunControl* control = nullptr);
 
   const EpsilonGrid& grid() const { return grid_; }
   // The queries grouped by the grid's cells: for a self-join the grid's own structure.

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "cuda/detail/distance.cuh"
+#include "core/numeric_rules.hpp"
 #include "cuda/detail/launch_size.hpp"
 
 namespace simjoin::gpu {

@@ -2,9 +2,10 @@
 // The register-tiled distance kernel shared by gpu-bruteforce and gpu-kmeans: a block of 256 threads
 // compares a tile of 128 query rows with a tile of 128 candidate rows; each thread owns 8 x 8 of the
 // pairs and accumulates their squared distances in registers, one subtraction and one FMA per pair
-// and dimension (an instruction fewer than distance.cuh's unfused rounding; the exact test's band,
-// core/join_frame.cpp, holds for either). Coordinates are staged through shared memory
-// dimension-major, up to kChunkDims dimensions at a time, so that any dimensionality works.
+// and dimension (an instruction fewer than the unfused rounding of squared_distance in
+// core/numeric_rules.hpp; the exact test's band, core/join_frame.cpp, holds for either). Coordinates
+// are staged through shared memory dimension-major, up to kChunkDims dimensions at a time, so that any
+// dimensionality works.
 #include <cstddef>
 #include <cstdint>
 

@@ -7,15 +7,6 @@
 
 namespace simjoin::gpu {
 
-double grid_cell_width(double eps, double max_extent) {
-  // eps is the frame's search radius; the margin covers the rounding of cell coordinates.
-  double width = eps * (1 + 1e-3);
-  const double coarsest = max_extent / kMaxCellsPerDim;
-  if (width < coarsest) width = coarsest;
-  if (width <= 0) width = 1;  // eps = 0 and all points equal: one cell
-  return width;
-}
-
 Bounds bulk_bounds(const PointSet32& points) {
   constexpr std::size_t kSamples = 4096;
   const std::size_t n = points.size(), count = std::min(kSamples, n);
@@ -34,12 +25,13 @@ Bounds bulk_bounds(const PointSet32& points) {
   return bulk;
 }
 
-GridLayout choose_grid_layout(const Bounds& bounds, const Bounds& bulk, std::size_t indexed_points, double eps) {
+GridLayout choose_grid_layout(const Bounds& bounds, const Bounds& bulk, std::size_t indexed_points,
+                              double search_radius) {
   GridLayout layout;
   const std::size_t d = bounds.low.size();
   double max_extent = 0;
   for (std::size_t j = 0; j < d; ++j) max_extent = std::max(max_extent, double(bounds.high[j]) - bounds.low[j]);
-  const double w = grid_cell_width(eps, max_extent);
+  const double w = grid_cell_width(search_radius, max_extent);
   layout.cell_width = w;
 
   // One cell of margin below the minimum and above the maximum, so every neighbour exists; the cost

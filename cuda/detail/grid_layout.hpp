@@ -1,6 +1,7 @@
 #pragma once
-// Host-side shape of the epsilon-grid of gpu-grid: cell width, which dimensions are indexed, and the
-// cell coordinates (core/engines/grid_cell_order.hpp). Pure arithmetic, so it is tested without a GPU.
+// Host-side shape of the epsilon-grid of gpu-grid: cell width (grid_cell_width, core/numeric_rules.hpp,
+// the same as cpu-grid's), which dimensions are indexed, and the cell coordinates
+// (core/engines/grid_cell_order.hpp). Pure arithmetic, so it is tested without a GPU.
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -14,17 +15,12 @@ namespace simjoin::gpu {
 inline constexpr int kMaxIndexedDims = 8;
 
 struct GridLayout {
-  double cell_width = 1;           // > eps, so points within eps lie in the same or adjacent cells
+  double cell_width = 1;           // grid_cell_width: pairs within the search radius lie in adjacent cells
   std::vector<int> dims;           // indexed dimensions; dims[0] varies fastest in the cells' order
   std::vector<double> origin;      // per indexed dimension: cell c covers [origin + c w, origin + (c+1) w)
   std::vector<std::uint64_t> cells;  // per indexed dimension: coordinates lie in [0, cells)
   std::vector<std::string> notes;
 };
-
-// Cell width for eps (the frame's search radius, JoinParams::eps): slightly above it, so that points
-// within it can never land in non-adjacent cells whatever the rounding; positive for eps = 0; at
-// least 2^-60 of the extent (kMaxCellsPerDim), which the join frame's radius always is.
-double grid_cell_width(double eps, double max_extent);
 
 // The middle 99 % of the points' values per dimension, from an even sample of at most 4096 rows:
 // what the cost model sizes the cells by, so that a few far outliers cannot make them look empty.
@@ -34,7 +30,8 @@ Bounds bulk_bounds(const PointSet32& points);
 // kMaxIndexedDims dimensions with the most cells over `bulk` (bulk_bounds of A), as many as minimise
 // an estimated per-query cost (3^(k-1) lookups of a row of 3 cells plus the expected candidates in
 // 3^k cells, the points spread evenly over the bulk's cells).
-GridLayout choose_grid_layout(const Bounds& bounds, const Bounds& bulk, std::size_t indexed_points, double eps);
+GridLayout choose_grid_layout(const Bounds& bounds, const Bounds& bulk, std::size_t indexed_points,
+                              double search_radius);
 
 // The cell coordinate of x along indexed dimension j, clamped into [0, cells) (which only absorbs
 // rounding at the edges): the same formula on host and device.

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/kmeans.hpp"
+#include "core/numeric_rules.hpp"
 #include "cuda/detail/difference_tile.cuh"
 #include "cuda/detail/kmeans_seeding.hpp"
 #include "cuda/detail/launch_size.hpp"
@@ -15,12 +16,7 @@ namespace simjoin::gpu {
 
 namespace {
 constexpr unsigned kThreads = 256;
-constexpr int kMaxIterations = 25;
-constexpr double kSettleTolerance = 1e-4;
 constexpr std::size_t kMaxK = 4096;
-// Lloyd rounds fit the centroids on at most this many evenly spaced points (all of smaller sets).
-constexpr std::size_t kMinFittedPoints = 262144;
-constexpr std::size_t kFittedPointsPerCentroid = 512;
 constexpr std::size_t kSharedFloats = 48 * 1024 / sizeof(float);
 
 // The lower of two (distance, centroid) candidates: the nearer, or on a tie the lower index.
@@ -180,7 +176,7 @@ DeviceBuffer<float> seed_centroids(const PointSet32& points, DeviceClustering& c
   const std::vector<std::size_t> chosen = sample_indices(points.size(), clustering.sample, seed);
   for (std::size_t s = 0; s < chosen.size(); ++s)
     std::copy_n(points.point(chosen[s]), points.dims(), sample.point(s));
-  clustering.tolerance = kSettleTolerance * mean_variance(sample);
+  clustering.tolerance = kKMeansSettle * mean_variance(sample);
   return kmeans_plus_plus(upload_points(sample, kKMeansRowMultiple), points.dims(), clustering.k, seed);
 }
 
@@ -241,7 +237,7 @@ void refine_clustering(const DevicePoints& points, DeviceClustering& clustering,
   const std::size_t k = clustering.k, stride = points.stride, n = points.n;
   if (clustering.membership.size() != n)
     clustering.membership = DeviceBuffer<std::uint32_t>(n, "k-means membership");
-  clustering.fitted = std::min(n, std::max(kMinFittedPoints, kFittedPointsPerCentroid * k));
+  clustering.fitted = std::min(n, kGpuKMeansFitting.points(k));
   const bool sampled = clustering.fitted < n;
   const DevicePoints sample = sampled ? evenly_spaced(points, clustering.fitted) : DevicePoints{};
   const DevicePoints& fitted = sampled ? sample : points;
@@ -251,7 +247,7 @@ void refine_clustering(const DevicePoints& points, DeviceClustering& clustering,
   DeviceBuffer<unsigned> counts(k, "k-means counts");
   DeviceBuffer<RoundProgress> progress(1, "k-means progress");
   assign(fitted, clustering, membership, nullptr);
-  for (int round = 0; round < kMaxIterations; ++round) {
+  for (int round = 0; round < kKMeansRounds; ++round) {
     control.throw_if_cancelled();
     ++clustering.iterations;
     SIMJOIN_CUDA_CHECK(cudaMemsetAsync(progress.data(), 0, sizeof(RoundProgress)));
@@ -263,7 +259,7 @@ void refine_clustering(const DevicePoints& points, DeviceClustering& clustering,
     RoundProgress host{};
     progress.download(&host, 1);
     SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(0));
-    if (host.changes * 1000 <= fitted.n || host.shift <= clustering.tolerance) break;
+    if (host.changes * kKMeansSettledChanges <= fitted.n || host.shift <= clustering.tolerance) break;
   }
   if (sampled) assign(points, clustering, clustering.membership.data(), nullptr);
 }

@@ -2,6 +2,7 @@
 
 #include <cub/cub.cuh>
 
+#include "core/numeric_rules.hpp"
 #include "cuda/detail/difference_tile.cuh"
 #include "cuda/detail/launch_size.hpp"
 
@@ -9,10 +10,6 @@ namespace simjoin::gpu {
 
 namespace {
 constexpr unsigned kThreads = 256;
-// Relative margins of the band test: eps is widened by one part in a million, and the comparison by
-// 1e-12 of the squared distances, far above float64 rounding of either side.
-constexpr double kEpsMargin = 1e-6;
-constexpr double kRoundingMargin = 1e-12;
 
 __global__ void gaps_kernel(const float* centroids, std::uint32_t k, unsigned stride, double* gaps) {
   const std::uint64_t t = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -62,9 +59,9 @@ list_kernel(const float* points, std::uint32_t n, unsigned stride, const std::ui
     own_of[threadIdx.x] = own;
   }
   // The tile's squared distances are within (stride + 2) 2^-24 of the float64 ones, relatively, where
-  // they are normal floats; (stride + 8) 2^-22, and a relative 2^-20 on the band's width, cover that and
-  // the float32 rounding here. Values in float32's subnormal range round by up to 2^-150 absolutely,
-  // which (stride + 8) 2^-126 covers.
+  // they are normal floats; (stride + 8) 2^-22, and a relative 2^-20 on the band's width, cover that,
+  // the float32 rounding here and the float64 test's own margin (kBisectorBandMargin, 1e-9). Values in
+  // float32's subnormal range round by up to 2^-150 absolutely, which (stride + 8) 2^-126 covers.
   const float margin = float(stride + 8) * 0x1p-22f;
   const float tiny = float(stride + 8) * 0x1p-126f;
   const float two_eps = float(2 * eps) * (1 + 0x1p-20f);
@@ -101,7 +98,7 @@ list_kernel(const float* points, std::uint32_t n, unsigned stride, const std::ui
           continue;
         }
         const double to_c = squared(c);
-        if (to_c - to_own <= 2 * eps * gaps[own * k + c] + kRoundingMargin * (to_c + to_own)) add(c);
+        if (in_bisector_band(to_c, to_own, gaps[own * k + c], eps)) add(c);
       }
       marks[threadIdx.x][w] = 0;
     }
@@ -167,13 +164,12 @@ PartitionedPoints partition_points(const DevicePoints& points, const std::uint32
   PartitionedPoints result;
   const std::uint64_t n = points.n, k = clustering.k;
   const unsigned stride = unsigned(points.stride);
-  const double band = eps * (1 + kEpsMargin);
   {
     EventTimer timer;
     DeviceBuffer<unsigned long long> counts(n + 1, "membership list sizes");
     SIMJOIN_CUDA_CHECK(cudaMemset(counts.data(), 0, counts.bytes()));
     list_kernel<<<blocks_for(n, tile::kTile), tile::kThreads>>>(points.coords.data(), std::uint32_t(n), stride, membership,
-                                             clustering.centroids.data(), gaps, std::uint32_t(k), band,
+                                             clustering.centroids.data(), gaps, std::uint32_t(k), eps,
                                              replicate, counts.data(), nullptr, nullptr);
     SIMJOIN_CUDA_CHECK_LAUNCH();
     result.list_begin = DeviceBuffer<unsigned long long>(n + 1, "membership list offsets");
@@ -182,7 +178,7 @@ PartitionedPoints partition_points(const DevicePoints& points, const std::uint32
                                   cudaMemcpyDeviceToHost));
     result.lists = DeviceBuffer<std::uint32_t>(result.entries, "membership lists");
     list_kernel<<<blocks_for(n, tile::kTile), tile::kThreads>>>(points.coords.data(), std::uint32_t(n), stride, membership,
-                                             clustering.centroids.data(), gaps, std::uint32_t(k), band,
+                                             clustering.centroids.data(), gaps, std::uint32_t(k), eps,
                                              replicate, nullptr, result.list_begin.data(), result.lists.data());
     SIMJOIN_CUDA_CHECK_LAUNCH();
     result.replication_seconds = timer.seconds();

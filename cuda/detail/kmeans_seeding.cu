@@ -4,7 +4,7 @@
 
 #include <random>
 
-#include "cuda/detail/distance.cuh"
+#include "core/numeric_rules.hpp"
 #include "cuda/detail/launch_size.hpp"
 
 namespace simjoin::gpu {

@@ -1,8 +1,8 @@
 #include "cuda/engines/gpu_boehm.hpp"
 
+#include "core/numeric_rules.hpp"
 #include "cuda/detail/boehm_directory.hpp"
 #include "cuda/detail/device_cancel.cuh"
-#include "cuda/detail/distance.cuh"
 #include "cuda/detail/launch_size.hpp"
 #include "cuda/detail/pair_batches.hpp"
 
@@ -168,8 +168,8 @@ void GpuBoehmEngine::join(GpuRun& run) const {
   stats.extra_bytes = a.size() * (2 * d * sizeof(float) + sizeof(std::uint32_t)) + index.page_low.bytes() * 2;
   DeviceDirectory& g = index.g;
   g.slack = self ? 2 * dir.rounding : dir.rounding + ordered.largest * 1e-6f * float(1 + d / 64);
-  // params.eps is the frame's search radius; 1e-3 relative covers the rounding of the gaps.
-  const double reach = run.params.eps * (1 + 1e-3);
+  // The search radius, widened against the rounding of the float32 gaps.
+  const double reach = run.inputs.search_radius * (1 + kFloat32ReachMargin);
   g.reach2 = reach * reach;
 
   const std::size_t shared_bytes = 2 * d * sizeof(float) + (kThreads + 1) * sizeof(int);

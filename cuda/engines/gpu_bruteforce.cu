@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "core/numeric_rules.hpp"
 #include "cuda/detail/candidate_share.hpp"
 #include "cuda/detail/centered_points.hpp"
 #include "cuda/detail/difference_tile.cuh"
-#include "cuda/detail/distance.cuh"
 #include "cuda/detail/launch_size.hpp"
 #include "cuda/detail/norm_form_tile.cuh"
 #include "cuda/detail/pair_batches.hpp"

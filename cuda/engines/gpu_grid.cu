@@ -10,7 +10,7 @@
 #include <future>
 #include <utility>
 
-#include "cuda/detail/distance.cuh"
+#include "core/numeric_rules.hpp"
 #include "cuda/detail/grid_layout.hpp"
 #include "cuda/detail/launch_size.hpp"
 #include "cuda/detail/multi_device.hpp"
@@ -373,7 +373,8 @@ void GpuGridEngine::join(GpuRun& run) const {
   const std::vector<int>& devices = run.devices;
   RunStats& stats = run.stats();
   run.control.set_phase("build");
-  const GridLayout layout = choose_grid_layout(joint_bounds(a, run.inputs.b), bulk_bounds(a), a.size(), run.params.eps);
+  const GridLayout layout = choose_grid_layout(joint_bounds(a, run.inputs.b), bulk_bounds(a), a.size(),
+                                               run.inputs.search_radius);
   stats.notes.insert(stats.notes.end(), layout.notes.begin(), layout.notes.end());
   if (devices.size() > 1)
     stats.notes.push_back("queries split into " + std::to_string(devices.size()) +

@@ -107,10 +107,11 @@ void GpuKMeansEngine::join(GpuRun& run) const {
   run.control.set_phase("replication");
   const DeviceBuffer<double> gaps = centroid_gaps(clustering, stride);
   PartitionedPoints parts_a = partition_points(device.a, clustering.membership.data(), clustering, gaps.data(),
-                                               run.params.eps, replicate_);
+                                               run.inputs.search_radius, replicate_);
   PartitionedPoints parts_b_own;
   if (!self)
-    parts_b_own = partition_points(device.b, membership_b.data(), clustering, gaps.data(), run.params.eps, replicate_);
+    parts_b_own = partition_points(device.b, membership_b.data(), clustering, gaps.data(),
+                                   run.inputs.search_radius, replicate_);
   const PartitionedPoints& parts_b = self ? parts_a : parts_b_own;
   stats.add_phase("replication", parts_a.replication_seconds + parts_b_own.replication_seconds);
   stats.add_phase("sort", parts_a.sort_seconds + parts_b_own.sort_seconds);

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cuda/detail/distance.cuh"
+#include "core/numeric_rules.hpp"
 #include "cuda/detail/launch_size.hpp"
 #include "cuda/detail/pair_batches.hpp"
 
@@ -145,8 +145,8 @@ ListIndex build_lists(GpuRun& run, const DevicePoints& points) {
   lists.n = n;
   lists.lists = int(d) + 1;
   lists.scale = extent > 0 ? kRange / extent : 1.0;
-  // params.eps is the frame's search radius; 1e-3 relative covers the rounding of the cube's corners.
-  lists.reach = run.params.eps * (1 + 1e-3);
+  // The search radius, widened against the rounding of the cube's quantised corners.
+  lists.reach = run.inputs.search_radius * (1 + kFloat32ReachMargin);
 
   Phase build(run, "build");
   const std::vector<double> low(bounds.low.begin(), bounds.low.end());

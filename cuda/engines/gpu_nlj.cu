@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "core/numeric_rules.hpp"
 #include "cuda/detail/device_cancel.cuh"
-#include "cuda/detail/distance.cuh"
 #include "cuda/detail/launch_size.hpp"
 #include "cuda/detail/pair_batches.hpp"
 

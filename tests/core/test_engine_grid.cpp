@@ -127,8 +127,8 @@ TEST(Grid, FarOutliersJoinExactly) {
       std::iota(outliers.begin(), outliers.end(), 2000u);
       for (bool unicomp : {true, false}) {
         const RunResult result = run_grid(points, 0.05, unicomp);
-        EXPECT_NEAR(result.grid->cell_width, inliers_frame.to_file_length(inliers_frame.search_eps()) * (1 + 1e-6),
-                    1e-9 * result.grid->cell_width);
+        const double radius = inliers_frame.to_file_length(inliers_frame.search_radius());
+        EXPECT_NEAR(result.grid->cell_width, radius * (1 + kCellWidthMargin), 1e-9 * result.grid->cell_width);
         expect_valid_grid(*result.grid, points, outliers);
       }
       const PointSet other = with_outliers(500, d, seed + 10 + d, 4, huge);

@@ -139,7 +139,7 @@ TEST(ExactTest, FrameBandIsSoundForTheReference) {
           const float d2 = frame_distance2(framed.point(i), framed.point(j), d);
           const double reach = frame_distance(framed.point(i), framed.point(j), d);
           wrong += (d2 <= band.accept && !within) || (d2 > band.reject && within) ||
-                   (within && reach > frame.search_eps() * (1 + 1e-12));
+                   (within && reach > frame.search_radius() * (1 + 1e-12));
         }
       EXPECT_EQ(wrong, 0u);
     }

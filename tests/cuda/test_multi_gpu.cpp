@@ -83,10 +83,11 @@ void run_two_shares(const char* name, const PointSet& points, RunControl& contro
   const JoinFrame frame(points, nullptr, 0.01);
   const PointSet32 framed = frame.to_frame(points);
   JoinParams params;
-  params.eps = frame.search_eps();
+  params.eps = 0.01;
   params.devices = {0, 0};
   CountSink sink;
-  gpu_engine(name).run({&framed, nullptr, &points, nullptr, frame.band()}, params, sink, control);
+  gpu_engine(name).run({&framed, nullptr, &points, nullptr, frame.band(), frame.search_radius()}, params, sink,
+                       control);
 }
 
 TEST(MultiGpu, ProgressCountsEveryShare) {

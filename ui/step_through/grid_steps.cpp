@@ -45,7 +45,7 @@ StepThrough grid_join_steps(const PointSet& points, double eps) {
   run.algorithm = "GPU-SJ";
   run.engine = "cpu-grid";
   replay_in_frame(run.points, eps, [&](const JoinInputs& in, const JoinParams& params) {
-    const GridJoin join(PointRows(*in.a), PointRows(*in.a), true, params, in.band.reject);
+    const GridJoin join(PointRows(*in.a), PointRows(*in.a), true, in, params);
     const GridStructure& grid = join.grid().structure();
     const std::size_t m = grid.indexed_dims.size();
     const ExactPairTest is_pair = in.pair_test();

@@ -133,7 +133,7 @@ void add_partition_joins(StepThrough& run, const JoinInputs& in, const JoinParam
     const std::size_t own = step.focus.size();
     append_received(run, c, step.focus);
     const PointRows rows(*in.a, step.focus.data(), step.focus.size());
-    const GridJoin join(rows, rows, true, params, in.band.reject);
+    const GridJoin join(rows, rows, true, in, params);
     const std::uint64_t pairs_before = counters.pairs;
     for (const GridTask& task : join.tasks())
       counters.distance_tests += join.run(task, [&](std::uint32_t row_q, std::uint32_t row_a, float d2) {
@@ -162,7 +162,7 @@ StepThrough kmeans_join_steps(const PointSet& points, double eps, std::size_t k,
   const JoinFrame frame(run.points, nullptr, eps);
   replay_in_frame(run.points, eps, [&](const JoinInputs& in, const JoinParams& params) {
     const KMeansResult fitted = add_rounds(run, *in.a, frame, seed);
-    add_replication(run, *in.a, fitted.centroids, params.eps);
+    add_replication(run, *in.a, fitted.centroids, in.search_radius);
     add_partition_joins(run, in, params);
   });
   return run;

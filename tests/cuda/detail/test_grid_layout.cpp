@@ -1,10 +1,12 @@
-// The grid layout of gpu-grid on the host: cell width, adjacency under rounding and indexed
-// dimensions. Runs without a GPU.
+// The grid layout of gpu-grid on the host: cell width, adjacency under rounding, indexed dimensions,
+// and the same cells as cpu-grid's. Runs without a GPU.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
 
+#include "core/engines/epsilon_grid.hpp"
+#include "core/join_frame.hpp"
 #include "cuda/detail/grid_layout.hpp"
 #include "tests/core/oracle_check.hpp"
 
@@ -102,6 +104,60 @@ TEST(GridLayout, HugeExtentWidensCells) {
   ASSERT_EQ(layout.dims.size(), 1u);
   EXPECT_LE(layout.cells[0], (std::uint64_t(1) << 60) + 3);
   EXPECT_LE(coord(layout, 0, -1e30f), 1);  // the minimum sits in the first cells, not clamped away
+}
+
+// Per row of `rows`, its cell's coordinate in slot s of a cpu-grid cell grouping.
+std::vector<std::int64_t> cpu_cell_coords(const GridStructure& cells, std::size_t s, std::size_t rows) {
+  const std::size_t m = cells.indexed_dims.size();
+  std::vector<std::int64_t> coords(rows, -1);
+  for (std::size_t c = 0; c < cells.cell_count(); ++c)
+    for (std::uint32_t t = cells.cell_begin[c]; t < cells.cell_end[c]; ++t)
+      coords[cells.point_order[t]] = cells.cell_coords[c * m + s];
+  return coords;
+}
+
+// In every dimension both grids index, the same origin and, for every row of `points`, the same cell.
+// Returns how many dimensions both index.
+std::size_t expect_same_cells(const GridStructure& cpu, const GridLayout& gpu, const PointSet32& points) {
+  std::size_t shared = 0;
+  for (std::size_t s = 0; s < cpu.indexed_dims.size(); ++s)
+    for (std::size_t j = 0; j < gpu.dims.size(); ++j) {
+      if (gpu.dims[j] != cpu.indexed_dims[s]) continue;
+      ++shared;
+      EXPECT_EQ(cpu.origin[s], gpu.origin[j]) << "dimension " << gpu.dims[j];
+      const std::vector<std::int64_t> coords = cpu_cell_coords(cpu, s, points.size());
+      std::size_t differ = 0;
+      for (std::size_t i = 0; i < points.size(); ++i)
+        differ += coords[i] != coord(gpu, j, points.point(i)[gpu.dims[j]]);
+      EXPECT_EQ(differ, 0u) << "points in other cells, dimension " << gpu.dims[j];
+    }
+  return shared;
+}
+
+// cpu-grid (EpsilonGrid) and gpu-grid (choose_grid_layout, grid_cell_coord) put the same points, moved
+// into the same frame, into the same cells: the same width (grid_cell_width, core/numeric_rules.hpp)
+// and, in every dimension both index, the same origin and coordinates. Which dimensions each indexes
+// is its own cost model's choice.
+TEST(GridLayout, SameCellsAsCpuGrid) {
+  const std::uint64_t seed = simjoin::testing::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  using simjoin::testing::random_points;
+  for (std::size_t d : {2, 3})
+    for (double eps : {0.004, 0.03})
+      for (bool self : {true, false}) {
+        SCOPED_TRACE("d = " + std::to_string(d) + ", eps = " + std::to_string(eps) + (self ? ", self" : ", A join B"));
+        const PointSet a64 = random_points(Distribution::Uniform, 20000, d, seed + d);
+        const PointSet b64 = random_points(Distribution::Clusters, 5000, d, seed + d + 1);
+        const JoinFrame frame(a64, self ? nullptr : &b64, eps);
+        const PointSet32 a = frame.to_frame(a64), b = frame.to_frame(b64);
+        const double radius = frame.search_radius();
+        const EpsilonGrid cpu(PointRows(a), PointRows(self ? a : b), self, radius, 1);
+        const GridLayout gpu = choose_grid_layout(joint_bounds(a, self ? nullptr : &b), bulk_bounds(a), a.size(),
+                                                  radius);
+        EXPECT_EQ(cpu.structure().cell_width, gpu.cell_width);
+        EXPECT_GE(expect_same_cells(cpu.structure(), gpu, a), 1u) << "no dimension indexed by both";
+        if (!self) expect_same_cells(cpu.group(PointRows(b)), gpu, b);
+      }
 }
 
 }  // namespace

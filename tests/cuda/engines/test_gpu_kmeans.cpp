@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
+#include <random>
 #include <set>
 #include <string>
 
@@ -177,6 +179,49 @@ TEST_F(GpuKMeans, LloydOnASampleStaysExact) {
   EXPECT_GT(grid.size(), 1000u);
   EXPECT_MATCHES_ORACLE(compare_pairs(got, grid));
   EXPECT_MATCHES_ORACLE(compare_on_subset(got, points, params.eps, kSubset, seed + 1));
+}
+
+// cpu-kmeans and gpu-kmeans fit their centroids differently (seeds drawn from all points or, on the
+// GPU, from a sample; float64 or float32 sums; the settling rules of core/numeric_rules.hpp), but
+// where the data leave one answer, k clusters far apart, both find it: the same partitions up to
+// their numbering.
+TEST_F(GpuKMeans, SamePartitionsAsCpuKMeansOnSeparatedClusters) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  constexpr std::size_t k = 6, d = 3;
+  // Clusters of spread 1 whose centres lie 10^4 apart, interleaved in the rows: k-means++ draws a
+  // second seed in an already seeded cluster with a probability of about d / 10^8 per draw, and Lloyd
+  // then keeps the clusters as they are.
+  std::mt19937_64 random(seed);
+  std::normal_distribution<double> spread(0, 1);
+  PointSet points(24000, d);
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const std::size_t cluster = i % k;
+    const double centre[d] = {1e4 * double(cluster / 2), 1e4 * double(cluster % 2), 0};
+    for (std::size_t t = 0; t < d; ++t) points.point(i)[t] = centre[t] + spread(random);
+  }
+  JoinParams params;
+  params.eps = 0.3;
+  params.k = int(k);
+  params.seed = seed;
+  RunResult cpu, gpu;
+  EXPECT_MATCHES_ORACLE(check_engine(engine_named("cpu-kmeans"), points, nullptr, params, &cpu));
+  EXPECT_MATCHES_ORACLE(check_engine(engine_named("gpu-kmeans"), points, nullptr, params, &gpu));
+  ASSERT_TRUE(cpu.partitions && gpu.partitions);
+  ASSERT_EQ(cpu.partitions->membership.size(), points.size());
+  ASSERT_EQ(gpu.partitions->membership.size(), points.size());
+  // The numbering that maps cpu-kmeans' partitions onto gpu-kmeans': one-to-one, the same for every point.
+  std::map<std::uint32_t, std::uint32_t> to_gpu;
+  std::set<std::uint32_t> used;
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const std::uint32_t c = cpu.partitions->membership[i], g = gpu.partitions->membership[i];
+    const auto [at, fresh] = to_gpu.emplace(c, g);
+    if (fresh) EXPECT_TRUE(used.insert(g).second) << "two cpu-kmeans partitions in gpu-kmeans partition " << g;
+    differ += at->second != g;
+  }
+  EXPECT_EQ(to_gpu.size(), k);
+  EXPECT_EQ(differ, 0u) << "points in other partitions";
 }
 
 }  // namespace
