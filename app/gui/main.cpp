@@ -88,8 +88,8 @@ struct Options {
       "export-view", "write the 2-D view as a figure: the plot, its axes and legend (.png, .svg, .pdf)", "FILE"};
   const QCommandLineOption export_chart{
       "export-chart", "write the chart: the sweep's after --sweep-eps, else the run's phases (.png, .svg, .pdf)", "FILE"};
-  const QCommandLineOption export_size = schema_option(option_schema::kExportSize, " of --export-view and --export-chart");
-  const QCommandLineOption export_dpi = schema_option(option_schema::kExportDpi, " of --export-view and --export-chart");
+  const QCommandLineOption export_size = schema_option(option_schema::kExportSize, "; for --export-view and --export-chart");
+  const QCommandLineOption export_dpi = schema_option(option_schema::kExportDpi, "; for --export-view and --export-chart");
   const QCommandLineOption quit{"quit", "quit when done"};
   const QCommandLineOption sweep_eps{"sweep-eps", "sweep eps on the Charts tab (log spacing)", "FROM,TO,STEPS"};
   const QCommandLineOption sweep_engines{"sweep-engines", "engines of the sweep", "A,B"};

@@ -24,8 +24,8 @@ int main(int argc, char** argv) {
   cli::add_schema_option(app, option_schema::kEps, options->eps_values, "; several: 0.1,0.2,0.4")->required()->delimiter(',');
   cli::add_schema_option(app, option_schema::kK, options->k_values, "; several: 4,8,16")->delimiter(',');
   app.add_option("--chart", options->chart_path, "Chart image: .svg, .png or .pdf");
-  cli::add_schema_option(app, option_schema::kSize, options->size, " of the chart")->capture_default_str();
-  cli::add_schema_option(app, option_schema::kDpi, options->dpi, " of the chart")->capture_default_str();
+  cli::add_schema_option(app, option_schema::kSize, options->size)->capture_default_str();
+  cli::add_schema_option(app, option_schema::kDpi, options->dpi)->capture_default_str();
   app.add_option("--csv", options->csv_path,
                  "One row per point: engine,eps,k,median_seconds,min_seconds,max_seconds,timed_runs,pairs,"
                  "replicated_points,compared_pairs");

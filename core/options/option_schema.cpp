@@ -53,7 +53,7 @@ std::string check_eps(std::string_view text) {
 }
 
 std::string check_k(std::string_view text) {
-  return parse_k(text) ? "" : "must be an integer >= 0 (0: automatic)";
+  return parse_k(text) ? "" : range_reason(0, INT32_MAX) + " (0: automatic)";
 }
 
 std::string check_seed(std::string_view text) {
@@ -89,9 +89,9 @@ std::string check_size(std::string_view text) {
 }
 
 constexpr std::string_view kSizeHelp =
-    "WIDTHxHEIGHT in pixels (default 1200x800) or in inches (3.5x2.4in; pixels = inches x dpi)";
+    "a figure's size: WIDTHxHEIGHT in pixels (default 1200x800) or in inches (3.5x2.4in; pixels = inches x dpi)";
 constexpr std::string_view kDpiHelp =
-    "resolution (default 150): printed size = pixels / dpi; text keeps its point size";
+    "a figure's resolution (default 150): printed size = pixels / dpi; text keeps its point size";
 
 }  // namespace
 
