@@ -143,7 +143,7 @@ const OptionSpec kEps{"eps", "E", "join radius (inclusive, Euclidean): any posit
 const OptionSpec kK{"k", "K", "partitions for KMEANS-JOIN (0: the engine chooses)", check_k};
 const OptionSpec kSeed{"seed", "S", "seed for randomised steps (k-means seeding)", check_seed};
 const OptionSpec kThreads{"threads", "N", "CPU threads (0: all cores)", check_threads};
-const OptionSpec kDevices{"devices", "0,1",
+const OptionSpec kDevices{"devices", "N",
                           "GPU ordinals, e.g. --devices 0,1: gpu-grid and gpu-kmeans split the work across them "
                           "(default: every GPU); the other GPU engines run on the first (default: 0)",
                           check_device};
