@@ -7,6 +7,7 @@
 #include "app/cli/command_main.hpp"
 #include "app/cli/join_options.hpp"
 #include "app/cli/machine_info.hpp"
+#include "core/error.hpp"
 #include "cuda/gpu_engines.hpp"
 #include "ui/charts/sweep_command.hpp"
 
@@ -40,6 +41,9 @@ int main(int argc, char** argv) {
   app.add_flag("--quiet", options->quiet, "No line per run on stderr");
   // The whole program is one command.
   const cli::Command sweep{&app, [options, &registry] {
+    // A size in inches meets the sides' range, or not, at the resolution chosen.
+    if (!option_schema::parse_image_size(options->size, options->dpi))
+      fail(ErrorKind::Usage, option_schema::refusal(option_schema::kSize));
     options->registry = &registry;
     options->machine = machine_line(cli::this_machine());
     const int code = ui::run_sweep_command(*options);

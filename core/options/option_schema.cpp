@@ -25,9 +25,10 @@ std::string lowered(std::string_view text) {
 template <typename T>
 std::optional<T> whole_number(std::string_view text) {
   text = trimmed(text);
+  if (text.empty()) return std::nullopt;
   T value{};
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
   return value;
 }
 
@@ -76,13 +77,22 @@ std::string check_dpi(std::string_view text) {
   return parse_dpi(text) ? "" : range_reason(kMinDpi, kMaxDpi);
 }
 
-// The size at the largest resolution that keeps an inch size in range is unknown here: inches are
-// checked for their form, and against the sides' range at the dpi once it is known.
+// "3.5x2.4in" (lower case, trimmed): the two sides in inches, each positive and finite.
+std::optional<std::pair<double, double>> size_in_inches(std::string_view lower) {
+  if (!lower.ends_with("in")) return std::nullopt;
+  const auto parts = sides(lower.substr(0, lower.size() - 2));
+  if (!parts) return std::nullopt;
+  const auto width = whole_number<double>(parts->first), height = whole_number<double>(parts->second);
+  if (!width || !height || !(*width > 0) || !(*height > 0) || !std::isfinite(*width) || !std::isfinite(*height))
+    return std::nullopt;
+  return std::pair{*width, *height};
+}
+
+// The resolution is not known here: a size in inches is checked for its form, and against the sides'
+// range where the program turns it into pixels at its resolution (with this message).
 std::string check_size(std::string_view text) {
   const std::string lower = lowered(text);
-  const bool inches = lower.size() > 2 && lower.ends_with("in");
-  const bool fine = inches ? parse_image_size(lower, kMinDpi) || parse_image_size(lower, kMaxDpi)
-                           : parse_image_pixels(lower).has_value();
+  const bool fine = lower.ends_with("in") ? size_in_inches(lower).has_value() : parse_image_pixels(lower).has_value();
   if (fine) return "";
   return "must be WIDTHxHEIGHT in pixels, each " + std::to_string(kMinImageSide) + " to " +
          std::to_string(kMaxImageSide) + ", e.g. 1600x1000, or in inches, e.g. 3.5x2.4in";
@@ -131,11 +141,11 @@ std::optional<Pixels> parse_image_pixels(std::string_view text) {
 std::optional<Pixels> parse_image_size(std::string_view text, int dpi) {
   const std::string lower = lowered(text);
   if (!lower.ends_with("in")) return parse_image_pixels(lower);
-  const auto parts = sides(std::string_view(lower).substr(0, lower.size() - 2));
-  if (!parts) return std::nullopt;
-  const auto width = whole_number<double>(parts->first), height = whole_number<double>(parts->second);
-  if (!width || !height || !(*width > 0) || !(*height > 0) || !std::isfinite(*width * *height)) return std::nullopt;
-  return parse_image_pixels(std::to_string(std::lround(*width * dpi)) + "x" + std::to_string(std::lround(*height * dpi)));
+  const auto inches = size_in_inches(lower);
+  if (!inches) return std::nullopt;
+  const double width = inches->first * dpi, height = inches->second * dpi;
+  if (!(width < 1e9) || !(height < 1e9)) return std::nullopt;  // far beyond any side, and within lround's range
+  return parse_image_pixels(std::to_string(std::lround(width)) + "x" + std::to_string(std::lround(height)));
 }
 
 const OptionSpec kEps{"eps", "E", "join radius (inclusive, Euclidean): any positive number, e.g. 0.5, 2000 or 1e-9",

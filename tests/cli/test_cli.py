@@ -423,7 +423,8 @@ def test_bad_options_get_the_same_message_everywhere():
                                  f"--{option}={value}"], option), option
     # A figure's size and resolution: --size/--dpi of the sweep, --export-size/--export-dpi of the studio.
     figure = f"{tmp}/schema.png"
-    for option, value in (("size", "8x8"), ("size", "1500"), ("size", "0x2in"), ("dpi", "0"), ("dpi", "2401")):
+    for option, value in (("size", "8x8"), ("size", "1500"), ("size", "0x2in"), ("size", "0.1x2in"),
+                          ("dpi", "0"), ("dpi", "2401")):
         from_sweep = refusal([sweep, "--input", points, "--engines", "cpu-grid", "--eps", "0.1",
                               f"--{option}={value}"], option)
         from_studio = refusal([studio, points, "--export-view", figure, f"--export-{option}={value}", "--quit"],
