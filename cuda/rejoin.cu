@@ -75,6 +75,42 @@ bool outside_extent(const JoinFrame& frame, const PointSet& points) {
       if (!(std::fabs(points.point(i)[k] - frame.to_file_coordinate(0, k)) <= frame.half_extent()[k])) return true;
   return false;
 }
+
+// The held points with a batch after them, on the device: the batch alone and all points, in frame
+// coordinates, and all points' file values.
+struct AppendedPoints {
+  gpu::DevicePoints fresh, all;
+  gpu::DeviceBuffer<double> values;
+};
+
+AppendedPoints append_points(const gpu::DevicePoints& held, const gpu::DeviceBuffer<double>& held_values,
+                             const JoinFrame& frame, const PointSet& new_points, RunStats& stats) {
+  PhaseTimer timer(stats, "upload");
+  AppendedPoints out;
+  out.fresh = gpu::upload_points(frame.to_frame(new_points), gpu::kKMeansRowMultiple);
+  out.all.coords = concatenate(held.coords, out.fresh.coords, "point coordinates");
+  out.all.n = held.n + out.fresh.n;
+  out.all.stride = held.stride;
+  out.values = concatenate(held_values, gpu::upload_values(new_points), "float64 point values");
+  return out;
+}
+
+// A copy of the clustering with the new points in the partition of their nearest centroid, and how
+// far that moved the centroids (batch.displacement, in file units): the quality metric then decides.
+gpu::DeviceClustering assign_new_points(const gpu::DeviceClustering& held_clustering, const AppendedPoints& points,
+                                        std::size_t held, const JoinFrame& frame, RejoinBatch& batch) {
+  PhaseTimer timer(batch.stats, "assignment");
+  gpu::DeviceClustering clustering;
+  clustering.k = held_clustering.k;
+  clustering.sample = held_clustering.sample;
+  clustering.iterations = held_clustering.iterations;
+  clustering.tolerance = held_clustering.tolerance;
+  clustering.centroids = extended(held_clustering.centroids, 0, "k-means centroids");
+  clustering.membership = extended(held_clustering.membership, points.fresh.n, "k-means membership");
+  gpu::assign_nearest(points.fresh, clustering, clustering.membership.data() + held);
+  batch.displacement = frame.to_file_length(gpu::centroid_displacement(points.all, clustering));
+  return clustering;
+}
 }  // namespace
 
 RejoinSession::RejoinSession(double threshold, std::uint64_t seed, int device) : state_(std::make_unique<State>()) {
@@ -165,29 +201,11 @@ RejoinBatch RejoinSession::update(const PointSet& new_points, RunControl* contro
   // The step works on copies and changes the session only once it is complete: a failed or cancelled
   // step leaves it as it was.
   const std::size_t held = s.points.n;
-  gpu::DevicePoints fresh, all_points;
-  gpu::DeviceBuffer<double> values;
-  {
-    PhaseTimer timer(stats, "upload");
-    fresh = gpu::upload_points(s.frame->to_frame(new_points), gpu::kKMeansRowMultiple);
-    all_points.coords = concatenate(s.points.coords, fresh.coords, "point coordinates");
-    all_points.n = held + fresh.n;
-    all_points.stride = s.points.stride;
-    values = concatenate(s.values, gpu::upload_values(new_points), "float64 point values");
-  }
-  gpu::DeviceClustering clustering;
-  {
-    // The new points join the partition of their nearest centroid; then the quality metric decides.
-    PhaseTimer timer(stats, "assignment");
-    clustering.k = s.clustering.k;
-    clustering.sample = s.clustering.sample;
-    clustering.iterations = s.clustering.iterations;
-    clustering.tolerance = s.clustering.tolerance;
-    clustering.centroids = extended(s.clustering.centroids, 0, "k-means centroids");
-    clustering.membership = extended(s.clustering.membership, fresh.n, "k-means membership");
-    gpu::assign_nearest(fresh, clustering, clustering.membership.data() + held);
-    batch.displacement = s.frame->to_file_length(gpu::centroid_displacement(all_points, clustering));
-  }
+  AppendedPoints appended = append_points(s.points, s.values, *s.frame, new_points, stats);
+  gpu::DevicePoints& fresh = appended.fresh;
+  gpu::DevicePoints& all_points = appended.all;
+  gpu::DeviceBuffer<double>& values = appended.values;
+  gpu::DeviceClustering clustering = assign_new_points(s.clustering, appended, held, *s.frame, batch);
   if (batch.displacement > s.threshold) {
     PhaseTimer timer(stats, "k-means");
     gpu::refine_clustering(all_points, clustering, run_control);

@@ -106,6 +106,24 @@ MainWindow::MainWindow(const EngineRegistry& registry, DeviceSummary devices, QW
   tabs_->addTab(new StepThroughTab(registry, this), tr("Step through"));
   setCentralWidget(tabs_);
 
+  buildDocks(devices);
+  connectControls();
+  view_->setEps(parameters_->eps());
+
+  // eps and k belong to a data set (they come with each one); the engine is the user's choice.
+  QSettings settings;
+  parameters_->setEngine(settings.value("engine", "auto").toString());
+  buildMenus();
+  setPalette(parse_palette(settings.value("palette").toString().toStdString()).value_or(PaletteKind::Distinct));
+  resize(1400, 900);
+  restoreGeometry(settings.value("geometry").toByteArray());
+  restoreState(settings.value("windowState").toByteArray());
+}
+
+MainWindow::~MainWindow() = default;
+
+// The panels around the views, and the machine in the status bar and the charts' captions.
+void MainWindow::buildDocks(const DeviceSummary& devices) {
   QDockWidget* data = dock(this, tr("Data"), data_, Qt::LeftDockWidgetArea);
   dock(this, tr("Parameters"), parameters_, Qt::LeftDockWidgetArea);
   dock(this, tr("Results"), results_, Qt::RightDockWidgetArea);
@@ -115,7 +133,10 @@ MainWindow::MainWindow(const EngineRegistry& registry, DeviceSummary devices, QW
   connect(runs_panel_, &RunsPanel::loadRequested, this, &MainWindow::showRun);
   statusBar()->addPermanentWidget(new QLabel(devices.status));
   charts_->setMachine(devices.machine);
+}
 
+// The parameters start runs; the run controller's news reaches the panels.
+void MainWindow::connectControls() {
   connect(modes_, &QTabBar::currentChanged, this, [this](int index) { view_->setMode(static_cast<ViewMode>(index)); });
   parameters_->runArea()->addWidget(run_status_);
   connect(parameters_, &ParametersPanel::changed, this, [this] {
@@ -147,19 +168,7 @@ MainWindow::MainWindow(const EngineRegistry& registry, DeviceSummary devices, QW
     updateStale();
     emit runFinished(false);
   });
-  view_->setEps(parameters_->eps());
-
-  // eps and k belong to a data set (they come with each one); the engine is the user's choice.
-  QSettings settings;
-  parameters_->setEngine(settings.value("engine", "auto").toString());
-  buildMenus();
-  setPalette(parse_palette(settings.value("palette").toString().toStdString()).value_or(PaletteKind::Distinct));
-  resize(1400, 900);
-  restoreGeometry(settings.value("geometry").toByteArray());
-  restoreState(settings.value("windowState").toByteArray());
 }
-
-MainWindow::~MainWindow() = default;
 
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));

@@ -114,6 +114,8 @@ class MainWindow : public QMainWindow {
   void closeEvent(QCloseEvent* event) override;
 
  private:
+  void buildDocks(const DeviceSummary& devices);
+  void connectControls();
   void buildMenus();
   void buildExportMenu(QMenu* file);
   void runInBackground(const QString& title, std::function<void(RunControl&)> job);

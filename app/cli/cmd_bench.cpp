@@ -149,6 +149,153 @@ nlohmann::json to_json(const EngineTiming& timing) {
           {"min", timing.min()}, {"max", timing.max()}, {"pairs", timing.pairs}, {"exact", timing.exact},
           {"stats", timing.last}};
 }
+// The points to time and their name: a named workload (with its eps and k unless given) or a file.
+struct BenchInput {
+  PointSet points;
+  std::string name;
+};
+
+BenchInput load_bench_input(const BenchOptions& options, const CLI::App& command, EngineOptions& engine_options) {
+  if (options.workload.empty() == options.input.empty())
+    fail(ErrorKind::Usage, "give exactly one of --workload NAME or --input FILE");
+  if (options.workload.empty()) {
+    if (!command.count("--eps")) fail(ErrorKind::Usage, "--input needs --eps");
+    return {load_input(options.input), options.input};
+  }
+  const Workload& workload = find_workload(options.workload);
+  std::fprintf(stderr, "generating %s ...\n", workload.name.c_str());
+  if (!command.count("--eps")) engine_options.eps = workload.eps;
+  if (!command.count("--k")) engine_options.k = workload.k;
+  return {generate(workload.spec), workload.name};
+}
+
+// The --engines entries; unknown names fail before timing.
+std::vector<BenchEntry> parse_entries(const BenchOptions& options, const EngineRegistry& registry) {
+  std::vector<BenchEntry> entries;
+  for (const std::string& entry : options.engines) {
+    entries.push_back(parse_entry(entry));
+    registry.get(entries.back().engine);
+  }
+  return entries;
+}
+
+std::vector<EngineTiming> time_entries(const std::vector<BenchEntry>& entries, const EngineRegistry& registry,
+                                       const PointSet& points, const JoinParams& params, const BenchOptions& options) {
+  const bool measure_cancel = options.cancel_after_ms >= 0;
+  std::vector<EngineTiming> timings;
+  for (const BenchEntry& entry : entries) {
+    std::fprintf(stderr, "timing %s ...\n", entry.label.c_str());
+    JoinParams entry_params = params;
+    if (entry.devices) entry_params.devices = *entry.devices;
+    Engine& engine = registry.get(entry.engine);
+    timings.push_back(measure_cancel ? time_cancel(engine, points, entry_params, options)
+                                     : time_engine(engine, points, entry_params, options));
+    timings.back().engine = entry.label;
+  }
+  return timings;
+}
+
+// What the bench's JSON says of every run: the input, the parameters and the machine.
+nlohmann::json describe_bench(const BenchInput& input, const JoinParams& params, const BenchOptions& options,
+                              const MachineInfo& machine) {
+  return {{"input", input.name}, {"n", input.points.size()}, {"d", input.points.dims()},
+          {"eps", params.eps}, {"k", params.k}, {"count_only", options.count_only},
+          {"repeat", options.timing.repeat}, {"warmup", options.timing.warmup},
+          {"cpu", machine.cpu}, {"cpu_threads", machine.cpu_threads}, {"gpu", machine.gpu}};
+}
+
+// --cancel-after: the table of latencies, and the JSON.
+int report_cancel_latency(const std::vector<EngineTiming>& timings, const BenchInput& input, const JoinParams& params,
+                          const BenchOptions& options, const MachineInfo& machine) {
+  std::printf("input: %s (n = %zu, d = %zu), eps = %g, k = %d; cancel requested %g ms after each start\n",
+              input.name.c_str(), input.points.size(), input.points.dims(), params.eps, params.k,
+              options.cancel_after_ms);
+  std::printf("host: %s\n", machine_line(machine).c_str());
+  std::printf("%-22s %10s %10s %10s\n", "engine", "median", "max", "cancelled");
+  for (const EngineTiming& timing : timings) {
+    const bool any = !timing.seconds.empty();
+    std::printf("%-22s %10s %10s %6zu/%-3d\n", timing.engine.c_str(),
+                any ? format_seconds(timing.median()).c_str() : "-",
+                any ? format_seconds(timing.max()).c_str() : "-", timing.seconds.size(), options.timing.repeat);
+  }
+  std::printf("latency = time from the cancel request until the run returned; runs that finished before "
+              "the request are not counted\n");
+  if (!options.json.empty()) {
+    nlohmann::json json = describe_bench(input, params, options, machine);
+    json["cancel_after_ms"] = options.cancel_after_ms;
+    for (const EngineTiming& timing : timings) json["cancel_latency"].push_back(to_cancel_json(timing));
+    write_stats_json(options.json, json);
+  }
+  return 0;
+}
+
+// The table of run times with the speed-up over the first entry (and SciPy's line); whether the exact
+// engines agree on the pair count.
+bool print_timings(const std::vector<EngineTiming>& timings, const std::optional<ScipyTiming>& scipy) {
+  std::printf("%-22s %10s %10s %10s %14s %12s %9s\n", "engine", "median", "min", "max", "pairs", "pairs/s",
+              "speedup");
+  const double reference = timings.front().median();
+  bool agree = true;
+  const EngineTiming* first_exact = nullptr;
+  for (const EngineTiming& timing : timings) {
+    std::printf("%-22s %10s %10s %10s %14llu %12.3g %8.2fx\n", timing.engine.c_str(),
+                format_seconds(timing.median()).c_str(), format_seconds(timing.min()).c_str(),
+                format_seconds(timing.max()).c_str(), (unsigned long long)timing.pairs,
+                double(timing.pairs) / timing.median(), reference / timing.median());
+    if (!timing.exact) continue;
+    if (!first_exact) first_exact = &timing;
+    agree = agree && timing.pairs == first_exact->pairs;
+  }
+  if (scipy)
+    std::printf("%-22s %10s %10s %10s %14llu %12.3g %8.2fx\n", "scipy-ckdtree",
+                format_seconds(scipy->seconds).c_str(), "-", "-", (unsigned long long)scipy->pairs,
+                double(scipy->pairs) / scipy->seconds, reference / scipy->seconds);
+  std::printf("speedup = median of %s / median of the engine\n", timings.front().engine.c_str());
+  return agree;
+}
+
+// The run times: the table, SciPy's time with --compare-scipy, the JSON; exit code 5 where exact
+// engines disagree.
+int report_timings(const std::vector<EngineTiming>& timings, const BenchInput& input, const JoinParams& params,
+                   const BenchOptions& options, const MachineInfo& machine) {
+  std::optional<ScipyTiming> scipy;
+  if (options.compare_scipy) {
+    std::fprintf(stderr, "timing scipy-ckdtree ...\n");
+    scipy = time_scipy_ckdtree(input.points, params.eps);
+  }
+  std::printf("input: %s (n = %zu, d = %zu), eps = %g, k = %d, %s\n", input.name.c_str(), input.points.size(),
+              input.points.dims(), params.eps, params.k, options.count_only ? "count only" : "pairs returned to host");
+  std::printf("host: %s\n", machine_line(machine).c_str());
+  const bool agree = print_timings(timings, scipy);
+  if (!agree)
+    std::fprintf(stderr, "error: exact engines disagree on the pair count (each must return exactly the "
+                         "oracle's pairs): a defect, please report it with the input\n");
+  if (!options.json.empty()) {
+    nlohmann::json json = describe_bench(input, params, options, machine);
+    json["counts_agree"] = agree;
+    for (const EngineTiming& timing : timings) json["results"].push_back(to_json(timing));
+    if (scipy) json["scipy_ckdtree"] = {{"seconds", scipy->seconds}, {"pairs", scipy->pairs}};
+    write_stats_json(options.json, json);
+  }
+  return agree ? 0 : kExitEnginesDisagree;
+}
+
+int run_bench(const BenchOptions& options, const CLI::App& command, const EngineRegistry& registry) {
+  EngineOptions engine_options = options.engine_options;
+  const BenchInput input = load_bench_input(options, command, engine_options);
+  const JoinParams params = to_join_params(engine_options);
+  if (!options.count_only) {
+    RunControl control;
+    require_pairs_fit_in_memory(estimate_result_pairs({&input.points, nullptr}, params.eps, control),
+                                "Use --count-only, or write the pairs with simjoin join --output FILE.");
+  }
+  const std::vector<BenchEntry> entries = parse_entries(options, registry);
+  const std::vector<EngineTiming> timings = time_entries(entries, registry, input.points, params, options);
+  const MachineInfo machine = this_machine();
+  if (options.cancel_after_ms >= 0) return report_cancel_latency(timings, input, params, options, machine);
+  return report_timings(timings, input, params, options, machine);
+}
+
 }  // namespace
 
 Command add_bench_command(CLI::App& app, const EngineRegistry& registry) {
@@ -159,8 +306,8 @@ Command add_bench_command(CLI::App& app, const EngineRegistry& registry) {
   command->add_option("--engines", options->engines,
                       "Engines, e.g. --engines cpu-nlj,cpu-grid; NAME@0+1 runs an engine on GPUs 0 and 1")
       ->delimiter(',')->required();
-  command->add_option("--repeat", options->timing.repeat, "Timed runs per engine")->capture_default_str()->check(CLI::Range(1, 1000));
-  command->add_option("--warmup", options->timing.warmup, "Untimed runs first per engine")->capture_default_str()->check(CLI::Range(0, 100));
+  add_schema_option(*command, option_schema::kRepeat, options->timing.repeat)->capture_default_str();
+  add_schema_option(*command, option_schema::kWarmup, options->timing.warmup)->capture_default_str();
   command->add_flag("--count-only", options->count_only, "Count pairs only (default: pairs returned to host memory)");
   command->add_flag("--compare-scipy", options->compare_scipy,
                     "Also time SciPy cKDTree.query_ball_point(workers=-1, return_length=True) on the same points");
@@ -169,112 +316,7 @@ Command add_bench_command(CLI::App& app, const EngineRegistry& registry) {
                       "Measure cancel latency instead: cancel each run after MS milliseconds and time until "
                       "it returns")->check(CLI::Range(0.0, 3.6e6));
   add_engine_options(*command, options->engine_options, false);
-  return {command, [options, command, &registry] {
-    if (options->workload.empty() == options->input.empty())
-      fail(ErrorKind::Usage, "give exactly one of --workload NAME or --input FILE");
-    EngineOptions engine_options = options->engine_options;
-    PointSet points;
-    std::string input_name;
-    if (!options->workload.empty()) {
-      const Workload& workload = find_workload(options->workload);
-      std::fprintf(stderr, "generating %s ...\n", workload.name.c_str());
-      points = generate(workload.spec);
-      input_name = workload.name;
-      if (!command->count("--eps")) engine_options.eps = workload.eps;
-      if (!command->count("--k")) engine_options.k = workload.k;
-    } else {
-      if (!command->count("--eps")) fail(ErrorKind::Usage, "--input needs --eps");
-      points = load_input(options->input);
-      input_name = options->input;
-    }
-    const JoinParams params = to_join_params(engine_options);
-    if (!options->count_only) {
-      RunControl control;
-      require_pairs_fit_in_memory(estimate_result_pairs({&points, nullptr}, params.eps, control),
-                                  "Use --count-only, or write the pairs with simjoin join --output FILE.");
-    }
-    std::vector<BenchEntry> entries;
-    for (const std::string& entry : options->engines) {
-      entries.push_back(parse_entry(entry));
-      registry.get(entries.back().engine);  // unknown names fail before timing
-    }
-
-    const bool measure_cancel = options->cancel_after_ms >= 0;
-    std::vector<EngineTiming> timings;
-    for (const BenchEntry& entry : entries) {
-      std::fprintf(stderr, "timing %s ...\n", entry.label.c_str());
-      JoinParams entry_params = params;
-      if (entry.devices) entry_params.devices = *entry.devices;
-      Engine& engine = registry.get(entry.engine);
-      timings.push_back(measure_cancel ? time_cancel(engine, points, entry_params, *options)
-                                       : time_engine(engine, points, entry_params, *options));
-      timings.back().engine = entry.label;
-    }
-    const MachineInfo machine = this_machine();
-    nlohmann::json json = {{"input", input_name}, {"n", points.size()}, {"d", points.dims()},
-                           {"eps", params.eps}, {"k", params.k}, {"count_only", options->count_only},
-                           {"repeat", options->timing.repeat}, {"warmup", options->timing.warmup},
-                           {"cpu", machine.cpu}, {"cpu_threads", machine.cpu_threads}, {"gpu", machine.gpu}};
-    if (measure_cancel) {
-      std::printf("input: %s (n = %zu, d = %zu), eps = %g, k = %d; cancel requested %g ms after each start\n",
-                  input_name.c_str(), points.size(), points.dims(), params.eps, params.k, options->cancel_after_ms);
-      std::printf("host: %s\n", machine_line(machine).c_str());
-      std::printf("%-22s %10s %10s %10s\n", "engine", "median", "max", "cancelled");
-      for (const EngineTiming& timing : timings) {
-        const bool any = !timing.seconds.empty();
-        std::printf("%-22s %10s %10s %6zu/%-3d\n", timing.engine.c_str(),
-                    any ? format_seconds(timing.median()).c_str() : "-",
-                    any ? format_seconds(timing.max()).c_str() : "-", timing.seconds.size(), options->timing.repeat);
-      }
-      std::printf("latency = time from the cancel request until the run returned; runs that finished before "
-                  "the request are not counted\n");
-      if (!options->json.empty()) {
-        json["cancel_after_ms"] = options->cancel_after_ms;
-        for (const EngineTiming& timing : timings) json["cancel_latency"].push_back(to_cancel_json(timing));
-        write_stats_json(options->json, json);
-      }
-      return 0;
-    }
-    std::optional<ScipyTiming> scipy;
-    if (options->compare_scipy) {
-      std::fprintf(stderr, "timing scipy-ckdtree ...\n");
-      scipy = time_scipy_ckdtree(points, params.eps);
-    }
-
-    std::printf("input: %s (n = %zu, d = %zu), eps = %g, k = %d, %s\n", input_name.c_str(), points.size(),
-                points.dims(), params.eps, params.k, options->count_only ? "count only" : "pairs returned to host");
-    std::printf("host: %s\n", machine_line(machine).c_str());
-    std::printf("%-22s %10s %10s %10s %14s %12s %9s\n", "engine", "median", "min", "max", "pairs", "pairs/s",
-                "speedup");
-    const double reference = timings.front().median();
-    bool agree = true;
-    const EngineTiming* first_exact = nullptr;
-    for (const EngineTiming& timing : timings) {
-      std::printf("%-22s %10s %10s %10s %14llu %12.3g %8.2fx\n", timing.engine.c_str(),
-                  format_seconds(timing.median()).c_str(), format_seconds(timing.min()).c_str(),
-                  format_seconds(timing.max()).c_str(), (unsigned long long)timing.pairs,
-                  double(timing.pairs) / timing.median(), reference / timing.median());
-      if (!timing.exact) continue;
-      if (!first_exact) first_exact = &timing;
-      agree = agree && timing.pairs == first_exact->pairs;
-    }
-    if (scipy)
-      std::printf("%-22s %10s %10s %10s %14llu %12.3g %8.2fx\n", "scipy-ckdtree",
-                  format_seconds(scipy->seconds).c_str(), "-", "-", (unsigned long long)scipy->pairs,
-                  double(scipy->pairs) / scipy->seconds, reference / scipy->seconds);
-    std::printf("speedup = median of %s / median of the engine\n", timings.front().engine.c_str());
-    if (!agree)
-      std::fprintf(stderr, "error: exact engines disagree on the pair count (each must return exactly the "
-                           "oracle's pairs): a defect, please report it with the input\n");
-
-    if (!options->json.empty()) {
-      json["counts_agree"] = agree;
-      for (const EngineTiming& timing : timings) json["results"].push_back(to_json(timing));
-      if (scipy) json["scipy_ckdtree"] = {{"seconds", scipy->seconds}, {"pairs", scipy->pairs}};
-      write_stats_json(options->json, json);
-    }
-    return agree ? 0 : kExitEnginesDisagree;
-  }};
+  return {command, [options, command, &registry] { return run_bench(*options, *command, registry); }};
 }
 
 }  // namespace simjoin::cli

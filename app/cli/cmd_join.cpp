@@ -29,6 +29,83 @@ void print_first_pairs(const std::vector<Pair>& pairs, std::uint64_t total, std:
   for (std::size_t i = 0; i < std::min(show, pairs.size()); ++i) std::printf(" (%u, %u)", pairs[i].i, pairs[i].j);
   std::printf(total > show ? " ...\n" : "\n");
 }
+
+// Where the pairs go. No sink holds the pair list: pairs stream to the output file, to a scratch binary
+// file for the neighbour lists (removed however the command ends), and past a bounded sink that keeps
+// the first ones to show. Every output is written under a temporary name and renamed once complete.
+struct JoinSinks {
+  JoinSinks(const JoinOptions& options, const JoinSources& inputs)
+      : first_pairs(options.show), count_only(options.count_only) {
+    const std::uint64_t max_id = std::max(inputs.a->size(), inputs.b ? inputs.b->size() : 0);
+    if (!options.labels_vtp.empty()) {
+      neighbor_counts.emplace(inputs.a->size(), inputs.self_join());
+      targets.push_back(&*neighbor_counts);
+    }
+    if (!options.output.empty()) {
+      file_sink.emplace(options.output, pair_format_for_path(options.output), max_id);
+      targets.push_back(&*file_sink);
+    }
+    if (!options.neighbors.empty()) {
+      neighbor_pairs.emplace(options.neighbors + ".pairs", PairFormat::Binary, max_id, /*scratch=*/true);
+      targets.push_back(&*neighbor_pairs);
+    }
+    if (options.show > 0) targets.push_back(&first_pairs);
+    tee.emplace(targets);
+  }
+
+  // The one sink the run writes to.
+  PairSink& sink() {
+    if (count_only) return count_sink;
+    return targets.size() == 1 ? *targets.front() : *tee;
+  }
+
+  std::vector<PairSink*> targets;
+  std::optional<PairFileSink> file_sink, neighbor_pairs;
+  CountSink count_sink;
+  FirstPairsSink first_pairs;
+  std::optional<NeighborCountSink> neighbor_counts;
+  std::optional<TeeSink> tee;
+  bool count_only = false;
+};
+
+// The neighbour lists, the labelled points and the statistics, as asked.
+void write_outputs(const JoinOptions& options, const JoinSources& inputs, const RunResult& result, JoinSinks& sinks,
+                   TerminalRun& run) {
+  if (!options.neighbors.empty()) {
+    write_neighbors_csr(options.neighbors, binary_pair_file_blocks(sinks.neighbor_pairs->data_path()),
+                        inputs.a->size(), inputs.self_join(), &run.control());
+    std::printf("wrote %s.offsets.npy and %s.ids.npy\n", options.neighbors.c_str(), options.neighbors.c_str());
+  }
+  if (sinks.neighbor_counts) {
+    run.control().throw_if_cancelled();
+    write_labeled_vtp(options.labels_vtp, *inputs.a, point_labels(inputs.a->size(), result, *sinks.neighbor_counts));
+    std::printf("wrote %s\n", options.labels_vtp.c_str());
+  }
+  if (!options.output.empty()) std::printf("wrote %s\n", options.output.c_str());
+  if (!options.stats.empty()) {
+    run.control().throw_if_cancelled();
+    write_stats_json(options.stats, stats_document(result.stats, options.input, options.input_b));
+    std::printf("wrote %s\n", options.stats.c_str());
+  }
+}
+
+int run_join(const JoinOptions& options, const EngineRegistry& registry) {
+  if (options.count_only && (!options.output.empty() || !options.neighbors.empty() || !options.labels_vtp.empty()))
+    fail(ErrorKind::Usage, "--count-only cannot be combined with --output, --neighbors or --labels-vtp");
+  const PointSet a = load_input(options.input);
+  std::optional<PointSet> b;
+  if (!options.input_b.empty()) b = load_input(options.input_b);
+  TerminalRun run;
+  Engine& engine = registry.get(options.engine);
+  const JoinSources inputs{&a, b ? &*b : nullptr};
+  JoinSinks sinks(options, inputs);
+  const RunResult result =
+      run_engine(engine, inputs, to_join_params(options.engine_options), sinks.sink(), run.control());
+  print_run_summary(result.stats);
+  if (!options.count_only) print_first_pairs(sinks.first_pairs.sorted_pairs(), result.stats.pairs, options.show);
+  write_outputs(options, inputs, result, sinks, run);
+  return 0;
+}
 }  // namespace
 
 Command add_join_command(CLI::App& app, const EngineRegistry& registry) {
@@ -46,63 +123,7 @@ Command add_join_command(CLI::App& app, const EngineRegistry& registry) {
   command->add_option("--labels-vtp", options->labels_vtp,
                       "The points of A as VTK .vtp with arrays partition, replicated and neighbors");
   command->add_option("--show", options->show, "Print this many of the first pairs")->capture_default_str();
-  return {command, [options, &registry] {
-    if (options->count_only && (!options->output.empty() || !options->neighbors.empty() || !options->labels_vtp.empty()))
-      fail(ErrorKind::Usage, "--count-only cannot be combined with --output, --neighbors or --labels-vtp");
-    const PointSet a = load_input(options->input);
-    std::optional<PointSet> b;
-    if (!options->input_b.empty()) b = load_input(options->input_b);
-    TerminalRun run;
-    Engine& engine = registry.get(options->engine);
-    const JoinSources inputs{&a, b ? &*b : nullptr};
-
-    // No sink holds the pair list: pairs stream to the output file, to a scratch binary file for the
-    // neighbour lists (removed however the command ends), and past a bounded sink that keeps the first
-    // ones to show. Every output is written under a temporary name and renamed once complete.
-    std::vector<PairSink*> sinks;
-    std::optional<PairFileSink> file_sink, neighbor_pairs;
-    CountSink count_sink;
-    FirstPairsSink first_pairs(options->show);
-    std::optional<NeighborCountSink> neighbor_counts;
-    const std::uint64_t max_id = std::max(a.size(), b ? b->size() : 0);
-    if (!options->labels_vtp.empty()) {
-      neighbor_counts.emplace(a.size(), inputs.self_join());
-      sinks.push_back(&*neighbor_counts);
-    }
-    if (!options->output.empty()) {
-      file_sink.emplace(options->output, pair_format_for_path(options->output), max_id);
-      sinks.push_back(&*file_sink);
-    }
-    if (!options->neighbors.empty()) {
-      neighbor_pairs.emplace(options->neighbors + ".pairs", PairFormat::Binary, max_id, /*scratch=*/true);
-      sinks.push_back(&*neighbor_pairs);
-    }
-    if (options->show > 0) sinks.push_back(&first_pairs);
-    TeeSink tee(sinks);
-    PairSink& sink = options->count_only ? static_cast<PairSink&>(count_sink)
-                     : sinks.size() == 1 ? *sinks.front() : tee;
-
-    RunResult result = run_engine(engine, inputs, to_join_params(options->engine_options), sink, run.control());
-    print_run_summary(result.stats);
-    if (!options->count_only) print_first_pairs(first_pairs.sorted_pairs(), result.stats.pairs, options->show);
-    if (!options->neighbors.empty()) {
-      write_neighbors_csr(options->neighbors, binary_pair_file_blocks(neighbor_pairs->data_path()), a.size(),
-                          inputs.self_join(), &run.control());
-      std::printf("wrote %s.offsets.npy and %s.ids.npy\n", options->neighbors.c_str(), options->neighbors.c_str());
-    }
-    if (neighbor_counts) {
-      run.control().throw_if_cancelled();
-      write_labeled_vtp(options->labels_vtp, a, point_labels(a.size(), result, *neighbor_counts));
-      std::printf("wrote %s\n", options->labels_vtp.c_str());
-    }
-    if (!options->output.empty()) std::printf("wrote %s\n", options->output.c_str());
-    if (!options->stats.empty()) {
-      run.control().throw_if_cancelled();
-      write_stats_json(options->stats, stats_document(result.stats, options->input, options->input_b));
-      std::printf("wrote %s\n", options->stats.c_str());
-    }
-    return 0;
-  }};
+  return {command, [options, &registry] { return run_join(*options, registry); }};
 }
 
 }  // namespace simjoin::cli

@@ -3,14 +3,14 @@
 namespace simjoin::cli {
 
 void add_engine_options(CLI::App& command, EngineOptions& options, bool eps_required) {
-  auto* eps = command.add_option("--eps", options.eps, "Join radius (inclusive, Euclidean)");
+  auto* eps = add_schema_option(command, option_schema::kEps, options.eps);
   if (eps_required) eps->required();
-  command.add_option("--k", options.k, "Partitions for KMEANS-JOIN (0: the engine chooses)")->capture_default_str();
-  command.add_option("--seed", options.seed, "Seed for randomised steps (k-means seeding)")->capture_default_str();
-  command.add_option("--threads", options.threads, "CPU threads (0: all cores)")->capture_default_str();
+  add_schema_option(command, option_schema::kK, options.k)->capture_default_str();
+  add_schema_option(command, option_schema::kSeed, options.seed)->capture_default_str();
+  add_schema_option(command, option_schema::kThreads, options.threads)->capture_default_str();
   command.add_flag("--no-unicomp", options.no_unicomp, "Grid engines: search all neighbour cells (for comparison)");
   command.add_option("--batch-bytes", options.batch_bytes, "GPU result batch memory in bytes (0: automatic)");
-  command.add_option("--devices", options.devices, kDevicesHelp)->delimiter(',');
+  add_schema_option(command, option_schema::kDevices, options.devices)->delimiter(',');
 }
 
 JoinParams to_join_params(const EngineOptions& options) {

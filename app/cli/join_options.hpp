@@ -1,8 +1,12 @@
 #pragma once
-// Engine parameters shared by join and bench.
+// Engine parameters shared by join and bench, and options of the schema (core/options/option_schema.hpp)
+// for CLI11.
+#include <string>
+
 #include <CLI/CLI.hpp>
 
 #include "core/engine.hpp"
+#include "core/options/option_schema.hpp"
 
 namespace simjoin::cli {
 
@@ -16,10 +20,18 @@ struct EngineOptions {
   std::vector<int> devices;
 };
 
-// Help of --devices, which join, bench and sweep share.
-inline constexpr const char* kDevicesHelp =
-    "GPU ordinals, e.g. --devices 0,1: gpu-grid and gpu-kmeans split the work across them (default: "
-    "every GPU); the other GPU engines run on the first (default: 0)";
+// --NAME of the options schema: its value name, help (with `note` after it) and check, so that a bad
+// value gets the schema's message ("--eps: must be ..."). A list (->delimiter(',')) checks each value.
+template <typename T>
+CLI::Option* add_schema_option(CLI::App& command, const option_schema::OptionSpec& spec, T& value,
+                               const std::string& note = "") {
+  std::string help(spec.help);
+  help[0] = char(std::toupper(static_cast<unsigned char>(help[0])));  // CLI11's help is capitalised
+  CLI::Option* option = command.add_option("--" + std::string(spec.name), value, help + note);
+  option->type_name(std::string(spec.value_name));
+  option->check(CLI::Validator([check = spec.check](std::string& text) { return check(text); }, ""));
+  return option;
+}
 
 // --eps is required unless `eps_required` is false (bench takes eps from a named workload).
 void add_engine_options(CLI::App& command, EngineOptions& options, bool eps_required = true);

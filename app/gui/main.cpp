@@ -19,6 +19,7 @@
 #include "core/engine.hpp"
 #include "core/error.hpp"
 #include "core/machine_info.hpp"
+#include "core/options/option_schema.hpp"
 #include "cuda/gpu_engines.hpp"
 #include "ui/charts/sweep_runner.hpp"
 #include "ui/panels/charts_tab.hpp"
@@ -63,11 +64,18 @@ ui::DeviceSummary describe(const GpuStatus& gpus) {
   return summary;
 }
 
+// An option of the schema (core/options/option_schema.hpp): its name, help (with `note` after it) and
+// value name.
+QCommandLineOption schema_option(const option_schema::OptionSpec& spec, const QString& note = {}) {
+  const auto text = [](std::string_view view) { return QString::fromUtf8(view.data(), qsizetype(view.size())); };
+  return QCommandLineOption(text(spec.name), text(spec.help) + note, text(spec.value_name));
+}
+
 // The command line, for the application and for --help/--version without a display.
 struct Options {
   QCommandLineParser parser;
-  const QCommandLineOption eps{"eps", "join radius, any positive number (default: suggested by the data)", "E"};
-  const QCommandLineOption k{"k", "k-means partitions (0 = automatic)", "K"};
+  const QCommandLineOption eps = schema_option(option_schema::kEps, " (default: suggested by the data)");
+  const QCommandLineOption k = schema_option(option_schema::kK);
   const QCommandLineOption engine{"engine", "engine name", "NAME"};
   const QCommandLineOption view{"view", QString::fromStdString(ui::view_mode_options()), "MODE"};
   const QCommandLineOption run{"run", "run the join and wait for it"};
@@ -80,11 +88,8 @@ struct Options {
       "export-view", "write the 2-D view as a figure: the plot, its axes and legend (.png, .svg, .pdf)", "FILE"};
   const QCommandLineOption export_chart{
       "export-chart", "write the chart: the sweep's after --sweep-eps, else the run's phases (.png, .svg, .pdf)", "FILE"};
-  const QCommandLineOption export_size{
-      "export-size", "size of --export-view and --export-chart: WxH pixels (default 1200x800) or inches (3.5x2.4in)",
-      "WxH"};
-  const QCommandLineOption export_dpi{
-      "export-dpi", "their resolution (default 150): printed size = pixels / dpi; text keeps its point size", "N"};
+  const QCommandLineOption export_size = schema_option(option_schema::kExportSize, "; for --export-view and --export-chart");
+  const QCommandLineOption export_dpi = schema_option(option_schema::kExportDpi, "; for --export-view and --export-chart");
   const QCommandLineOption quit{"quit", "quit when done"};
   const QCommandLineOption sweep_eps{"sweep-eps", "sweep eps on the Charts tab (log spacing)", "FROM,TO,STEPS"};
   const QCommandLineOption sweep_engines{"sweep-engines", "engines of the sweep", "A,B"};
@@ -187,6 +192,234 @@ bool run_sweep(ui::SweepPanel& sweep, const SweepRange& range, const QString& en
   return finished;
 }
 
+// The schema's message and exit code 2 where its check refuses the option's value; 0 otherwise.
+int refuse_by_schema(const QCommandLineParser& parser, const QCommandLineOption& option,
+                     const option_schema::OptionSpec& spec) {
+  if (!parser.isSet(option)) return 0;
+  const std::string refusal = option_schema::refusal(spec, parser.value(option).toStdString());
+  return refusal.empty() ? 0 : fail_usage(QString::fromStdString(refusal));
+}
+
+// What the command line asks for, every value checked before the window shows.
+struct Request {
+  QStringList files;
+  std::optional<double> eps;
+  std::optional<int> k;
+  ui::ViewMode mode = ui::ViewMode::Scatter;
+  std::optional<SweepRange> sweep_range;
+  const ui::Lesson* lesson = nullptr;
+  int steps = 0;
+  QString tab;
+  ui::ImageSize figure_size;
+  bool outputs = false;   // --screenshot, --export-view or --export-chart
+  bool scripted = false;  // outputs or --quit: nobody watches the window
+};
+
+// --eps and --k, by the schema's rules.
+int read_parameters(const Options& options, Request& request) {
+  const QCommandLineParser& parser = options.parser;
+  if (const int refused = refuse_by_schema(parser, options.eps, option_schema::kEps)) return refused;
+  if (const int refused = refuse_by_schema(parser, options.k, option_schema::kK)) return refused;
+  if (parser.isSet(options.eps)) request.eps = option_schema::parse_eps(parser.value(options.eps).toStdString());
+  if (parser.isSet(options.k)) request.k = option_schema::parse_k(parser.value(options.k).toStdString());
+  return 0;
+}
+
+// --engine, refused in simjoin's words: an unknown name with the known ones, an engine that cannot run
+// here with why.
+int choose_engine(const Options& options, ui::MainWindow& window, const EngineRegistry& registry) {
+  const QCommandLineParser& parser = options.parser;
+  if (!parser.isSet(options.engine) || window.parameters()->setEngine(parser.value(options.engine))) return 0;
+  const std::string name = parser.value(options.engine).toStdString();
+  const Engine* engine = registry.find(name);
+  if (!engine) {
+    try {
+      registry.get(name);
+    } catch (const Error& error) {
+      return fail_usage(QString::fromStdString(error.what()));
+    }
+  }
+  return fail_usage(QString::fromStdString(name + " is not available: " + engine->availability().reason));
+}
+
+// --view, --max-pairs and --palette.
+int read_presentation(const Options& options, ui::MainWindow& window, Request& request) {
+  const QCommandLineParser& parser = options.parser;
+  if (parser.isSet(options.view)) {
+    const auto parsed = ui::parse_view_mode(parser.value(options.view).toStdString());
+    if (!parsed) return fail_usage("--view must be " + QString::fromStdString(ui::view_mode_options()));
+    request.mode = *parsed;
+  }
+  if (parser.isSet(options.max_pairs)) {
+    bool ok = false;
+    const double pairs = parser.value(options.max_pairs).toDouble(&ok);
+    if (!ok || !(pairs >= 0)) return fail_usage("--max-pairs must be a number >= 0, e.g. 1e9");
+    window.setConfirmAbovePairs(pairs);
+  }
+  if (parser.isSet(options.palette)) {
+    const auto palette = ui::parse_palette(parser.value(options.palette).toStdString());
+    if (!palette) return fail_usage("--palette must be distinct or colorblind");
+    window.setPalette(*palette);
+  }
+  return 0;
+}
+
+// --sweep-eps, --lesson, --step and --tab, and what --run, --sweep-eps and --stats need.
+int read_scripted_steps(const Options& options, Request& request) {
+  const QCommandLineParser& parser = options.parser;
+  if (parser.isSet(options.sweep_eps) && !(request.sweep_range = parse_sweep_range(parser.value(options.sweep_eps))))
+    return fail_usage("--sweep-eps must be FROM,TO,STEPS with 0 < FROM <= TO, e.g. 500,8000,5");
+  if (parser.isSet(options.lesson) && !(request.lesson = ui::find_lesson(parser.value(options.lesson).toStdString())))
+    return fail_usage("--lesson must be one of: " + QString::fromStdString(ui::lesson_names()));
+  bool ok = true;
+  if (parser.isSet(options.step) && ((request.steps = parser.value(options.step).toInt(&ok)), !ok || request.steps < 0))
+    return fail_usage("--step must be an integer >= 0");
+  request.tab = parser.value(options.tab);
+  if (!request.tab.isEmpty() && request.tab != "views" && request.tab != "charts")
+    return fail_usage("--tab must be views or charts");
+  if ((parser.isSet(options.run) || request.sweep_range) && request.files.isEmpty())
+    return fail_usage("--run and --sweep-eps need a point file");
+  if (parser.isSet(options.stats) && !parser.isSet(options.run)) return fail_usage("--stats needs --run");
+  return 0;
+}
+
+// The figures' file types, and their resolution and size by the schema's rules.
+int read_figure_options(const Options& options, Request& request) {
+  const QCommandLineParser& parser = options.parser;
+  for (const QCommandLineOption* option : {&options.export_view, &options.export_chart})
+    if (parser.isSet(*option) && !image_path(parser.value(*option)))
+      return fail_usage("--" + option->names().first() + " writes .png, .svg or .pdf files");
+  if (const int refused = refuse_by_schema(parser, options.export_dpi, option_schema::kExportDpi)) return refused;
+  if (parser.isSet(options.export_dpi)) request.figure_size.dpi = *ui::parse_dpi(parser.value(options.export_dpi));
+  if (const int refused = refuse_by_schema(parser, options.export_size, option_schema::kExportSize)) return refused;
+  if (parser.isSet(options.export_size)) {
+    // Inches are checked against the sides' range only here, at the resolution chosen.
+    const auto pixels = ui::parse_image_size(parser.value(options.export_size), request.figure_size.dpi);
+    if (!pixels) return fail_usage(QString::fromStdString(option_schema::refusal(option_schema::kExportSize)));
+    request.figure_size.pixels = *pixels;
+  }
+  return 0;
+}
+
+// Every option, checked before the window shows: 0, or the exit code of the first one refused.
+int read_command_line(const Options& options, ui::MainWindow& window, const EngineRegistry& registry,
+                      Request& request) {
+  const QCommandLineParser& parser = options.parser;
+  request.files = parser.positionalArguments();
+  if (const int refused = read_parameters(options, request)) return refused;
+  if (const int refused = choose_engine(options, window, registry)) return refused;
+  if (const int refused = read_presentation(options, window, request)) return refused;
+  if (const int refused = read_scripted_steps(options, request)) return refused;
+  if (const int refused = read_figure_options(options, request)) return refused;
+  request.outputs = parser.isSet(options.screenshot) || parser.isSet(options.export_view) ||
+                    parser.isSet(options.export_chart);
+  request.scripted = parser.isSet(options.quit) || request.outputs;
+  return 0;
+}
+
+// The exit code with --quit: the first failure's.
+struct Failure {
+  int code = 0;
+  void note(ErrorKind kind) {
+    if (!code) code = exit_code_for(kind);
+  }
+};
+
+void watch_failures(ui::MainWindow& window, bool scripted, Failure& failure) {
+  QObject::connect(&window, &ui::MainWindow::loadFailed, [&failure](ErrorKind kind) { failure.note(kind); });
+  QObject::connect(window.runController(), &ui::RunController::runFailed,
+                   [&failure](quint64, const ui::RunFailure& run_failure) { failure.note(run_failure.kind); });
+  QObject::connect(window.runController(), &ui::RunController::runCancelled,
+                   [&failure] { failure.note(ErrorKind::Cancelled); });
+  // Unattended, a run above --max-pairs is refused: out of resources, as simjoin bench refuses one.
+  QObject::connect(window.runController(), &ui::RunController::runNeedsConfirmation, [&failure, scripted] {
+    if (scripted) failure.note(ErrorKind::OutOfMemory);
+  });
+}
+
+// The file or sample, the lesson, then --eps and --k, which win over the ones the data suggests.
+void open_input(ui::MainWindow& window, const Request& request, Failure& failure) {
+  if (!request.files.isEmpty()) {
+    const QString file = request.files.first();
+    if (file.startsWith("sample:")) window.openSample(file.mid(7));
+    else window.openFile(file);
+    window.waitForTask();
+  }
+  if (request.lesson && !ui::open_lesson(window, *request.lesson)) failure.note(ErrorKind::Internal);
+  if (request.eps) window.parameters()->setEps(*request.eps);
+  if (request.k) window.parameters()->setK(*request.k);
+}
+
+// --run [--stats S.json]: runs the join and waits for it.
+void run_join(const Options& options, ui::MainWindow& window, Failure& failure) {
+  bool run_ok = false;
+  QObject::connect(&window, &ui::MainWindow::runFinished, [&run_ok](bool finished) { run_ok = finished; });
+  window.runJoin();
+  window.waitForTask();
+  if (!run_ok) std::fprintf(stderr, "simjoin-studio: the run did not complete\n");
+  if (!run_ok || !options.parser.isSet(options.stats)) return;
+  try {
+    ui::export_stats_json(*window.currentRun(), options.parser.value(options.stats).toStdString());
+  } catch (const Error& error) {
+    std::fprintf(stderr, "simjoin-studio: %s\n", error.what());
+    failure.note(error.kind());
+  }
+}
+
+// --sweep-eps, --pick, --tab and --step, in that order; exit code 2 for a --pick out of range.
+int show_requested(const Options& options, ui::MainWindow& window, const Request& request, Failure& failure) {
+  const QCommandLineParser& parser = options.parser;
+  if (request.sweep_range && window.points() &&
+      !run_sweep(*window.charts()->sweep(), *request.sweep_range, parser.value(options.sweep_engines))) {
+    std::fprintf(stderr, "simjoin-studio: the sweep did not complete\n");
+    failure.note(ErrorKind::Internal);
+  }
+  if (parser.isSet(options.pick) && window.points()) {
+    bool ok = false;
+    const qulonglong index = parser.value(options.pick).toULongLong(&ok);
+    if (!ok || index >= window.points()->size() || !window.view()->pick(std::uint32_t(index)))
+      return fail_usage("--pick must be a point index below " + QString::number(window.points()->size()));
+  }
+  if (!request.tab.isEmpty() || request.sweep_range) window.tabs()->setCurrentIndex(request.tab == "views" ? 0 : 1);
+  if (parser.isSet(options.step)) {
+    auto* stepper = window.findChild<ui::StepThroughTab*>();
+    stepper->followEngine(window.parameters()->engine());
+    window.tabs()->setCurrentWidget(stepper);
+    stepper->advance(request.steps);
+  }
+  return 0;
+}
+
+// --export-view, --export-chart and --screenshot, once the window has laid out and painted; then the
+// application ends with --quit, or when an output could not be written.
+void write_outputs_later(const Options& options, ui::MainWindow& window, const Request& request, Failure& failure,
+                         QApplication& app) {
+  QTimer::singleShot(300, &window, [&] {
+    const QCommandLineParser& parser = options.parser;
+    bool all_written = true;
+    const auto write = [&](const QCommandLineOption& option, const std::function<void(const std::string&)>& save) {
+      if (!parser.isSet(option)) return;
+      try {
+        save(parser.value(option).toStdString());
+      } catch (const Error& error) {
+        std::fprintf(stderr, "simjoin-studio: %s\n", error.what());
+        failure.note(error.kind());
+        all_written = false;
+      }
+    };
+    write(options.export_view,
+          [&](const std::string& path) { ui::save_view_figure(window.view()->figure(), path, request.figure_size); });
+    write(options.export_chart, [&](const std::string& path) {
+      ui::save_chart_image(*window.charts()->currentChart(), path, request.figure_size);
+    });
+    write(options.screenshot, [&](const std::string& path) {
+      if (!ui::save_image_file(window.screenshot(), QString::fromStdString(path)))
+        fail(ErrorKind::BadInput, path + ": cannot write the screenshot");
+    });
+    if (parser.isSet(options.quit) || !all_written) app.exit(failure.code);
+  });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -197,176 +430,26 @@ int main(int argc, char** argv) {
   QApplication app(argc, argv);
   set_application_names();
   Options options;
-  QCommandLineParser& parser = options.parser;
-  parser.process(app);
+  options.parser.process(app);
 
   EngineRegistry registry;
   register_cpu_engines(registry);
   register_gpu_engines(registry);
   ui::MainWindow window(registry, describe(query_gpus()));
+  Request request;
+  if (const int refused = read_command_line(options, window, registry, request)) return refused;
 
-  // Every option is checked before the window shows.
-  const QStringList files = parser.positionalArguments();
-  std::optional<double> eps;
-  if (parser.isSet(options.eps) && !(eps = ui::parse_eps(parser.value(options.eps))))
-    return fail_usage("--eps must be a positive number, e.g. 0.5, 2000 or 1e-9");
-  bool ok = true;
-  std::optional<int> k;
-  if (parser.isSet(options.k)) {
-    k = parser.value(options.k).toInt(&ok);
-    if (!ok || *k < 0) return fail_usage("--k must be an integer >= 0");
-  }
-  if (parser.isSet(options.engine) && !window.parameters()->setEngine(parser.value(options.engine))) {
-    // In simjoin's words: an unknown name with the known ones, an engine that cannot run here with why.
-    const std::string name = parser.value(options.engine).toStdString();
-    const Engine* engine = registry.find(name);
-    if (!engine) {
-      try {
-        registry.get(name);
-      } catch (const Error& error) {
-        return fail_usage(QString::fromStdString(error.what()));
-      }
-    }
-    return fail_usage(QString::fromStdString(name + " is not available: " + engine->availability().reason));
-  }
-  ui::ViewMode mode = ui::ViewMode::Scatter;
-  if (parser.isSet(options.view)) {
-    const auto parsed = ui::parse_view_mode(parser.value(options.view).toStdString());
-    if (!parsed) return fail_usage("--view must be " + QString::fromStdString(ui::view_mode_options()));
-    mode = *parsed;
-  }
-  if (parser.isSet(options.max_pairs)) {
-    const double pairs = parser.value(options.max_pairs).toDouble(&ok);
-    if (!ok || !(pairs >= 0)) return fail_usage("--max-pairs must be a number >= 0, e.g. 1e9");
-    window.setConfirmAbovePairs(pairs);
-  }
-  if (parser.isSet(options.palette)) {
-    const auto palette = ui::parse_palette(parser.value(options.palette).toStdString());
-    if (!palette) return fail_usage("--palette must be distinct or colorblind");
-    window.setPalette(*palette);
-  }
-  std::optional<SweepRange> sweep_range;
-  if (parser.isSet(options.sweep_eps) && !(sweep_range = parse_sweep_range(parser.value(options.sweep_eps))))
-    return fail_usage("--sweep-eps must be FROM,TO,STEPS with 0 < FROM <= TO, e.g. 500,8000,5");
-  const ui::Lesson* lesson = nullptr;
-  if (parser.isSet(options.lesson) && !(lesson = ui::find_lesson(parser.value(options.lesson).toStdString())))
-    return fail_usage("--lesson must be one of: " + QString::fromStdString(ui::lesson_names()));
-  int steps = 0;
-  if (parser.isSet(options.step) && ((steps = parser.value(options.step).toInt(&ok)), !ok || steps < 0))
-    return fail_usage("--step must be an integer >= 0");
-  const QString tab = parser.value(options.tab);
-  if (!tab.isEmpty() && tab != "views" && tab != "charts") return fail_usage("--tab must be views or charts");
-  if ((parser.isSet(options.run) || sweep_range) && files.isEmpty())
-    return fail_usage("--run and --sweep-eps need a point file");
-  if (parser.isSet(options.stats) && !parser.isSet(options.run)) return fail_usage("--stats needs --run");
-  for (const QCommandLineOption* option : {&options.export_view, &options.export_chart})
-    if (parser.isSet(*option) && !image_path(parser.value(*option)))
-      return fail_usage("--" + option->names().first() + " writes .png, .svg or .pdf files");
-  ui::ImageSize figure_size;
-  if (parser.isSet(options.export_dpi)) {
-    const std::optional<int> dpi = ui::parse_dpi(parser.value(options.export_dpi));
-    if (!dpi) return fail_usage(QString("--export-dpi must be %1 to %2").arg(ui::kMinDpi).arg(ui::kMaxDpi));
-    figure_size.dpi = *dpi;
-  }
-  if (parser.isSet(options.export_size)) {
-    const auto pixels = ui::parse_image_size(parser.value(options.export_size), figure_size.dpi);
-    if (!pixels)
-      return fail_usage(QString("--export-size must be WIDTHxHEIGHT in pixels, each %1 to %2, e.g. 1600x1000, or "
-                                "in inches, e.g. 3.5x2.4in")
-                            .arg(ui::kMinImageSide).arg(ui::kMaxImageSide));
-    figure_size.pixels = *pixels;
-  }
-
-  const bool outputs = parser.isSet(options.screenshot) || parser.isSet(options.export_view) ||
-                       parser.isSet(options.export_chart);
-  const bool scripted = parser.isSet(options.quit) || outputs;
-  app.setProperty("unattended", scripted);
+  app.setProperty("unattended", request.scripted);
   window.show();
-  window.setViewMode(mode);
-
-  // The first failure decides the exit code with --quit.
-  int failure = 0;
-  const auto note_failure = [&failure](ErrorKind kind) {
-    if (!failure) failure = exit_code_for(kind);
-  };
-  QObject::connect(&window, &ui::MainWindow::loadFailed, [&](ErrorKind kind) { note_failure(kind); });
-  QObject::connect(window.runController(), &ui::RunController::runFailed,
-                   [&](quint64, const ui::RunFailure& run_failure) { note_failure(run_failure.kind); });
-  QObject::connect(window.runController(), &ui::RunController::runCancelled, [&] { note_failure(ErrorKind::Cancelled); });
-  // Unattended, a run above --max-pairs is refused: out of resources, as simjoin bench refuses one.
-  QObject::connect(window.runController(), &ui::RunController::runNeedsConfirmation, [&] {
-    if (scripted) note_failure(ErrorKind::OutOfMemory);
-  });
-
-  if (!files.isEmpty()) {
-    const QString file = files.first();
-    if (file.startsWith("sample:")) window.openSample(file.mid(7));
-    else window.openFile(file);
-    window.waitForTask();
-  }
-  if (lesson && !ui::open_lesson(window, *lesson)) note_failure(ErrorKind::Internal);
-  // Parameters given on the command line win over the ones the data suggests.
-  if (eps) window.parameters()->setEps(*eps);
-  if (k) window.parameters()->setK(*k);
-  if (parser.isSet(options.run) && window.points()) {
-    bool run_ok = false;
-    QObject::connect(&window, &ui::MainWindow::runFinished, [&run_ok](bool finished) { run_ok = finished; });
-    window.runJoin();
-    window.waitForTask();
-    if (!run_ok) std::fprintf(stderr, "simjoin-studio: the run did not complete\n");
-    if (run_ok && parser.isSet(options.stats)) {
-      try {
-        ui::export_stats_json(*window.currentRun(), parser.value(options.stats).toStdString());
-      } catch (const Error& error) {
-        std::fprintf(stderr, "simjoin-studio: %s\n", error.what());
-        note_failure(error.kind());
-      }
-    }
-  }
-  if (sweep_range && window.points() &&
-      !run_sweep(*window.charts()->sweep(), *sweep_range, parser.value(options.sweep_engines))) {
-    std::fprintf(stderr, "simjoin-studio: the sweep did not complete\n");
-    note_failure(ErrorKind::Internal);
-  }
-  if (parser.isSet(options.pick) && window.points()) {
-    const qulonglong index = parser.value(options.pick).toULongLong(&ok);
-    if (!ok || index >= window.points()->size() || !window.view()->pick(std::uint32_t(index)))
-      return fail_usage("--pick must be a point index below " + QString::number(window.points()->size()));
-  }
-  if (!tab.isEmpty() || sweep_range) window.tabs()->setCurrentIndex(tab == "views" ? 0 : 1);
-  if (parser.isSet(options.step)) {
-    auto* stepper = window.findChild<ui::StepThroughTab*>();
-    stepper->followEngine(window.parameters()->engine());
-    window.tabs()->setCurrentWidget(stepper);
-    stepper->advance(steps);
-  }
-  if (outputs) {
-    // Let the window lay out and paint once before rendering it.
-    QTimer::singleShot(300, &window, [&] {
-      bool all_written = true;
-      const auto write = [&](const QCommandLineOption& option, const std::function<void(const std::string&)>& save) {
-        if (!parser.isSet(option)) return;
-        try {
-          save(parser.value(option).toStdString());
-        } catch (const Error& error) {
-          std::fprintf(stderr, "simjoin-studio: %s\n", error.what());
-          note_failure(error.kind());
-          all_written = false;
-        }
-      };
-      write(options.export_view,
-            [&](const std::string& path) { ui::save_view_figure(window.view()->figure(), path, figure_size); });
-      write(options.export_chart,
-            [&](const std::string& path) { ui::save_chart_image(*window.charts()->currentChart(), path, figure_size); });
-      write(options.screenshot, [&](const std::string& path) {
-        if (!ui::save_image_file(window.screenshot(), QString::fromStdString(path))) fail(ErrorKind::BadInput, path + ": cannot write the screenshot");
-      });
-      // An output that could not be written ends the application, as with --quit.
-      if (parser.isSet(options.quit) || !all_written) app.exit(failure);
-    });
-  } else if (parser.isSet(options.quit)) {
-    QTimer::singleShot(0, &app, &QApplication::quit);
-  }
+  window.setViewMode(request.mode);
+  Failure failure;
+  watch_failures(window, request.scripted, failure);
+  open_input(window, request, failure);
+  if (options.parser.isSet(options.run) && window.points()) run_join(options, window, failure);
+  if (const int refused = show_requested(options, window, request, failure)) return refused;
+  const bool quit = options.parser.isSet(options.quit);
+  if (request.outputs) write_outputs_later(options, window, request, failure, app);
+  else if (quit) QTimer::singleShot(0, &app, &QApplication::quit);
   const int code = app.exec();
-  return parser.isSet(options.quit) && failure ? failure : code;
+  return quit && failure.code ? failure.code : code;
 }

@@ -7,6 +7,7 @@
 #include "app/cli/command_main.hpp"
 #include "app/cli/join_options.hpp"
 #include "app/cli/machine_info.hpp"
+#include "core/error.hpp"
 #include "cuda/gpu_engines.hpp"
 #include "ui/charts/sweep_command.hpp"
 
@@ -21,27 +22,28 @@ int main(int argc, char** argv) {
   app.add_option("--input", options->input, "Point file A")->required();
   app.add_option("--input-b", options->input_b, "Point file B: join A with B instead of A with itself");
   app.add_option("--engines", options->engines, "Engines, e.g. cpu-grid,cpu-kmeans")->required()->delimiter(',');
-  app.add_option("--eps", options->eps_values, "Join radii, e.g. 0.1,0.2,0.4")->required()->delimiter(',');
-  app.add_option("--k", options->k_values, "Partition counts for KMEANS-JOIN, e.g. 4,8,16")->delimiter(',');
+  cli::add_schema_option(app, option_schema::kEps, options->eps_values, "; several: 0.1,0.2,0.4")->required()->delimiter(',');
+  cli::add_schema_option(app, option_schema::kK, options->k_values, "; several: 4,8,16")->delimiter(',');
   app.add_option("--chart", options->chart_path, "Chart image: .svg, .png or .pdf");
-  app.add_option("--size", options->size, "Chart size: WIDTHxHEIGHT in pixels, or in inches (3.5x2.4in; pixels = inches x dpi)")->capture_default_str();
-  app.add_option("--dpi", options->dpi, "Chart resolution: text keeps its printed size")->capture_default_str();
+  cli::add_schema_option(app, option_schema::kSize, options->size)->capture_default_str();
+  cli::add_schema_option(app, option_schema::kDpi, options->dpi)->capture_default_str();
   app.add_option("--csv", options->csv_path,
                  "One row per point: engine,eps,k,median_seconds,min_seconds,max_seconds,timed_runs,pairs,"
                  "replicated_points,compared_pairs");
-  app.add_option("--repeat", options->timing.repeat, "Timed runs per point (their median is plotted)")
-      ->capture_default_str()->check(CLI::Range(1, 1000));
-  app.add_option("--warmup", options->timing.warmup, "Untimed runs first per point")
-      ->capture_default_str()->check(CLI::Range(0, 100));
+  cli::add_schema_option(app, option_schema::kRepeat, options->timing.repeat)->capture_default_str();
+  cli::add_schema_option(app, option_schema::kWarmup, options->timing.warmup)->capture_default_str();
   app.add_option("--metric", options->metric,
                  "Chart y axis: seconds, pairs, replicated, compared-ratio, largest-partition, smallest-partition")
       ->capture_default_str();
-  app.add_option("--seed", options->base.seed, "Seed for randomised steps (k-means seeding)")->capture_default_str();
-  app.add_option("--threads", options->base.threads, "CPU threads (0: all cores)")->capture_default_str();
-  app.add_option("--devices", options->base.devices, cli::kDevicesHelp)->delimiter(',');
+  cli::add_schema_option(app, option_schema::kSeed, options->base.seed)->capture_default_str();
+  cli::add_schema_option(app, option_schema::kThreads, options->base.threads)->capture_default_str();
+  cli::add_schema_option(app, option_schema::kDevices, options->base.devices)->delimiter(',');
   app.add_flag("--quiet", options->quiet, "No line per run on stderr");
   // The whole program is one command.
   const cli::Command sweep{&app, [options, &registry] {
+    // A size in inches meets the sides' range, or not, at the resolution chosen.
+    if (!option_schema::parse_image_size(options->size, options->dpi))
+      fail(ErrorKind::Usage, option_schema::refusal(option_schema::kSize));
     options->registry = &registry;
     options->machine = machine_line(cli::this_machine());
     const int code = ui::run_sweep_command(*options);

@@ -176,6 +176,122 @@ std::size_t choose_k(std::size_t requested, std::size_t n, std::vector<std::stri
   const auto automatic = std::clamp<std::size_t>(std::size_t(std::lround(std::sqrt(double(n) / 2000.0))), 1, 256);
   return resolve_k(requested, n, automatic, "sqrt(n / 2000), at most 256", notes);
 }
+
+// The points of A (and B) placed in the partitions: grouped by partition for the grids, and each
+// point's partitions for reporting a pair once.
+struct PlacedPoints {
+  Placement placed_a, placed_b;
+  Grouped group_a, group_b;
+  Memberships lists_a, lists_b;
+  const Grouped& queries(bool self) const { return self ? group_a : group_b; }
+  const Memberships& query_lists(bool self) const { return self ? lists_a : lists_b; }
+};
+
+PlacedPoints place_and_group(const JoinInputs& inputs, const KMeansResult& clusters, std::size_t k,
+                             const JoinParams& params, bool replicate, RunStats& stats, RunControl& control) {
+  const bool self = inputs.self_join();
+  const int threads = thread_count(params.threads);
+  PlacedPoints placed;
+  {
+    PhaseTimer timer(stats, "replicate");
+    control.set_phase("replicate");
+    placed.placed_a =
+        place_points(*inputs.a, &clusters.membership, clusters.centroids, inputs.search_radius, replicate, threads, control);
+    if (!self)
+      placed.placed_b = place_points(*inputs.b, nullptr, clusters.centroids, inputs.search_radius, replicate, threads, control);
+  }
+  control.report(0.1);
+  PhaseTimer timer(stats, "group");
+  control.set_phase("group");
+  placed.group_a = group(placed.placed_a, k);
+  placed.lists_a = memberships(placed.placed_a);
+  if (!self) {
+    placed.group_b = group(placed.placed_b, k);
+    placed.lists_b = memberships(placed.placed_b);
+  }
+  return placed;
+}
+
+// Each partition's entries of A (own and copies) are indexed by an epsilon-grid, which its entries
+// of B (or of A again) query; the grids' tasks, tagged with their partition.
+struct PartitionGrids {
+  struct Task {
+    std::uint32_t partition;
+    GridTask task;
+  };
+  std::vector<std::optional<GridJoin>> grids;
+  std::vector<Task> tasks;
+};
+
+PartitionGrids index_partitions(const JoinInputs& inputs, const PlacedPoints& placed, std::size_t k,
+                                const JoinParams& params, RunStats& stats, RunControl& control) {
+  const bool self = inputs.self_join();
+  const Grouped& other = placed.queries(self);
+  PartitionGrids indexed;
+  indexed.grids.resize(k);
+  PhaseTimer timer(stats, "index partitions");
+  control.set_phase("index partitions");
+  parallel_for_each(k, params.threads, control, [&](std::size_t c) {
+    indexed.grids[c].emplace(placed.group_a.rows(*inputs.a, c), other.rows(inputs.queries(), c), self, inputs, params,
+                             &control);
+  });
+  for (std::uint32_t c = 0; c < k; ++c)
+    for (const GridTask& task : indexed.grids[c]->tasks()) indexed.tasks.push_back({c, task});
+  return indexed;
+}
+
+void join_partitions(const JoinInputs& inputs, const PlacedPoints& placed, PartitionGrids& indexed,
+                     const JoinParams& params, PairSink& sink, RunStats& stats, RunControl& control) {
+  const bool self = inputs.self_join();
+  const Grouped& group_a = placed.group_a;
+  const Grouped& other = placed.queries(self);
+  const Memberships& lists_a = placed.lists_a;
+  const Memberships& other_lists = placed.query_lists(self);
+  PhaseTimer timer(stats, "join");
+  control.set_phase("join");
+  // A pair is reported only from the highest partition holding both of its points.
+  const ExactPairTest is_pair = inputs.pair_test();
+  parallel_rows(indexed.tasks.size(), params.threads, control, [&](std::size_t t, PairBuffer& out) {
+    const std::uint32_t c = indexed.tasks[t].partition;
+    const std::uint32_t* points_a = group_a.point.data() + group_a.start[c];
+    const std::uint32_t* points_q = other.point.data() + other.start[c];
+    return indexed.grids[c]->run(indexed.tasks[t].task, [&](std::uint32_t row_q, std::uint32_t row_a, float d2) {
+      const std::uint32_t p = points_a[row_a], q = points_q[row_q];
+      if (!is_pair(d2, p, q)) return;
+      if (highest_common(lists_a.begin(p), lists_a.end(p), other_lists.begin(q), other_lists.end(q)) != c)
+        return;
+      out.push(self ? std::min(p, q) : p, self ? std::max(p, q) : q);
+    });
+  }, sink, stats.compared_pairs);
+}
+
+// The copies, the memory the partitions took beside the points, and the notes.
+void note_partitions(const PlacedPoints& placed, const PartitionGrids& indexed, std::size_t k, int iterations,
+                     bool self, RunStats& stats) {
+  stats.k = int(k);
+  stats.replicated_points = placed.placed_a.copy_point.size() + placed.placed_b.copy_point.size();
+  std::uint64_t grid_bytes = 0;
+  for (const auto& grid : indexed.grids) grid_bytes += grid->memory_bytes();
+  stats.extra_bytes = grid_bytes + indexed.tasks.size() * sizeof(PartitionGrids::Task) +
+                      (placed.group_a.point.size() + placed.group_b.point.size()) * sizeof(std::uint32_t) +
+                      (placed.lists_a.partitions.size() + placed.lists_b.partitions.size()) * sizeof(std::uint32_t) +
+                      (placed.lists_a.offsets.size() + placed.lists_b.offsets.size()) * sizeof(std::uint64_t);
+  stats.notes.push_back(std::to_string(k) + " partitions after " + std::to_string(iterations) +
+                        " k-means iterations; " + std::to_string(stats.replicated_points) + " copies");
+  if (!self) stats.notes.push_back("copies counted for A and B together");
+  stats.notes.push_back(indexed_dims_note(indexed.grids));
+}
+
+// The partitions of A, for the views: centroids, membership and copies.
+void keep_partitions(RunResult& result, std::size_t k, KMeansResult& clusters, Placement& placed_a) {
+  PartitionStructure& structure = result.partitions.emplace();
+  structure.k = k;
+  structure.centroids.assign(clusters.centroids.begin(), clusters.centroids.end());
+  structure.membership = std::move(clusters.membership);
+  structure.replica_point = std::move(placed_a.copy_point);
+  structure.replica_partition = std::move(placed_a.copy_partition);
+  structure.iterations = clusters.iterations;
+}
 }  // namespace
 
 std::string CpuKMeansEngine::description() const {
@@ -197,7 +313,6 @@ RunResult CpuKMeansEngine::run(const JoinInputs& inputs, const JoinParams& param
   RunStats& stats = result.stats;
   const PointSet32& a = *inputs.a;
   const bool self = inputs.self_join();
-  const int threads = thread_count(params.threads);
   if (a.empty()) {
     stats.notes.push_back("A is empty: no partitions");
     return result;
@@ -216,90 +331,12 @@ RunResult CpuKMeansEngine::run(const JoinInputs& inputs, const JoinParams& param
   }
   control.report(0.05);
 
-  Placement placed_a, placed_b;
-  {
-    PhaseTimer timer(stats, "replicate");
-    control.set_phase("replicate");
-    const double radius = inputs.search_radius;
-    placed_a = place_points(a, &clusters.membership, clusters.centroids, radius, replicate_, threads, control);
-    if (!self) placed_b = place_points(*inputs.b, nullptr, clusters.centroids, radius, replicate_, threads, control);
-  }
-  control.report(0.1);
-
-  Grouped group_a, group_b;
-  Memberships lists_a, lists_b;
-  {
-    PhaseTimer timer(stats, "group");
-    control.set_phase("group");
-    group_a = group(placed_a, k);
-    lists_a = memberships(placed_a);
-    if (!self) {
-      group_b = group(placed_b, k);
-      lists_b = memberships(placed_b);
-    }
-  }
-  const PointSet32& queries = inputs.queries();
-  const Grouped& other = self ? group_a : group_b;
-  const Memberships& other_lists = self ? lists_a : lists_b;
-
-  // Each partition's entries of A (own and copies) are indexed by an epsilon-grid, which its entries
-  // of B (or of A again) query.
-  std::vector<std::optional<GridJoin>> grids(k);
-  struct Task {
-    std::uint32_t partition;
-    GridTask task;
-  };
-  std::vector<Task> tasks;
-  {
-    PhaseTimer timer(stats, "index partitions");
-    control.set_phase("index partitions");
-    parallel_for_each(k, params.threads, control, [&](std::size_t c) {
-      grids[c].emplace(group_a.rows(a, c), other.rows(queries, c), self, inputs, params, &control);
-    });
-    for (std::uint32_t c = 0; c < k; ++c)
-      for (const GridTask& task : grids[c]->tasks()) tasks.push_back({c, task});
-  }
+  PlacedPoints placed = place_and_group(inputs, clusters, k, params, replicate_, stats, control);
+  PartitionGrids indexed = index_partitions(inputs, placed, k, params, stats, control);
   control.report(0.15);
-
-  {
-    PhaseTimer timer(stats, "join");
-    control.set_phase("join");
-    // A pair is reported only from the highest partition holding both of its points.
-    const ExactPairTest is_pair = inputs.pair_test();
-    parallel_rows(tasks.size(), params.threads, control, [&](std::size_t t, PairBuffer& out) {
-      const std::uint32_t c = tasks[t].partition;
-      const std::uint32_t* points_a = group_a.point.data() + group_a.start[c];
-      const std::uint32_t* points_q = other.point.data() + other.start[c];
-      return grids[c]->run(tasks[t].task, [&](std::uint32_t row_q, std::uint32_t row_a, float d2) {
-        const std::uint32_t p = points_a[row_a], q = points_q[row_q];
-        if (!is_pair(d2, p, q)) return;
-        if (highest_common(lists_a.begin(p), lists_a.end(p), other_lists.begin(q), other_lists.end(q)) != c)
-          return;
-        out.push(self ? std::min(p, q) : p, self ? std::max(p, q) : q);
-      });
-    }, sink, stats.compared_pairs);
-  }
-
-  stats.k = int(k);
-  stats.replicated_points = placed_a.copy_point.size() + placed_b.copy_point.size();
-  std::uint64_t grid_bytes = 0;
-  for (const auto& grid : grids) grid_bytes += grid->memory_bytes();
-  stats.extra_bytes = grid_bytes + tasks.size() * sizeof(Task) +
-                      (group_a.point.size() + group_b.point.size()) * sizeof(std::uint32_t) +
-                      (lists_a.partitions.size() + lists_b.partitions.size()) * sizeof(std::uint32_t) +
-                      (lists_a.offsets.size() + lists_b.offsets.size()) * sizeof(std::uint64_t);
-  stats.notes.push_back(std::to_string(k) + " partitions after " + std::to_string(clusters.iterations) +
-                        " k-means iterations; " + std::to_string(stats.replicated_points) + " copies");
-  if (!self) stats.notes.push_back("copies counted for A and B together");
-  stats.notes.push_back(indexed_dims_note(grids));
-
-  PartitionStructure& structure = result.partitions.emplace();
-  structure.k = k;
-  structure.centroids.assign(clusters.centroids.begin(), clusters.centroids.end());
-  structure.membership = std::move(clusters.membership);
-  structure.replica_point = std::move(placed_a.copy_point);
-  structure.replica_partition = std::move(placed_a.copy_partition);
-  structure.iterations = clusters.iterations;
+  join_partitions(inputs, placed, indexed, params, sink, stats, control);
+  note_partitions(placed, indexed, k, clusters.iterations, self, stats);
+  keep_partitions(result, k, clusters, placed.placed_a);
   return result;
 }
 

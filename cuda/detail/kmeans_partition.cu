@@ -24,6 +24,42 @@ __global__ void gaps_kernel(const float* centroids, std::uint32_t k, unsigned st
   gaps[t] = sqrt(sum);
 }
 
+// The float32 band test of a tile, with its margins. The tile's squared distances are within
+// (stride + 2) 2^-24 of the float64 ones, relatively, where they are normal floats; (stride + 8) 2^-22,
+// and a relative 2^-20 on the band's width, cover that, the float32 rounding here and the float64
+// test's own margin (kBisectorBandMargin, 1e-9). Values in float32's subnormal range round by up to
+// 2^-150 absolutely, which (stride + 8) 2^-126 covers.
+struct Float32Band {
+  float margin, tiny, two_eps;
+  __device__ Float32Band(unsigned stride, double eps)
+      : margin(float(stride + 8) * 0x1p-22f), tiny(float(stride + 8) * 0x1p-126f),
+        two_eps(float(2 * eps) * (1 + 0x1p-20f)) {}
+  // Written as "not rejected", so that distances past float32's range (inf, NaN) go to float64.
+  __device__ __forceinline__ bool may_hold(float to_c, float to_o, float gap) const {
+    return !(to_c - to_o > two_eps * gap + margin * (to_c + to_o) + tiny);
+  }
+};
+
+constexpr unsigned kMarkWords = tile::kTile / 32;
+
+// Marks, in shared memory, the centroids of the tile [c0, c0 + cols) that the float32 band test lets
+// through for each of the block's rows; `acc` holds this thread's share of the tile's distances.
+__device__ __forceinline__ void mark_tile(const float (&acc)[tile::kPerThread][tile::kPerThread],
+                                          const Float32Band& band, unsigned rows, unsigned cols, std::uint32_t c0,
+                                          std::uint32_t k, const double* gaps, const float* own_distance,
+                                          const std::uint32_t* own_of, std::uint32_t (*marks)[kMarkWords]) {
+#pragma unroll
+  for (unsigned r = 0; r < tile::kPerThread; ++r)
+#pragma unroll
+    for (unsigned c = 0; c < tile::kPerThread; ++c) {
+      const unsigned row = tile::local_index(tile::row_group(), r), col = tile::local_index(tile::col_group(), c);
+      if (row >= rows || col >= cols) continue;
+      const float to_c = acc[r][c], to_o = own_distance[row];
+      const float gap = float(gaps[std::size_t(own_of[row]) * k + c0 + col]);
+      if (band.may_hold(to_c, to_o, gap)) atomicOr(&marks[row][col / 32], 1u << (col % 32));
+    }
+}
+
 // Walks the partitions of each point in ascending order, its own and those whose band it lies in,
 // with `lists` null only counting them. A block takes 128 points against each tile of 128 centroids
 // (difference_tile.cuh): the float32 tile applies the band test with a margin far above its rounding
@@ -33,9 +69,8 @@ __global__ void __launch_bounds__(tile::kThreads)
 list_kernel(const float* points, std::uint32_t n, unsigned stride, const std::uint32_t* membership,
             const float* centroids, const double* gaps, std::uint32_t k, double eps, bool replicate,
             unsigned long long* counts, const unsigned long long* list_begin, std::uint32_t* lists) {
-  constexpr unsigned kWords = tile::kTile / 32;
   __shared__ tile::Shared shared;
-  __shared__ std::uint32_t marks[tile::kTile][kWords];
+  __shared__ std::uint32_t marks[tile::kTile][kMarkWords];
   __shared__ float own_distance[tile::kTile];  // squared |p - own|, in float32
   __shared__ std::uint32_t own_of[tile::kTile];
   const std::uint32_t row0 = blockIdx.x * tile::kTile;
@@ -54,17 +89,11 @@ list_kernel(const float* points, std::uint32_t n, unsigned stride, const std::ui
   };
   const double to_own = walker ? squared(own) : 0;
   if (threadIdx.x < tile::kTile) {
-    for (unsigned w = 0; w < kWords; ++w) marks[threadIdx.x][w] = 0;
+    for (unsigned w = 0; w < kMarkWords; ++w) marks[threadIdx.x][w] = 0;
     own_distance[threadIdx.x] = float(to_own);
     own_of[threadIdx.x] = own;
   }
-  // The tile's squared distances are within (stride + 2) 2^-24 of the float64 ones, relatively, where
-  // they are normal floats; (stride + 8) 2^-22, and a relative 2^-20 on the band's width, cover that,
-  // the float32 rounding here and the float64 test's own margin (kBisectorBandMargin, 1e-9). Values in
-  // float32's subnormal range round by up to 2^-150 absolutely, which (stride + 8) 2^-126 covers.
-  const float margin = float(stride + 8) * 0x1p-22f;
-  const float tiny = float(stride + 8) * 0x1p-126f;
-  const float two_eps = float(2 * eps) * (1 + 0x1p-20f);
+  const Float32Band band(stride, eps);
   unsigned long long count = 0;
   const auto add = [&](std::uint32_t c) {
     if (lists) lists[list_begin[i] + count] = c;
@@ -75,22 +104,11 @@ list_kernel(const float* points, std::uint32_t n, unsigned stride, const std::ui
     float acc[tile::kPerThread][tile::kPerThread];
     tile::distances(shared, points + std::size_t(row0) * stride, rows, centroids + std::size_t(c0) * stride, cols,
                     stride, acc);
-#pragma unroll
-    for (unsigned r = 0; r < tile::kPerThread; ++r)
-#pragma unroll
-      for (unsigned c = 0; c < tile::kPerThread; ++c) {
-        const unsigned row = tile::local_index(tile::row_group(), r), col = tile::local_index(tile::col_group(), c);
-        if (row >= rows || col >= cols) continue;
-        const float to_c = acc[r][c], to_o = own_distance[row];
-        const float gap = float(gaps[std::size_t(own_of[row]) * k + c0 + col]);
-        // Written as "not rejected", so that distances past float32's range (inf, NaN) go to float64.
-        if (!(to_c - to_o > two_eps * gap + margin * (to_c + to_o) + tiny))
-          atomicOr(&marks[row][col / 32], 1u << (col % 32));
-      }
+    mark_tile(acc, band, rows, cols, c0, k, gaps, own_distance, own_of, marks);
     __syncthreads();
     if (!walker) continue;  // the next tile's distances() begins with a barrier
     if (own >= c0 && own < c0 + cols) marks[threadIdx.x][(own - c0) / 32] |= 1u << ((own - c0) % 32);
-    for (unsigned w = 0; w < kWords; ++w) {
+    for (unsigned w = 0; w < kMarkWords; ++w) {
       for (std::uint32_t bits = marks[threadIdx.x][w]; bits; bits &= bits - 1) {
         const std::uint32_t c = c0 + 32 * w + std::uint32_t(__ffs(int(bits)) - 1);
         if (c == own) {

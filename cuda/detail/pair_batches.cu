@@ -170,6 +170,187 @@ double estimate_density(Range items, const LaunchItems& launch, PairBatches::Slo
   s.cancel.wait(sampler.stream, progress);
   return double(sampler.host_counters.data()[0]) / double(sampled);
 }
+
+// SIMJOIN_GPU_SERIAL_BATCHES set: one launch at a time, without copy/kernel overlap (to measure what
+// the overlap gains, docs/benchmarks.md). Read once per process.
+bool serial_batches() {
+  static const bool serial = std::getenv("SIMJOIN_GPU_SERIAL_BATCHES") != nullptr;
+  return serial;
+}
+
+// One PairBatches::run over a range of items: launches on the two slots in turn, the older launch's
+// copy and the host's handling of its pairs overlapping the kernel just launched; an overflowed launch
+// runs again, split or with larger buffers; launches are sized by the speed and pairs per item seen.
+class BatchRun {
+ public:
+  BatchRun(PairBatches::Slots& slots, PairSink& sink, const BatchPlan& plan, const LaunchItems& launch,
+           SharedProgress& progress, Range items, std::uint64_t budget, bool chosen)
+      : s_(slots),
+        sink_(sink),
+        plan_(plan),
+        launch_(launch),
+        progress_(progress),
+        items_(items),
+        budget_(budget),
+        chosen_(chosen),
+        with_pairs_(sink.wants_pairs()),
+        overlap_(!serial_batches()),
+        wave_(std::max<std::uint64_t>(1, plan.wave)),
+        // The first two launches, made before any has ended, are small: their cost is unknown, and a
+        // kernel that does not read the cancel flag cannot be stopped before its end. One that reads it,
+        // with its pairs estimated, starts at a third: fewer launches, fewer partly filled last waves.
+        span_(std::max(wave_, items.size() / (plan.reads_cancel && plan.estimate ? 3 : 1024))),
+        // A batch memory the caller chose is taken whole; the automatic one follows the result.
+        target_(chosen ? budget : plan.estimate ? 0 : std::min(budget, kInitialPairs)),
+        next_item_(items.begin) {}
+
+  // Pairs per item from a sample, before the first launch.
+  void estimate(RunStats& stats) {
+    const auto start = std::chrono::steady_clock::now();
+    density_ = estimate_density(items_, launch_, s_, progress_);
+    estimate_ = density_ * double(items_.size());
+    stats.add_phase("estimate", seconds_since(start));
+    fit_span();
+  }
+
+  void launch_all() {
+    int next = 0;
+    for (;;) {
+      progress_.throw_if_cancelled();
+      Slot& slot = s_.slot[next];
+      if (slot.busy) finish(slot);
+      Range r;
+      if (!take(r)) {
+        Slot& other = s_.slot[1 - next];
+        if (!other.busy) break;
+        finish(other);  // may queue a launch again
+        continue;
+      }
+      if (with_pairs_ && slot.capacity() < target_)
+        slot.grow(std::max(target_, std::min(std::max(budget_, target_), 2 * slot.capacity())));
+      // A chosen batch memory bounds every launch, also where a kept buffer is larger.
+      slot.launch(launch_, r, with_pairs_, chosen_ ? target_ : slot.capacity(), s_.cancel.flag());
+      if (!overlap_) finish(slot);
+      next = 1 - next;
+      // The older launch's copy and the host's handling of its pairs overlap the kernel just launched.
+      if (s_.slot[next].busy) finish(s_.slot[next]);
+    }
+  }
+
+  void record(RunStats& stats, double join_seconds) const {
+    stats.add_phase("join", join_seconds);
+    if (with_pairs_) {
+      stats.add_phase("output transfer", transfer_seconds_);
+      stats.add_phase("sink delivery", delivery_seconds_);
+    }
+    stats.compared_pairs += compared_;
+    stats.notes.push_back("result batches: " + std::to_string(launches_) + " (" + std::to_string(reruns_) +
+                          " re-run after overflow)" +
+                          (estimate_ >= 0 ? ", estimated " + std::to_string(std::uint64_t(estimate_)) + " pairs" : "") +
+                          (overlap_ ? "" : ", serial (no copy/kernel overlap)"));
+  }
+
+ private:
+  // Launches and buffers planned by the pairs per item seen (or estimated).
+  void fit_span() {
+    if (!with_pairs_ || density_ <= 0) return;
+    const std::uint64_t limit = std::max(budget_, target_);
+    span_ = std::max<std::uint64_t>(1, std::min(span_, std::uint64_t(double(limit) * kFill / density_)));
+    target_ = std::max(target_, std::min(limit, std::uint64_t(density_ * double(span_) / kFill) + 4096));
+  }
+
+  // The next launch's items: a launch to run again first, else the next span; false when none is left.
+  bool take(Range& r) {
+    if (!retry_.empty()) {
+      r = retry_.front();
+      retry_.pop_front();
+      return true;
+    }
+    if (next_item_ >= items_.end) return false;
+    r = {next_item_, std::min(items_.end, next_item_ + span_)};
+    next_item_ = r.end;
+    return true;
+  }
+
+  // Collects a finished launch: queues it again when it overflowed, else hands its pairs over and
+  // sizes the next launches by its speed and its pairs per item.
+  void finish(Slot& slot) {
+    s_.cancel.wait(slot.stream, progress_);
+    slot.busy = false;
+    const unsigned long long found = slot.host_counters.data()[0];
+    if (with_pairs_ && found > slot.limit) {
+      run_again(slot.range, found);
+      return;
+    }
+    ++launches_;
+    compared_ += slot.host_counters.data()[1];
+    deliver(slot, found);
+    progress_.add(double(slot.range.size()));
+    size_next_launches(slot, found);
+  }
+
+  // An overflowed launch: one item alone runs again with the buffers grown to its pairs; more items
+  // run again in parts that fit.
+  void run_again(Range r, unsigned long long found) {
+    ++reruns_;
+    if (r.size() == 1) {
+      target_ = std::max<std::uint64_t>(target_, found);
+      retry_.push_front(r);
+      return;
+    }
+    target_ = std::max(target_, std::min(budget_, std::uint64_t(double(found) / kFill) + 4096));
+    const std::uint64_t parts = std::min<std::uint64_t>(r.size(), found / target_ + 1 + (found > target_));
+    for (std::uint64_t p = parts; p-- > 0;)
+      retry_.push_front({r.begin + r.size() * p / parts, r.begin + r.size() * (p + 1) / parts});
+  }
+
+  // The launch's pairs to the sink (or its count), timing the copy and the sink's handling.
+  void deliver(Slot& slot, unsigned long long found) {
+    if (!with_pairs_) {
+      sink_.add_count(found);
+      return;
+    }
+    SIMJOIN_CUDA_CHECK(cudaEventRecord(slot.copy_start, slot.stream));
+    slot.pairs.download(slot.host_pairs.data(), found, slot.stream);
+    SIMJOIN_CUDA_CHECK(cudaEventRecord(slot.copy_end, slot.stream));
+    SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(slot.stream));
+    transfer_seconds_ += elapsed_seconds(slot.copy_start, slot.copy_end);
+    const auto delivery_start = std::chrono::steady_clock::now();
+    sink_.add(std::span<const Pair>(slot.host_pairs.data(), found));
+    delivery_seconds_ += seconds_since(delivery_start);
+  }
+
+  // Launches last about kLaunchSeconds (ten times that where the kernel reads the cancel flag),
+  // growing at most kMaxGrowth-fold from one to the next.
+  void size_next_launches(const Slot& slot, unsigned long long found) {
+    const Range r = slot.range;
+    const double seconds = elapsed_seconds(slot.kernel_start, slot.kernel_end);
+    const double launch_seconds = plan_.reads_cancel ? 10 * kLaunchSeconds : kLaunchSeconds;
+    const double growth = seconds > 0 ? std::min(kMaxGrowth, launch_seconds / seconds) : kMaxGrowth;
+    span_ = std::max(wave_, std::uint64_t(double(r.size()) * growth));
+    density_ = double(found) / double(r.size());
+    fit_span();
+  }
+
+  PairBatches::Slots& s_;
+  PairSink& sink_;
+  const BatchPlan& plan_;
+  const LaunchItems& launch_;
+  SharedProgress& progress_;
+  const Range items_;
+  const std::uint64_t budget_;
+  const bool chosen_, with_pairs_, overlap_;
+  const std::uint64_t wave_;
+  std::uint64_t span_;    // items of the next launch
+  std::uint64_t target_;  // pairs each slot's buffer should hold (it never shrinks)
+  std::uint64_t next_item_;
+  double density_ = -1;   // pairs per item, once seen or estimated
+  double estimate_ = -1;  // pairs of the whole range, estimated
+  std::deque<Range> retry_;  // launches to run again after an overflow, split or with larger buffers
+  std::size_t launches_ = 0, reruns_ = 0;
+  double transfer_seconds_ = 0, delivery_seconds_ = 0;
+  unsigned long long compared_ = 0;
+};
 }  // namespace
 
 PairBatches::PairBatches(PairSink& sink, const JoinParams& params)
@@ -209,126 +390,12 @@ void PairBatches::run(std::uint64_t first_item, std::uint64_t last_item, const B
   // What the engine enqueued on the default stream (upload, build) is done before the slots' streams,
   // which do not wait for it, read it.
   SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(0));
-  const bool with_pairs = sink_.wants_pairs();
-  const bool overlap = !std::getenv("SIMJOIN_GPU_SERIAL_BATCHES");
-  const std::uint64_t wave = std::max<std::uint64_t>(1, plan.wave);
-
-  // span: items of the next launch; target: pairs each slot's buffer should hold (it never shrinks).
-  // The first two launches, made before any has ended, are small: their cost is unknown, and a kernel
-  // that does not read the cancel flag cannot be stopped before its end. One that reads it, with its
-  // pairs estimated, starts at a third: fewer launches, fewer partly filled last waves.
-  std::uint64_t span = std::max(wave, (last_item - first_item) / (plan.reads_cancel && plan.estimate ? 3 : 1024));
-  // A batch memory the caller chose is taken whole; the automatic one follows the result.
-  std::uint64_t target = chosen_ ? budget_ : plan.estimate ? 0 : std::min(budget_, kInitialPairs);
-  double density = -1;  // pairs per item, once seen or estimated
-  const auto fit_span = [&] {
-    if (!with_pairs || density <= 0) return;
-    const std::uint64_t limit = std::max(budget_, target);
-    span = std::max<std::uint64_t>(1, std::min(span, std::uint64_t(double(limit) * kFill / density)));
-    target = std::max(target, std::min(limit, std::uint64_t(density * double(span) / kFill) + 4096));
-  };
-  double estimate = -1;
-  if (plan.estimate) {
-    const auto start = std::chrono::steady_clock::now();
-    density = estimate_density({first_item, last_item}, launch, s, progress);
-    estimate = density * double(last_item - first_item);
-    stats.add_phase("estimate", seconds_since(start));
-    fit_span();
-  }
-
+  BatchRun batches(s, sink_, plan, launch, progress, {first_item, last_item}, budget_, chosen_);
+  if (plan.estimate) batches.estimate(stats);
   const auto start = std::chrono::steady_clock::now();
   progress.control().set_phase("join");
-  std::deque<Range> retry;  // launches to run again after an overflow, split or with larger buffers
-  std::uint64_t next_item = first_item;
-  const auto take = [&](Range& r) {
-    if (!retry.empty()) {
-      r = retry.front();
-      retry.pop_front();
-      return true;
-    }
-    if (next_item >= last_item) return false;
-    r = {next_item, std::min(last_item, next_item + span)};
-    next_item = r.end;
-    return true;
-  };
-
-  std::size_t launches = 0, reruns = 0;
-  double transfer_seconds = 0, delivery_seconds = 0;
-  unsigned long long compared = 0;
-  // Collects a finished launch: queues it again when it overflowed, else hands its pairs over and
-  // sizes the next launches by its speed and its pairs per item.
-  const auto finish = [&](Slot& slot) {
-    s.cancel.wait(slot.stream, progress);
-    slot.busy = false;
-    const unsigned long long found = slot.host_counters.data()[0];
-    const Range r = slot.range;
-    if (with_pairs && found > slot.limit) {
-      ++reruns;
-      if (r.size() == 1) {
-        target = std::max<std::uint64_t>(target, found);  // one item alone: the buffers grow to it
-        retry.push_front(r);
-        return;
-      }
-      target = std::max(target, std::min(budget_, std::uint64_t(double(found) / kFill) + 4096));
-      const std::uint64_t parts = std::min<std::uint64_t>(r.size(), found / target + 1 + (found > target));
-      for (std::uint64_t p = parts; p-- > 0;)
-        retry.push_front({r.begin + r.size() * p / parts, r.begin + r.size() * (p + 1) / parts});
-      return;
-    }
-    ++launches;
-    compared += slot.host_counters.data()[1];
-    if (with_pairs) {
-      SIMJOIN_CUDA_CHECK(cudaEventRecord(slot.copy_start, slot.stream));
-      slot.pairs.download(slot.host_pairs.data(), found, slot.stream);
-      SIMJOIN_CUDA_CHECK(cudaEventRecord(slot.copy_end, slot.stream));
-      SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(slot.stream));
-      transfer_seconds += elapsed_seconds(slot.copy_start, slot.copy_end);
-      const auto delivery_start = std::chrono::steady_clock::now();
-      sink_.add(std::span<const Pair>(slot.host_pairs.data(), found));
-      delivery_seconds += seconds_since(delivery_start);
-    } else {
-      sink_.add_count(found);
-    }
-    progress.add(double(r.size()));
-    const double seconds = elapsed_seconds(slot.kernel_start, slot.kernel_end);
-    const double launch_seconds = plan.reads_cancel ? 10 * kLaunchSeconds : kLaunchSeconds;
-    const double growth = seconds > 0 ? std::min(kMaxGrowth, launch_seconds / seconds) : kMaxGrowth;
-    span = std::max(wave, std::uint64_t(double(r.size()) * growth));
-    density = double(found) / double(r.size());
-    fit_span();
-  };
-
-  int next = 0;
-  for (;;) {
-    progress.throw_if_cancelled();
-    Slot& slot = s.slot[next];
-    if (slot.busy) finish(slot);
-    Range r;
-    if (!take(r)) {
-      Slot& other = s.slot[1 - next];
-      if (!other.busy) break;
-      finish(other);  // may queue a launch again
-      continue;
-    }
-    if (with_pairs && slot.capacity() < target)
-      slot.grow(std::max(target, std::min(std::max(budget_, target), 2 * slot.capacity())));
-    // A chosen batch memory bounds every launch, also where a kept buffer is larger.
-    slot.launch(launch, r, with_pairs, chosen_ ? target : slot.capacity(), s.cancel.flag());
-    if (!overlap) finish(slot);
-    next = 1 - next;
-    // The older launch's copy and the host's handling of its pairs overlap the kernel just launched.
-    if (s.slot[next].busy) finish(s.slot[next]);
-  }
-  stats.add_phase("join", seconds_since(start));
-  if (with_pairs) {
-    stats.add_phase("output transfer", transfer_seconds);
-    stats.add_phase("sink delivery", delivery_seconds);
-  }
-  stats.compared_pairs += compared;
-  stats.notes.push_back("result batches: " + std::to_string(launches) + " (" + std::to_string(reruns) +
-                        " re-run after overflow)" +
-                        (estimate >= 0 ? ", estimated " + std::to_string(std::uint64_t(estimate)) + " pairs" : "") +
-                        (overlap ? "" : ", serial (no copy/kernel overlap)"));
+  batches.launch_all();
+  batches.record(stats, seconds_since(start));
 }
 
 }  // namespace simjoin::gpu

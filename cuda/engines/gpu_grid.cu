@@ -219,39 +219,35 @@ struct GridIndex {
   DeviceExact exact;
 };
 
-// Builds the index on the current GPU; adds the phases "upload" and "build" to stats.
-GridIndex build_index(const JoinInputs& inputs, const GridLayout& layout, RunStats& stats) {
-  const PointSet32& a = *inputs.a;
-  const bool self = inputs.self_join();
-  GridIndex out;
-  DeviceGrid& grid = out.grid;
+// The grid's shape as the kernels see it: indexed dimensions, origin, cell width and cell counts.
+void shape_grid(DeviceGrid& grid, const GridLayout& layout, std::size_t d) {
   grid.k = int(layout.dims.size());
-  grid.d = int(a.dims());
+  grid.d = int(d);
   grid.width = layout.cell_width;
   for (int j = 0; j < grid.k; ++j) {
     grid.dims[j] = layout.dims[j];
     grid.origin[j] = layout.origin[j];
     grid.cells[j] = (long long)layout.cells[j];
   }
-  std::vector<int> bits(grid.k);
-  for (int j = 0; j < grid.k; ++j) bits[j] = int(std::bit_width(layout.cells[j] - 1));
+}
+
+// The ranges of the cells' sort keys, with the bits each indexed dimension takes in a key.
+std::vector<KeyRange> sort_key_ranges(const GridLayout& layout, int k) {
+  std::vector<int> bits(k);
+  for (int j = 0; j < k; ++j) bits[j] = int(std::bit_width(layout.cells[j] - 1));
   std::vector<KeyRange> ranges;
   for (const auto& [first, last] : cell_key_ranges(bits)) {
     KeyRange range{first, last};
     std::copy(bits.begin(), bits.end(), range.bits);
     ranges.push_back(range);
   }
+  return ranges;
+}
 
-  DeviceInputs device = upload_inputs(inputs, 1, stats);
-  out.exact = std::move(device.exact);
-
-  Phase build(stats, "build");
-  out.index = sort_by_cell(std::move(device.a.coords), a.size(), a.dims(), grid, ranges);
-  if (!self) out.query_set = sort_by_cell(std::move(device.b.coords), inputs.queries().size(), a.dims(), grid, ranges);
-
-  // B (the distinct cells' coordinates) and G (their first sorted positions): an inclusive sum over
-  // the cell starts numbers the cells.
-  const std::size_t n = a.size();
+// B (the distinct cells' coordinates) and G (their first sorted positions) of the n sorted points of
+// A: an inclusive sum over the cell starts numbers the cells. Returns the number of cells.
+std::uint32_t list_cells(GridIndex& out, std::size_t n) {
+  DeviceGrid& grid = out.grid;
   DeviceBuffer<std::uint32_t> starts(n, "cell starts"), numbers(n, "cell numbers");
   cell_start_kernel<<<blocks_for(n, kThreads), kThreads>>>(grid, out.index.coords.data(), n, starts.data());
   SIMJOIN_CUDA_CHECK_LAUNCH();
@@ -272,8 +268,12 @@ GridIndex build_index(const JoinInputs& inputs, const GridLayout& layout, RunSta
   grid.cell_count = cells_found;
   grid.points = out.index.coords.data();
   grid.order = out.index.order.data();
+  return cells_found;
+}
 
-  // M: which cell coordinates are occupied, per indexed dimension (dims[0] is searched as rows).
+// M: which cell coordinates are occupied, per indexed dimension (dims[0] is searched as rows).
+void mask_cells(GridIndex& out, const GridLayout& layout, std::uint32_t cells_found) {
+  DeviceGrid& grid = out.grid;
   out.masks.resize(grid.k);
   std::uint32_t* mask_pointers[kMaxIndexedDims] = {};
   for (int j = 1; j < grid.k; ++j) {
@@ -288,6 +288,26 @@ GridIndex build_index(const JoinInputs& inputs, const GridLayout& layout, RunSta
   mask_kernel<<<blocks_for(cells_found, kThreads), kThreads>>>(grid, mask_table.data());
   SIMJOIN_CUDA_CHECK_LAUNCH();
   for (int j = 0; j < grid.k; ++j) grid.masks[j] = mask_pointers[j];
+}
+
+// Builds the index on the current GPU; adds the phases "upload" and "build" to stats.
+GridIndex build_index(const JoinInputs& inputs, const GridLayout& layout, RunStats& stats) {
+  const PointSet32& a = *inputs.a;
+  const bool self = inputs.self_join();
+  GridIndex out;
+  DeviceGrid& grid = out.grid;
+  shape_grid(grid, layout, a.dims());
+  const std::vector<KeyRange> ranges = sort_key_ranges(layout, grid.k);
+
+  DeviceInputs device = upload_inputs(inputs, 1, stats);
+  out.exact = std::move(device.exact);
+
+  Phase build(stats, "build");
+  out.index = sort_by_cell(std::move(device.a.coords), a.size(), a.dims(), grid, ranges);
+  if (!self) out.query_set = sort_by_cell(std::move(device.b.coords), inputs.queries().size(), a.dims(), grid, ranges);
+  const std::size_t n = a.size();
+  const std::uint32_t cells_found = list_cells(out, n);
+  mask_cells(out, layout, cells_found);
   // Sorted copy of the points, order, B and G.
   stats.extra_bytes = n * (sizeof(float) * a.dims() + sizeof(std::uint32_t)) +
                       cells_found * (sizeof(std::int64_t) * grid.k + sizeof(std::uint32_t));

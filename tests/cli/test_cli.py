@@ -386,6 +386,53 @@ def test_output_failures_exit_cleanly():
     assert not os.path.exists(f"{tmp}/partial.csv")
 
 
+def refusal(command, option, env=None):
+    """Runs a command that must refuse `--option` with exit 2; the message from "--option: " on."""
+    result = subprocess.run([*map(str, command)], capture_output=True, text=True, timeout=120, env=env)
+    assert result.returncode == 2, f"{' '.join(map(str, command))}: exit {result.returncode}\n{result.stderr}"
+    lines = [line for line in result.stderr.splitlines() if f"--{option}: " in line]
+    assert lines, f"{' '.join(map(str, command))}: no message about --{option}\n{result.stderr}"
+    return lines[0][lines[0].index(f"--{option}: "):]
+
+
+@separate
+def test_bad_options_get_the_same_message_everywhere():
+    """The options schema (core/options/option_schema.hpp): simjoin, simjoin-sweep (also as `simjoin
+    sweep`) and simjoin-studio refuse the same bad value with the same message and exit code 2."""
+    if not GUI_BUILT:
+        raise Skipped("this build has no GUI (SIMJOIN_GUI=OFF): no simjoin-sweep or simjoin-studio")
+    programs = os.path.dirname(SIMJOIN)
+    sweep, studio = os.path.join(programs, "simjoin-sweep"), os.path.join(programs, "simjoin-studio")
+    points = f"{tmp}/schema.npy"
+    np.save(points, rng.random((40, 2)).astype(np.float32))
+    offscreen = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    for option, value in (("eps", "-1"), ("eps", "0"), ("eps", "nan"), ("eps", "inf"), ("eps", "0.5x"),
+                          ("k", "-3"), ("k", "2.5"), ("k", "many")):
+        given = [f"--{option}={value}"] + (["--eps", "0.1"] if option != "eps" else [])
+        messages = {
+            "simjoin join": refusal([SIMJOIN, "join", "--input", points, *given], option),
+            "simjoin sweep": refusal([SIMJOIN, "sweep", "--input", points, "--engines", "cpu-grid", *given], option),
+            "simjoin-sweep": refusal([sweep, "--input", points, "--engines", "cpu-grid", *given], option),
+            "simjoin-studio": refusal([studio, points, *given, "--quit"], option, offscreen),
+        }
+        assert len(set(messages.values())) == 1, f"--{option} {value}: {messages}"
+    for option, value in (("seed", "-1"), ("threads", "x"), ("devices", "0,-1"), ("repeat", "0"), ("warmup", "101")):
+        bench = refusal([SIMJOIN, "bench", "--input", points, "--eps", "0.1", "--engines", "cpu-grid",
+                         f"--{option}={value}"], option)
+        assert bench == refusal([sweep, "--input", points, "--engines", "cpu-grid", "--eps", "0.1",
+                                 f"--{option}={value}"], option), option
+    # A figure's size and resolution: --size/--dpi of the sweep, --export-size/--export-dpi of the studio.
+    figure = f"{tmp}/schema.png"
+    for option, value in (("size", "8x8"), ("size", "1500"), ("size", "0x2in"), ("size", "0.1x2in"),
+                          ("dpi", "0"), ("dpi", "2401")):
+        from_sweep = refusal([sweep, "--input", points, "--engines", "cpu-grid", "--eps", "0.1",
+                              f"--{option}={value}"], option)
+        from_studio = refusal([studio, points, "--export-view", figure, f"--export-{option}={value}", "--quit"],
+                              f"export-{option}", offscreen)
+        assert from_sweep.replace(f"--{option}: ", "") == from_studio.replace(f"--export-{option}: ", ""), (
+            from_sweep, from_studio)
+
+
 @separate
 def test_full_disk_exits_4():
     # A full disk is a resource running out (exit 4), and the partial file is removed.

@@ -9,6 +9,8 @@
 
 #include <optional>
 
+#include "core/options/option_schema.hpp"
+
 namespace simjoin::ui {
 
 struct ImageSize {
@@ -20,8 +22,8 @@ struct ImageSize {
   double dots_per_meter() const { return dpi / 0.0254; }
 };
 
-inline constexpr int kMinImageSide = 16, kMaxImageSide = 20000;
-inline constexpr int kMinDpi = 24, kMaxDpi = 2400;
+// The rules of the options schema (--size, --dpi, --export-size, --export-dpi).
+using option_schema::kMaxDpi, option_schema::kMaxImageSide, option_schema::kMinDpi, option_schema::kMinImageSide;
 
 // "1600x1000" (also "1600X1000") with each side in [kMinImageSide, kMaxImageSide]; nothing otherwise.
 std::optional<QSize> parse_image_pixels(const QString& text);

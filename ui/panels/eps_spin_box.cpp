@@ -7,6 +7,7 @@
 #include <QRegularExpression>
 
 #include "core/eps_estimate.hpp"
+#include "core/options/option_schema.hpp"
 
 namespace simjoin::ui {
 
@@ -15,12 +16,7 @@ namespace {
 constexpr int kStepDigits = 3;
 }  // namespace
 
-std::optional<double> parse_eps(const QString& text) {
-  bool ok = false;
-  const double value = QLocale::c().toDouble(text.trimmed(), &ok);
-  if (!ok || !(value > 0) || !std::isfinite(value)) return std::nullopt;
-  return value;
-}
+std::optional<double> parse_eps(const QString& text) { return option_schema::parse_eps(text.toStdString()); }
 
 QString format_eps(double eps) { return QString::number(eps, 'g', QLocale::FloatingPointShortest); }
 

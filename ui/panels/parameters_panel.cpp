@@ -33,6 +33,38 @@ int eps_to_slider(double eps, double low, double high) {
 double slider_to_eps(int position, double low, double high) {
   return low * std::pow(high / low, double(position) / kSliderSteps);
 }
+
+// Every engine of the registry; one that cannot run here is greyed out and not selectable, and its
+// tooltip says why.
+QStandardItemModel* engine_model(const EngineRegistry& registry, QObject* parent) {
+  auto* model = new QStandardItemModel(parent);
+  for (const auto& engine : registry.engines()) {
+    auto* item = new QStandardItem(QString::fromStdString(engine->name()));
+    const Availability availability = engine->availability();
+    QString tip = QString::fromStdString(engine->description());
+    if (!availability.available) {
+      item->setFlags(item->flags() & ~(Qt::ItemIsEnabled | Qt::ItemIsSelectable));
+      tip = ParametersPanel::tr("Unavailable: %1").arg(QString::fromStdString(availability.reason));
+    }
+    item->setToolTip(tip);
+    model->appendRow(item);
+  }
+  return model;
+}
+
+// Each GPU, and every GPU together where there are several (the default: the last entry).
+void fill_devices(QComboBox& device, const QStringList& devices) {
+  if (devices.isEmpty()) device.addItem(ParametersPanel::tr("none (CPU only)"), -1);
+  for (int i = 0; i < devices.size(); ++i) device.addItem(devices[i], i);
+  if (devices.size() > 1) {
+    device.addItem(ParametersPanel::tr("all %1 GPUs").arg(devices.size()), kAllGpus);
+    device.setItemData(device.count() - 1,
+                       ParametersPanel::tr("gpu-grid and gpu-kmeans split the work across every GPU; "
+                                           "the other GPU engines run on GPU 0"),
+                       Qt::ToolTipRole);
+  }
+  device.setCurrentIndex(device.count() - 1);
+}
 }  // namespace
 
 ParametersPanel::ParametersPanel(const EngineRegistry& registry, const QStringList& devices,
@@ -47,20 +79,7 @@ ParametersPanel::ParametersPanel(const EngineRegistry& registry, const QStringLi
       run_(new QPushButton(tr("Run"))),
       cancel_(new QPushButton(tr("Cancel"))),
       run_area_(new QVBoxLayout) {
-  auto* model = new QStandardItemModel(engine_);
-  for (const auto& engine : registry.engines()) {
-    auto* item = new QStandardItem(QString::fromStdString(engine->name()));
-    const Availability availability = engine->availability();
-    QString tip = QString::fromStdString(engine->description());
-    if (!availability.available) {
-      // Greyed out and not selectable; the tooltip says why.
-      item->setFlags(item->flags() & ~(Qt::ItemIsEnabled | Qt::ItemIsSelectable));
-      tip = tr("Unavailable: %1").arg(QString::fromStdString(availability.reason));
-    }
-    item->setToolTip(tip);
-    model->appendRow(item);
-  }
-  engine_->setModel(model);
+  engine_->setModel(engine_model(registry, engine_));
 
   eps_slider_->setRange(0, kSliderSteps);
   eps_box_->setObjectName("eps");
@@ -70,19 +89,18 @@ ParametersPanel::ParametersPanel(const EngineRegistry& registry, const QStringLi
   // above 4096 with that limit in its message; cpu-kmeans takes any k).
   k_->setRange(0, std::numeric_limits<int>::max());
   k_->setSpecialValueText(tr("auto"));
-  if (devices.isEmpty()) device_->addItem(tr("none (CPU only)"), -1);
-  for (int i = 0; i < devices.size(); ++i) device_->addItem(devices[i], i);
-  if (devices.size() > 1) {
-    device_->addItem(tr("all %1 GPUs").arg(devices.size()), kAllGpus);
-    device_->setItemData(device_->count() - 1, tr("gpu-grid and gpu-kmeans split the work across every GPU; "
-                                                   "the other GPU engines run on GPU 0"),
-                         Qt::ToolTipRole);
-  }
-  device_->setCurrentIndex(device_->count() - 1);
+  fill_devices(*device_, devices);
   cancel_->setEnabled(false);
   run_->setShortcut(Qt::Key_F5);
   run_->setToolTip(tr("Run the join (F5)"));
 
+  layOut();
+  connectControls();
+  setEstimate(estimate_);
+  setEps(estimate_.eps);
+}
+
+void ParametersPanel::layOut() {
   auto* form = new QFormLayout;
   form->addRow(tr("Engine"), engine_);
   form->addRow(tr("eps"), eps_box_);
@@ -98,7 +116,9 @@ ParametersPanel::ParametersPanel(const EngineRegistry& registry, const QStringLi
   layout->addLayout(buttons);
   layout->addLayout(run_area_);
   layout->addStretch();
+}
 
+void ParametersPanel::connectControls() {
   connect(eps_slider_, &QSlider::valueChanged, this, [this](int position) {
     const QSignalBlocker block(eps_box_);
     eps_box_->setValue(round_significant(slider_to_eps(position, estimate_.low(), estimate_.high()), kSliderDigits));
@@ -113,8 +133,6 @@ ParametersPanel::ParametersPanel(const EngineRegistry& registry, const QStringLi
   connect(engine_, &QComboBox::currentIndexChanged, this, &ParametersPanel::changed);
   connect(run_, &QPushButton::clicked, this, &ParametersPanel::runRequested);
   connect(cancel_, &QPushButton::clicked, this, &ParametersPanel::cancelRequested);
-  setEstimate(estimate_);
-  setEps(estimate_.eps);
 }
 
 void ParametersPanel::syncSlider() {

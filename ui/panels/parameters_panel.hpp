@@ -52,6 +52,8 @@ class ParametersPanel : public QWidget {
   void cancelRequested();
 
  private:
+  void layOut();
+  void connectControls();
   void syncSlider();
 
   QComboBox* engine_;

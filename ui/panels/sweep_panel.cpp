@@ -91,6 +91,13 @@ SweepPanel::SweepPanel(const EngineRegistry& registry, std::function<JoinParams(
   for (SweepMetric metric : kMetricChoices) metric_->addItem(metric_title(metric), int(metric));
   cancel_->setEnabled(false);
 
+  layOut();
+  connectControls();
+  updateControls();
+}
+
+// The controls in a column on the left, the chart beside them.
+void SweepPanel::layOut() {
   auto* eps_range = new QHBoxLayout;
   eps_range->addWidget(eps_from_);
   eps_range->addWidget(new QLabel(tr("to")));
@@ -113,7 +120,6 @@ SweepPanel::SweepPanel(const EngineRegistry& registry, std::function<JoinParams(
   buttons->addStretch();
   buttons->addWidget(export_button);
   status_->setWordWrap(true);
-  // Controls in a column on the left, the chart beside them.
   auto* controls = new QVBoxLayout;
   controls->addLayout(form);
   controls->addLayout(buttons);
@@ -122,7 +128,10 @@ SweepPanel::SweepPanel(const EngineRegistry& registry, std::function<JoinParams(
   auto* layout = new QHBoxLayout(this);
   layout->addLayout(controls);
   layout->addWidget(new InteractiveChartView(chart_), 1);  // the view owns the chart
+}
 
+// The controls start and cancel sweeps; the runner's points reach the chart as they come.
+void SweepPanel::connectControls() {
   connect(axis_, &QComboBox::currentIndexChanged, this, &SweepPanel::updateControls);
   connect(metric_, &QComboBox::currentIndexChanged, this,
           [this] { chart_->setMetric(SweepMetric(metric_->currentData().toInt())); });
@@ -136,7 +145,6 @@ SweepPanel::SweepPanel(const EngineRegistry& registry, std::function<JoinParams(
           [this](int points) { report(tr("Done: %1 points.%2").arg(points).arg(ignoredKNote())); });
   connect(runner_, &SweepRunner::cancelled, this, [this] { report(tr("Sweep cancelled.")); });
   connect(runner_, &SweepRunner::failed, this, [this](const QString& message) { report(tr("Failed: %1").arg(message)); });
-  updateControls();
 }
 
 void SweepPanel::setPoints(std::shared_ptr<const PointSet> points) {

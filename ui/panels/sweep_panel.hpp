@@ -55,6 +55,8 @@ class SweepPanel : public QWidget {
   SweepChart* chart() const { return chart_; }
 
  private:
+  void layOut();
+  void connectControls();
   void updateControls();
   void report(const QString& message);
   // Names the engines of a k sweep that ignore k; empty when none does.
