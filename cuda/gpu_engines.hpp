@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/engine.hpp"
+#include "core/machine_info.hpp"
 
 namespace simjoin {
 
@@ -26,6 +27,12 @@ struct GpuStatus {
 
 // Probes the CUDA runtime; never throws.
 GpuStatus query_gpus();
+
+// The one description of this machine, for reports and chart subtitles: core's CPU part
+// (core/machine_info.hpp) with the GPUs `gpus` lists, or "none (<reason>)".
+MachineInfo describe_machine(const GpuStatus& gpus);
+// describe_machine(query_gpus()).
+MachineInfo this_machine();
 
 // Adds every GPU engine; on machines without a usable GPU they report themselves unavailable.
 void register_gpu_engines(EngineRegistry& registry);

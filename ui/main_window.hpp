@@ -20,6 +20,7 @@
 #include "ui/export/image_size.hpp"
 #include "ui/run/run_controller.hpp"
 #include "ui/views/view_layers.hpp"
+#include "ui/workbench.hpp"
 
 class QMenu;
 class QMessageBox;
@@ -53,7 +54,7 @@ struct DeviceSummary {
   QString machine;         // CPU and GPUs for chart subtitles (core/machine_info.hpp's machine_line)
 };
 
-class MainWindow : public QMainWindow {
+class MainWindow : public QMainWindow, public Workbench {
   Q_OBJECT
 
  public:
@@ -62,22 +63,22 @@ class MainWindow : public QMainWindow {
 
   // Loading and running happen in the background; these return at once.
   void openFile(const QString& path);
-  void openSample(const QString& name);
-  void runJoin();
+  void openSample(const QString& name) override;
+  void runJoin() override;
   // Switches to the best CPU engine and runs again (offered when a GPU run fails).
   void runOnCpu();
   // Blocks, processing events, until the current load or run has finished (or waits for the
   // confirmation of a large result).
-  void waitForTask();
+  void waitForTask() override;
   // Runs expected to return more pairs than this ask first (0: never); unattended, they are refused.
   void setConfirmAbovePairs(double pairs) { confirm_above_pairs_ = pairs; }
   double confirmAbovePairs() const { return confirm_above_pairs_; }
 
-  void setViewMode(ViewMode mode);
+  void setViewMode(ViewMode mode) override;
   // The partitions' colours (View > Colour-blind-safe palette; the choice is kept on closing).
   void setPalette(PaletteKind palette);
-  ParametersPanel* parameters() const { return parameters_; }
-  ProjectionView* view() const { return view_; }
+  ParametersPanel* parameters() const override { return parameters_; }
+  ProjectionView* view() const override { return view_; }
   ResultsPanel* results() const { return results_; }
   QTabWidget* tabs() const { return tabs_; }
   RunController* runController() const { return runs_; }
@@ -96,8 +97,12 @@ class MainWindow : public QMainWindow {
   // not the loaded ones).
   void showRun(RunRecordPtr record);
   // The run shown in the views, null before the first.
-  RunRecordPtr currentRun() const { return current_; }
-  std::shared_ptr<const PointSet> points() const { return points_; }
+  RunRecordPtr currentRun() const override { return current_; }
+  std::shared_ptr<const PointSet> points() const override { return points_; }
+  QMetaObject::Connection onPointsLoaded(QObject* context, std::function<void()> changed) override {
+    return connect(this, &MainWindow::pointsLoaded, context, std::move(changed));
+  }
+  QMainWindow& dockArea() override { return *this; }
   // Renders the whole window, the OpenGL view included.
   QImage screenshot();
 

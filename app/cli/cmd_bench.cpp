@@ -14,7 +14,6 @@
 #include "app/cli/commands.hpp"
 #include "app/cli/join_options.hpp"
 #include "app/cli/load_input.hpp"
-#include "app/cli/machine_info.hpp"
 #include "app/cli/run_summary.hpp"
 #include "app/cli/scipy_baseline.hpp"
 #include "app/cli/terminal_progress.hpp"
@@ -23,6 +22,7 @@
 #include "core/io/pair_writers.hpp"
 #include "core/repeat_timing.hpp"
 #include "core/result_estimate.hpp"
+#include "cuda/gpu_engines.hpp"
 
 namespace simjoin::cli {
 

@@ -45,9 +45,7 @@ namespace {
 
 ui::DeviceSummary describe(const GpuStatus& gpus) {
   ui::DeviceSummary summary;
-  std::vector<std::string> names;
-  for (const auto& device : gpus.devices) names.push_back(device.name);
-  summary.machine = QString::fromStdString(machine_line(machine_info(describe_gpus(names, gpus.reason))));
+  summary.machine = QString::fromStdString(machine_line(describe_machine(gpus)));
   if (!gpus.available) {
     summary.status = QObject::tr("CPU only: %1").arg(QString::fromStdString(gpus.reason));
     return summary;

@@ -6,10 +6,9 @@
 
 #include "app/cli/command_main.hpp"
 #include "app/cli/join_options.hpp"
-#include "app/cli/machine_info.hpp"
 #include "core/error.hpp"
 #include "cuda/gpu_engines.hpp"
-#include "ui/charts/sweep_command.hpp"
+#include "app/sweep/sweep_command.hpp"
 
 int main(int argc, char** argv) {
   using namespace simjoin;
@@ -45,7 +44,7 @@ int main(int argc, char** argv) {
     if (!option_schema::parse_image_size(options->size, options->dpi))
       fail(ErrorKind::Usage, option_schema::refusal(option_schema::kSize));
     options->registry = &registry;
-    options->machine = machine_line(cli::this_machine());
+    options->machine = machine_line(this_machine());
     const int code = ui::run_sweep_command(*options);
     if (!options->csv_path.empty()) std::printf("wrote %s\n", options->csv_path.c_str());
     if (!options->chart_path.empty()) std::printf("wrote %s\n", options->chart_path.c_str());

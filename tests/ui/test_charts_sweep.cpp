@@ -19,7 +19,7 @@
 #include "tests/ui/run/test_run_support.hpp"
 #include "ui/charts/phase_chart.hpp"
 #include "ui/charts/sweep_chart.hpp"
-#include "ui/charts/sweep_command.hpp"
+#include "app/sweep/sweep_command.hpp"
 #include "ui/run/run_execution.hpp"
 
 using namespace simjoin;

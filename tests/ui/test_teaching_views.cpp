@@ -11,7 +11,7 @@
 #include "core/pca.hpp"
 #include "ui/views/grid_cells.hpp"
 #include "ui/views/grid_layers.hpp"
-#include "ui/panels/count_text.hpp"
+#include "ui/format/count_text.hpp"
 #include "ui/views/grid_search.hpp"
 #include "ui/views/picking.hpp"
 #include "ui/views/replication.hpp"

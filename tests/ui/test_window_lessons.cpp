@@ -10,7 +10,7 @@
 
 #include "core/engine.hpp"
 #include "tests/ui/window_test_main.hpp"
-#include "ui/panels/count_text.hpp"
+#include "ui/format/count_text.hpp"
 #include "ui/lessons/open_lesson.hpp"
 #include "ui/lessons/recall_by_k.hpp"
 #include "ui/main_window.hpp"

@@ -14,7 +14,7 @@
 
 #include "core/engine.hpp"
 #include "tests/ui/window_test_main.hpp"
-#include "ui/panels/count_text.hpp"
+#include "ui/format/count_text.hpp"
 #include "ui/main_window.hpp"
 #include "ui/views/palette.hpp"
 #include "ui/panels/parameters_panel.hpp"

@@ -1,12 +1,13 @@
 #include "ui/lessons/open_lesson.hpp"
 
 #include <QDockWidget>
+#include <QMainWindow>
 
 #include "ui/lessons/recall_by_k.hpp"
-#include "ui/panels/count_text.hpp"
-#include "ui/main_window.hpp"
+#include "ui/format/count_text.hpp"
 #include "ui/panels/parameters_panel.hpp"
 #include "ui/views/projection_view.hpp"
+#include "ui/workbench.hpp"
 
 namespace simjoin::ui {
 
@@ -16,7 +17,7 @@ QString count(std::uint64_t value) { return QString::fromStdString(count_text(va
 QString percent(double fraction) { return QString::number(100 * fraction, 'g', 4) + " %"; }
 
 // The Lesson dock's panel, made on the first lesson.
-LessonPanel* lesson_panel(MainWindow& window) {
+LessonPanel* lesson_panel(QMainWindow& window) {
   if (auto* panel = window.findChild<LessonPanel*>()) return panel;
   auto* panel = new LessonPanel;
   auto* dock = new QDockWidget(QObject::tr("Lesson"), &window);
@@ -58,8 +59,8 @@ void LessonPanel::present(const Lesson& lesson, const QStringList& measured) {
   setText(html);
 }
 
-bool open_lesson(MainWindow& window, const Lesson& lesson) {
-  LessonPanel* panel = lesson_panel(window);
+bool open_lesson(Workbench& window, const Lesson& lesson) {
+  LessonPanel* panel = lesson_panel(window.dockArea());
   panel->parentWidget()->show();
   panel->parentWidget()->raise();
   panel->present(lesson, {QObject::tr("Loading sample %1 ...").arg(QString::fromStdString(lesson.sample))});

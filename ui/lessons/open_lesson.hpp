@@ -1,5 +1,5 @@
 #pragma once
-// Opens a lesson (lessons.hpp) in the window: its sample, parameters, view and picked point, its
+// Opens a lesson (lessons.hpp) in the window (ui/workbench.hpp): its sample, parameters, view and picked point, its
 // engines run one after the other, and its explanation with what those runs measured in the Lesson
 // dock.
 #include <QLabel>
@@ -8,7 +8,7 @@
 
 namespace simjoin::ui {
 
-class MainWindow;
+class Workbench;
 
 // The Lesson dock's text: the lesson's title, explanation and measurements.
 class LessonPanel : public QLabel {
@@ -21,6 +21,6 @@ class LessonPanel : public QLabel {
 
 // Blocks, processing events, until the sample is loaded and every run has finished; false, with the
 // reason in the Lesson dock, when one of them fails.
-bool open_lesson(MainWindow& window, const Lesson& lesson);
+bool open_lesson(Workbench& window, const Lesson& lesson);
 
 }  // namespace simjoin::ui

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "core/numeric_rules.hpp"
-#include "ui/panels/count_text.hpp"
+#include "ui/format/count_text.hpp"
 #include "ui/step_through/join_steps.hpp"
 #include "ui/step_through/replay.hpp"
 

@@ -9,10 +9,10 @@
 #include <QVBoxLayout>
 
 #include "core/error.hpp"
-#include "ui/panels/count_text.hpp"
-#include "ui/main_window.hpp"
+#include "ui/format/count_text.hpp"
 #include "ui/panels/parameters_panel.hpp"
 #include "ui/step_through/step_canvas.hpp"
+#include "ui/workbench.hpp"
 
 namespace simjoin::ui {
 
@@ -27,7 +27,7 @@ QString counters_text(const StepCounters& c, bool copies) {
 }
 }  // namespace
 
-StepThroughTab::StepThroughTab(const EngineRegistry& registry, MainWindow* window)
+StepThroughTab::StepThroughTab(const EngineRegistry& registry, Workbench* window)
     : registry_(registry),
       window_(window),
       algorithm_(new QComboBox),
@@ -78,7 +78,7 @@ StepThroughTab::StepThroughTab(const EngineRegistry& registry, MainWindow* windo
   connect(speed_, &QSlider::valueChanged, this, [this](int per_second) { timer_->setInterval(1000 / per_second); });
   timer_->setInterval(1000 / speed_->value());
   connect(timer_, &QTimer::timeout, this, [this] { advance(1); });
-  connect(window_, &MainWindow::pointsLoaded, this, &StepThroughTab::inputsChanged);
+  window_->onPointsLoaded(this, [this] { inputsChanged(); });
   connect(window_->parameters(), &ParametersPanel::changed, this, &StepThroughTab::inputsChanged);
   info_->setText(tr("Open a point set to step through its join."));
 }

@@ -17,8 +17,8 @@ class QTimer;
 
 namespace simjoin::ui {
 
-class MainWindow;
 class StepCanvas;
+class Workbench;
 
 class StepThroughTab : public QWidget {
   Q_OBJECT
@@ -27,7 +27,7 @@ class StepThroughTab : public QWidget {
   // Partitions stepped through while Parameters' k is automatic: auto would pick one for so few points.
   static constexpr int kStepK = 8;
 
-  StepThroughTab(const EngineRegistry& registry, MainWindow* window);
+  StepThroughTab(const EngineRegistry& registry, Workbench* window);
   // Advances `steps` steps (replaying the window's points first when they or the parameters changed).
   void advance(int steps);
   void restart();
@@ -54,7 +54,7 @@ class StepThroughTab : public QWidget {
   void showStep();
 
   const EngineRegistry& registry_;
-  MainWindow* window_;
+  Workbench* window_;
   QComboBox* algorithm_;
   QPushButton* play_;
   QSlider* speed_;

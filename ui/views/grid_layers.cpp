@@ -4,7 +4,7 @@
 #include <cmath>
 #include <optional>
 
-#include "ui/panels/count_text.hpp"
+#include "ui/format/count_text.hpp"
 #include "ui/views/grid_cells.hpp"
 #include "ui/views/grid_search.hpp"
 #include "ui/views/layer_geometry.hpp"

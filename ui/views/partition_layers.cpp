@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <string>
 
-#include "ui/panels/count_text.hpp"
+#include "ui/format/count_text.hpp"
 #include "ui/views/layer_geometry.hpp"
 #include "ui/views/missed_pairs.hpp"
 #include "ui/views/picking.hpp"

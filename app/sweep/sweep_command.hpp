@@ -1,7 +1,7 @@
 #pragma once
 // The headless sweep behind `simjoin sweep`: runs every engine at every eps (and k), each point
 // timed as `simjoin bench` times (warm-up, then repeats), writes one CSV row per point and the chart
-// as .svg, .png or .pdf, with no display needed. Qt-free header; simjoin-sweep (app/sweep) calls it.
+// as .svg, .png or .pdf, with no display needed. Qt-free header; simjoin-sweep (main.cpp) calls it.
 //
 //   SweepOptions options;
 //   options.registry = &registry;

@@ -1,4 +1,4 @@
-#include "ui/charts/sweep_command.hpp"
+#include "app/sweep/sweep_command.hpp"
 
 #include <QApplication>
 

@@ -1,4 +1,4 @@
-#include "ui/panels/count_text.hpp"
+#include "ui/format/count_text.hpp"
 
 namespace simjoin::ui {
 
