@@ -210,7 +210,7 @@ class TestWindowLabels : public WindowTest {
     QVERIFY(view->yAxisBox()->currentText().endsWith("): lat"));
   }
 
-  void legendTakesNoRoomWhenEmpty() {
+  void legendBesideTheViewAndCollapsible() {
     newWindow();
     open(*clustered_points(500, 2, 2), "points.csv");
     ProjectionView* view = window_->view();
@@ -225,6 +225,22 @@ class TestWindowLabels : public WindowTest {
     QTest::qWait(100);
     QVERIFY(view->legend()->isVisible());
     QVERIFY(view->legend()->width() < view->width() / 2);
+    // Beside the view, never over it; a new drawing keeps the view's size (no second render).
+    const QRect drawing = view->vtkWidget()->geometry();
+    QVERIFY(!drawing.intersects(view->legend()->geometry()));
+    window_->setViewMode(ViewMode::Replication);
+    view->settle();
+    QTest::qWait(100);
+    QCOMPARE(view->vtkWidget()->geometry(), drawing);
+    // Collapsed, it gives the view its width back; shown again, it comes back beside it.
+    view->setLegendShown(false);
+    QTest::qWait(100);
+    QVERIFY(!view->legend()->isVisible());
+    QVERIFY(view->vtkWidget()->width() > 0.9 * view->width());
+    view->setLegendShown(true);
+    QTest::qWait(100);
+    QVERIFY(view->legend()->isVisible());
+    QCOMPARE(view->vtkWidget()->geometry(), drawing);
   }
 
   // The view shows all its points on load, after a run (when the legend has taken its width) and
