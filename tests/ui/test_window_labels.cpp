@@ -243,6 +243,33 @@ class TestWindowLabels : public WindowTest {
     QCOMPARE(view->vtkWidget()->geometry(), drawing);
   }
 
+  // Panning or zooming draws at a coarser level of detail until the mouse is released, or 300 ms after
+  // the wheel last turned.
+  void panningAndZoomingSayWhenTheyEnd() {
+    newWindow();
+    open(*clustered_points(2000, 2, 2), "points.csv");
+    VtkViewWidget* vtk = window_->view()->vtkWidget();
+    QSignalSpy interacting(vtk, &VtkViewWidget::interactingChanged);
+    QTest::mouseClick(vtk, Qt::LeftButton, {}, vtk->rect().center());
+    QCOMPARE(interacting.count(), 0);  // a click alone is no interaction
+    const QPoint centre = vtk->rect().center();
+    QTest::mousePress(vtk, Qt::LeftButton, {}, centre);
+    QMouseEvent move(QEvent::MouseMove, centre + QPoint(40, 10), vtk->mapToGlobal(centre + QPoint(40, 10)),
+                     Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(vtk, &move);
+    QCOMPARE(interacting.count(), 1);
+    QCOMPARE(interacting.last().first().toBool(), true);
+    QTest::mouseRelease(vtk, Qt::LeftButton, {}, centre + QPoint(40, 10));
+    QCOMPARE(interacting.count(), 2);
+    QCOMPARE(interacting.last().first().toBool(), false);
+    QWheelEvent wheel(QPointF(centre), QPointF(vtk->mapToGlobal(centre)), {}, QPoint(0, 120), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(vtk, &wheel);
+    QCOMPARE(interacting.count(), 3);
+    QTRY_COMPARE_WITH_TIMEOUT(interacting.count(), 4, 2000);
+    QCOMPARE(interacting.last().first().toBool(), false);
+  }
+
   // The view shows all its points on load, after a run (when the legend has taken its width) and
   // after a resize, for a wide map as for a round cloud.
   void viewsFitTheirData() {

@@ -28,7 +28,7 @@ namespace {
 
 // The legend's width: fixed, its entries wrapped, so that a new drawing never resizes the view (each
 // resize of the OpenGL view renders it once more, on the GUI thread).
-constexpr int kLegendWidth = 260;
+constexpr int kLegendWidth = 220;
 // Points drawn at most: an evenly spaced subset beyond (the density of the whole, as a sample), so that
 // handing the drawing to VTK stays well within the 100 ms the window may pause.
 constexpr std::size_t kMaxDrawnPoints = 100'000;
@@ -129,6 +129,10 @@ ProjectionView::ProjectionView(QWidget* parent)
   });
   connect(reset, &QPushButton::clicked, this, &ProjectionView::resetCamera);
   connect(vtk_, &VtkViewWidget::clicked, this, &ProjectionView::onClicked);
+  connect(vtk_, &VtkViewWidget::interactingChanged, this, [this](bool interacting) {
+    scene_->set_interacting(interacting);
+    vtk_->update();
+  });
   // A drawing that settle() took already is not taken again; one still under way reports itself.
   connect(watcher_, &QFutureWatcherBase::finished, this, [this] {
     if (building_ && building_->isFinished()) finishBuild();

@@ -24,6 +24,8 @@ constexpr double kCellsZ = -0.2, kBordersZ = -0.15, kSegmentsZ = -0.1, kPointsZ 
                  kMarkersZ = 0.1;
 // Labels beyond this many (k in the hundreds) would cover the view.
 constexpr std::size_t kMaxLabels = 64;
+// Points drawn at most while the user pans or zooms.
+constexpr std::size_t kMaxCoarsePoints = 25'000;
 
 vtkActor* make_actor(vtkRenderer* renderer, bool point_colors = false) {
   auto actor = vtkActor::New();
@@ -128,6 +130,7 @@ Scene2d::Scene2d(vtkRenderer* renderer)
       cell_borders_(make_actor(renderer)),
       segments_(make_actor(renderer)),
       points_(make_actor(renderer, true)),
+      coarse_points_(make_actor(renderer, true)),
       marker_outline_(make_actor(renderer, true)),
       markers_(make_actor(renderer, true)),
       copy_outline_(make_actor(renderer, true)),
@@ -142,7 +145,8 @@ Scene2d::Scene2d(vtkRenderer* renderer)
 }
 
 Scene2d::~Scene2d() {
-  for (vtkActor* actor : {cells_, cell_borders_, segments_, points_, marker_outline_, markers_, copy_outline_, copies_}) {
+  for (vtkActor* actor :
+       {cells_, cell_borders_, segments_, points_, coarse_points_, marker_outline_, markers_, copy_outline_, copies_}) {
     renderer_->RemoveActor(actor);
     actor->Delete();
   }
@@ -180,7 +184,25 @@ void Scene2d::set_labels(const std::vector<Label>& labels) {
   }
 }
 
-void Scene2d::set_point_size(double pixels) { points_->GetProperty()->SetPointSize(pixels); }
+void Scene2d::set_point_size(double pixels) {
+  points_->GetProperty()->SetPointSize(pixels);
+  coarse_points_->GetProperty()->SetPointSize(pixels);
+}
+
+void Scene2d::set_interacting(bool interacting) {
+  interacting_ = interacting;
+  update_detail();
+}
+
+void Scene2d::update_detail() {
+  const auto has_cells = [](vtkActor* actor) {
+    vtkDataSet* input = actor->GetMapper()->GetInput();
+    return input && input->GetNumberOfCells() > 0;
+  };
+  points_->SetVisibility(!interacting_ && has_cells(points_));
+  coarse_points_->SetVisibility(interacting_ && has_cells(coarse_points_));
+  cell_borders_->SetVisibility(!interacting_ && has_cells(cell_borders_));
+}
 
 SceneData build_scene_data(const Layers& layers) {
   SceneData data;
@@ -188,6 +210,14 @@ SceneData build_scene_data(const Layers& layers) {
   data.cell_borders = borders(layers.rects, layers.rect_rgb);
   data.segments = segments(layers.segments, layers.segment_rgb, kSegmentsZ);
   data.points = vertices(layers.xy, layers.rgb, kPointsZ);
+  const std::size_t n = layers.xy.size() / 2, step = (n + kMaxCoarsePoints - 1) / kMaxCoarsePoints;
+  std::vector<float> coarse_xy;
+  std::vector<std::uint8_t> coarse_rgb;
+  for (std::size_t i = 0; i < n; i += std::max<std::size_t>(step, 1)) {
+    coarse_xy.insert(coarse_xy.end(), {layers.xy[2 * i], layers.xy[2 * i + 1]});
+    coarse_rgb.insert(coarse_rgb.end(), layers.rgb.begin() + 3 * i, layers.rgb.begin() + 3 * i + 3);
+  }
+  data.coarse_points = vertices(coarse_xy, coarse_rgb, kPointsZ);
   // Centroids: a black ring (larger point below) around a dot in the partition's colour.
   data.marker_outline = vertices(layers.marker_xy, std::vector<std::uint8_t>(layers.marker_rgb.size(), 0), kMarkersZ);
   data.markers = vertices(layers.marker_xy, layers.marker_rgb, kMarkersZ + 0.05);
@@ -202,11 +232,12 @@ void Scene2d::show(const SceneData& data) {
   const std::pair<vtkActor*, vtkPolyData*> parts[] = {
       {cells_, data.cells},   {cell_borders_, data.cell_borders},     {segments_, data.segments},
       {points_, data.points}, {marker_outline_, data.marker_outline}, {markers_, data.markers},
-      {copy_outline_, data.copy_outline}, {copies_, data.copies}};
+      {copy_outline_, data.copy_outline}, {copies_, data.copies}, {coarse_points_, data.coarse_points}};
   for (const auto& [actor, poly] : parts) {
     vtkPolyDataMapper::SafeDownCast(actor->GetMapper())->SetInputData(poly);
     actor->SetVisibility(poly && poly->GetNumberOfCells() > 0);
   }
+  update_detail();
   set_labels(data.labels);
 }
 
