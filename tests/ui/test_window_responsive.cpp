@@ -33,8 +33,8 @@ namespace {
 // 9 s before the drawing left the GUI thread).
 constexpr qint64 kMaxGapMs = 500;
 // The GUI thread's own computation in the longest gap (handing the layers to VTK, its drawing calls,
-// the software OpenGL's vertex stage): at most 175 ms at 5 M points, measured also on a machine loaded
-// to 11 per core.
+// the software OpenGL's vertex stage): 135-175 ms at 5 M and 136 ms at 20 M points, on machines loaded
+// 3 to 11 per core (docs/teaching.md).
 constexpr qint64 kMaxBusyMs = 250;
 
 // The GUI thread's CPU time in ms.
