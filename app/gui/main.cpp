@@ -1,6 +1,6 @@
 // simjoin-studio [FILE] [--eps E] [--k K] [--engine NAME] [--view MODE] [--run [--stats S.json]]
 //                [--max-pairs P] [--sweep-eps FROM,TO,STEPS [--sweep-engines A,B]] [--tab views|charts]
-//                [--palette distinct|colorblind] [--pick INDEX] [--lesson NAME] [--step N]
+//                [--palette distinct|colorblind] [--legend shown|hidden] [--pick INDEX] [--lesson NAME] [--step N]
 //                [--export-view F] [--export-chart F]
 //                [--export-size WxH] [--export-dpi N] [--screenshot PNG] [--quit]
 // A file that cannot be loaded, or a run that fails, leaves the window open with its error; with
@@ -96,13 +96,14 @@ struct Options {
   const QCommandLineOption lesson{"lesson", "open a lesson of File > Lessons (its sample, runs and explanation)", "NAME"};
   const QCommandLineOption step{"step", "show the Step through tab, advanced N steps (the engine's algorithm)", "N"};
   const QCommandLineOption palette{"palette", "partition colours: distinct (64 colours) or colorblind (Okabe-Ito)", "NAME"};
+  const QCommandLineOption legend{"legend", "the legend beside the 2-D view: shown (default) or hidden", "STATE"};
 
   Options() {
     parser.setApplicationDescription("Explore the epsilon-similarity join");
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument("FILE", "point file to open (or sample:NAME)");
-    parser.addOptions({eps, k, engine, view, run, stats, max_pairs, sweep_eps, sweep_engines, tab, palette, pick, lesson, step,
+    parser.addOptions({eps, k, engine, view, run, stats, max_pairs, sweep_eps, sweep_engines, tab, palette, legend, pick, lesson, step,
                        export_view, export_chart, export_size, export_dpi, screenshot, quit});
   }
 };
@@ -240,7 +241,7 @@ int choose_engine(const Options& options, ui::MainWindow& window, const EngineRe
   return fail_usage(QString::fromStdString(name + " is not available: " + engine->availability().reason));
 }
 
-// --view, --max-pairs and --palette.
+// --view, --max-pairs, --palette and --legend.
 int read_presentation(const Options& options, ui::MainWindow& window, Request& request) {
   const QCommandLineParser& parser = options.parser;
   if (parser.isSet(options.view)) {
@@ -258,6 +259,11 @@ int read_presentation(const Options& options, ui::MainWindow& window, Request& r
     const auto palette = ui::parse_palette(parser.value(options.palette).toStdString());
     if (!palette) return fail_usage("--palette must be distinct or colorblind");
     window.setPalette(*palette);
+  }
+  if (parser.isSet(options.legend)) {
+    const QString state = parser.value(options.legend);
+    if (state != "shown" && state != "hidden") return fail_usage("--legend must be shown or hidden");
+    window.view()->setLegendShown(state == "shown");
   }
   return 0;
 }

@@ -24,7 +24,10 @@
 #include "ui/charts/sweep_chart.hpp"
 #include "ui/lessons/lessons.hpp"
 #include "ui/samples.hpp"
+#include "ui/views/plot_widget.hpp"
+#include "ui/views/projection_view.hpp"
 #include "ui/views/view_figure.hpp"
+#include "ui/views/vtk_view_widget.hpp"
 
 using namespace simjoin;
 using namespace simjoin::ui;
@@ -211,6 +214,36 @@ class TestFigures : public QObject {
     const ViewCase view(load_sample("timezones"), ViewMode::Grid, "cpu-grid", 5, 0, 40);
     QVERIFY(!view.layers.picked_facts.empty());
     checkView(view, "timezones-grid-pick", printed(7, 4.2));
+  }
+
+  // Without OpenGL (this platform) the view is painted by PlotWidget; a pick centres it on the point
+  // and zooms in until the point's eps-circle spans many pixels, as the VTK view does, and the view's
+  // figure shows that region.
+  void pickZoomsWithoutOpenGL() {
+    QVERIFY(!VtkViewWidget::openGLUsable());
+    const PointSet sample = load_sample("timezones");
+    auto points = std::make_shared<const PointSet>(sample);
+    auto pca = std::make_shared<const Pca>(fit_pca(*points));
+    ProjectionView view;
+    view.resize(800, 600);
+    view.show();
+    const double eps = 2;
+    view.setEps(eps);
+    view.setPoints(points, pca);
+    view.settle();
+    QVERIFY(view.plotWidget());
+    QVERIFY(view.figure().region.isEmpty());  // all the data
+    QVERIFY(view.pick(94));
+    view.settle();
+    const std::vector<float> xy = project_points(*points, pca.get(), view.axes());
+    const QRectF shown = view.plotWidget()->shownRegion();
+    QVERIFY2(std::abs(shown.center().x() - xy[2 * 94]) < 1e-3 && std::abs(shown.center().y() - xy[2 * 94 + 1]) < 1e-3,
+             qPrintable(QString("centre %1, %2").arg(shown.center().x()).arg(shown.center().y())));
+    const double eps_pixels = eps / (shown.height() / view.plotWidget()->height());
+    QVERIFY2(eps_pixels > 40, qPrintable(QString("eps spans %1 pixels").arg(eps_pixels)));
+    QCOMPARE(view.figure().region, view.plotWidget()->region());
+    view.resetCamera();
+    QVERIFY(view.figure().region.isEmpty());
   }
 
   // Points beyond the limit are one raster layer; below it, vector marks.

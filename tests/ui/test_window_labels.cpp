@@ -210,7 +210,7 @@ class TestWindowLabels : public WindowTest {
     QVERIFY(view->yAxisBox()->currentText().endsWith("): lat"));
   }
 
-  void legendTakesNoRoomWhenEmpty() {
+  void legendBesideTheViewAndCollapsible() {
     newWindow();
     open(*clustered_points(500, 2, 2), "points.csv");
     ProjectionView* view = window_->view();
@@ -225,6 +225,49 @@ class TestWindowLabels : public WindowTest {
     QTest::qWait(100);
     QVERIFY(view->legend()->isVisible());
     QVERIFY(view->legend()->width() < view->width() / 2);
+    // Beside the view, never over it; a new drawing keeps the view's size (no second render).
+    const QRect drawing = view->vtkWidget()->geometry();
+    QVERIFY(!drawing.intersects(view->legend()->geometry()));
+    window_->setViewMode(ViewMode::Replication);
+    view->settle();
+    QTest::qWait(100);
+    QCOMPARE(view->vtkWidget()->geometry(), drawing);
+    // Collapsed, it gives the view its width back; shown again, it comes back beside it.
+    view->setLegendShown(false);
+    QTest::qWait(100);
+    QVERIFY(!view->legend()->isVisible());
+    QVERIFY(view->vtkWidget()->width() > 0.9 * view->width());
+    view->setLegendShown(true);
+    QTest::qWait(100);
+    QVERIFY(view->legend()->isVisible());
+    QCOMPARE(view->vtkWidget()->geometry(), drawing);
+  }
+
+  // Panning or zooming draws at a coarser level of detail until the mouse is released, or 300 ms after
+  // the wheel last turned.
+  void panningAndZoomingSayWhenTheyEnd() {
+    newWindow();
+    open(*clustered_points(2000, 2, 2), "points.csv");
+    VtkViewWidget* vtk = window_->view()->vtkWidget();
+    QSignalSpy interacting(vtk, &VtkViewWidget::interactingChanged);
+    QTest::mouseClick(vtk, Qt::LeftButton, {}, vtk->rect().center());
+    QCOMPARE(interacting.count(), 0);  // a click alone is no interaction
+    const QPoint centre = vtk->rect().center();
+    QTest::mousePress(vtk, Qt::LeftButton, {}, centre);
+    QMouseEvent move(QEvent::MouseMove, centre + QPoint(40, 10), vtk->mapToGlobal(centre + QPoint(40, 10)),
+                     Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(vtk, &move);
+    QCOMPARE(interacting.count(), 1);
+    QCOMPARE(interacting.last().first().toBool(), true);
+    QTest::mouseRelease(vtk, Qt::LeftButton, {}, centre + QPoint(40, 10));
+    QCOMPARE(interacting.count(), 2);
+    QCOMPARE(interacting.last().first().toBool(), false);
+    QWheelEvent wheel(QPointF(centre), QPointF(vtk->mapToGlobal(centre)), {}, QPoint(0, 120), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(vtk, &wheel);
+    QCOMPARE(interacting.count(), 3);
+    QTRY_COMPARE_WITH_TIMEOUT(interacting.count(), 4, 2000);
+    QCOMPARE(interacting.last().first().toBool(), false);
   }
 
   // The view shows all its points on load, after a run (when the legend has taken its width) and

@@ -3,6 +3,7 @@
 // picked, the points are re-coloured and eps changes, and the tabs switch. The drawing runs on a
 // worker thread (ProjectionView); the probe never calls settle(), which would block.
 #include <cstdlib>
+#include <ctime>
 
 #include <QElapsedTimer>
 #include <QThread>
@@ -25,39 +26,71 @@ using namespace simjoin;
 using namespace simjoin::ui;
 
 namespace {
-// The goal is 100 ms. Handing the layers to VTK and painting them (Xvfb's software OpenGL) still run
-// on the GUI thread: on an otherwise idle 2-core machine the longest gaps were 122-270 ms (loading, the
-// view modes, a grid pick; docs/teaching.md). Until that moves too, this bound guards what was reached
-// (the Grid tab froze the window for 9 s before the drawing left the GUI thread).
+// The goal is 100 ms. The drawing and its VTK data are made on a worker; handing them to VTK and
+// rendering them with Xvfb's software OpenGL still run on the GUI thread. Before that moved, the
+// longest gaps on an otherwise idle 2-core machine were 122-270 ms (docs/teaching.md); no idle machine
+// was at hand to measure since, so this bound stays where it was (the Grid tab froze the window for
+// 9 s before the drawing left the GUI thread).
 constexpr qint64 kMaxGapMs = 500;
+// The GUI thread's own computation in the longest gap (handing the layers to VTK, its drawing calls,
+// the software OpenGL's vertex stage): 135-175 ms at 5 M and 136 ms at 20 M points, on machines loaded
+// 3 to 11 per core (docs/teaching.md).
+constexpr qint64 kMaxBusyMs = 250;
 
-// The longest time between two ticks of a 5 ms timer: how long the GUI thread did not answer.
+// The GUI thread's CPU time in ms.
+qint64 thread_cpu_ms() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return qint64(t.tv_sec) * 1000 + t.tv_nsec / 1'000'000;
+}
+
+// The longest time between two ticks of a 5 ms timer: how long the GUI thread did not answer, and how
+// much of it the GUI thread computed (the rest it waited: for the CPU on a busy machine, or for the
+// software OpenGL's own threads).
 class GapProbe : public QObject {
  public:
+  struct Gap {
+    qint64 ms = 0, busy_ms = 0;
+  };
   GapProbe() {
-    connect(&timer_, &QTimer::timeout, this, [this] {
-      const qint64 now = clock_.elapsed();
-      worst_ = std::max(worst_, now - last_);
-      last_ = now;
-    });
+    connect(&timer_, &QTimer::timeout, this, [this] { tick(); });
     timer_.setTimerType(Qt::PreciseTimer);
   }
   void start() {
     clock_.start();
     last_ = 0;
-    worst_ = 0;
+    last_cpu_ = thread_cpu_ms();
+    worst_ = {};
     timer_.start(5);
   }
-  qint64 stop() {
+  Gap stop() {
     timer_.stop();
-    return std::max(worst_, clock_.elapsed() - last_);
+    tick();
+    return worst_;
   }
 
  private:
+  void tick() {
+    const qint64 now = clock_.elapsed(), cpu = thread_cpu_ms();
+    if (now - last_ > worst_.ms) worst_ = {now - last_, cpu - last_cpu_};
+    last_ = now;
+    last_cpu_ = cpu;
+  }
+
   QTimer timer_;
   QElapsedTimer clock_;
-  qint64 last_ = 0, worst_ = 0;
+  qint64 last_ = 0, last_cpu_ = 0;
+  Gap worst_;
 };
+
+// The points the test loads: 5 M, or SIMJOIN_RESPONSIVE_POINTS (20000000 measures the 20 M window).
+std::size_t points_to_load() {
+  const qulonglong n = qEnvironmentVariable("SIMJOIN_RESPONSIVE_POINTS").toULongLong();
+  return n > 0 ? n : 5'000'000;
+}
+
+// How long a load or a drawing may take: a minute per 5 M points.
+int wait_ms() { return 60000 * int(std::max<std::size_t>(1, points_to_load() / 5'000'000)); }
 }  // namespace
 
 class TestWindowResponsive : public QObject {
@@ -66,7 +99,7 @@ class TestWindowResponsive : public QObject {
   EngineRegistry registry_;
   std::unique_ptr<MainWindow> window_;
   GapProbe probe_;
-  QStringList gaps_, slow_;
+  QStringList gaps_, slow_, busy_;
 
   // Runs `action` with the probe on, waits (processing events) until the view has drawn, and checks
   // the longest gap.
@@ -76,12 +109,18 @@ class TestWindowResponsive : public QObject {
     probe_.start();
     action();
     // qWaitFor, not QTRY_: it waits also after an earlier step failed.
-    QVERIFY(QTest::qWaitFor([&] { return !window_->view()->drawing(); }, 60000));
+    QVERIFY(QTest::qWaitFor([&] { return !window_->view()->drawing(); }, wait_ms()));
     QTest::qWait(50);  // a paint or two of the new drawing
-    const qint64 gap = probe_.stop();
-    gaps_ << QString("%1: longest gap %2 ms, drawn after %3 ms").arg(what).arg(gap).arg(took.elapsed());
+    const GapProbe::Gap gap = probe_.stop();
+    gaps_ << QString("%1: longest gap %2 ms (GUI thread computing %3 ms of it), drawn after %4 ms")
+                 .arg(what)
+                 .arg(gap.ms)
+                 .arg(gap.busy_ms)
+                 .arg(took.elapsed());
     qInfo("%s", qPrintable(gaps_.back()));
-    if (gap >= kMaxGapMs) slow_ << gaps_.back();
+    if (gap.ms >= kMaxGapMs) slow_ << gaps_.back();
+    // What the GUI thread itself computes does not depend on the machine's load: always checked.
+    if (gap.busy_ms >= kMaxBusyMs) busy_ << gaps_.back();
   }
 
   // The machine's load over the last minute per core: above 1.5, other processes take the CPU the
@@ -102,16 +141,17 @@ class TestWindowResponsive : public QObject {
 
   void fiveMillionPoints() {
     QTemporaryDir dir;
-    const QString path = dir.filePath("five-million.npy");
-    GeneratorSpec spec{Distribution::Clusters, 5'000'000, 3, 20, 0.02, 0, 1, 7};
+    const QString path = dir.filePath("many-points.npy");
+    const std::size_t n = points_to_load();
+    GeneratorSpec spec{Distribution::Clusters, n, 3, 20, 0.02, 0, 1, 7};
     write_npy(path.toStdString(), generate(spec));
 
     QSignalSpy loaded(window_.get(), &MainWindow::pointsLoaded);
     measure("loading", [&] {
       window_->openFile(path);
-      QVERIFY(QTest::qWaitFor([&] { return loaded.count() == 1; }, 60000));
+      QVERIFY(QTest::qWaitFor([&] { return loaded.count() == 1; }, wait_ms()));
     });
-    QCOMPARE(window_->points()->size(), std::size_t(5'000'000));
+    QCOMPARE(window_->points()->size(), n);
     for (const ViewMode mode : {ViewMode::Grid, ViewMode::Partitions, ViewMode::Replication, ViewMode::Scatter})
       measure(QString("view mode %1").arg(int(mode)), [&] { window_->setViewMode(mode); });
     measure("grid view, then a pick", [&] {
@@ -124,6 +164,7 @@ class TestWindowResponsive : public QObject {
     measure("re-colouring", [&] { window_->setPalette(PaletteKind::ColorBlind); });
     measure("a new eps", [&] { window_->parameters()->setEps(window_->parameters()->eps() * 1.5); });
     for (const int tab : {1, 2, 0}) measure(QString("tab %1").arg(tab), [&] { window_->tabs()->setCurrentIndex(tab); });
+    QVERIFY2(busy_.isEmpty(), qPrintable(busy_.join("\n")));
     if (!slow_.isEmpty() && load_per_core() > 1.5)
       QSKIP(qPrintable(QString("the machine is busy (load %1 per core), so the gaps do not measure the window: %2")
                            .arg(load_per_core(), 0, 'f', 1).arg(slow_.join("; "))));

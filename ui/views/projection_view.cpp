@@ -9,9 +9,9 @@
 #include <QPainter>
 #include <QPixmap>
 #include <QPushButton>
-#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QThreadPool>
+#include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
 
@@ -26,7 +26,9 @@ namespace simjoin::ui {
 
 namespace {
 
-constexpr int kMaxLegendWidth = 320;
+// The legend's width: fixed, its entries wrapped, so that a new drawing never resizes the view (each
+// resize of the OpenGL view renders it once more, on the GUI thread).
+constexpr int kLegendWidth = 220;
 // Points drawn at most: an evenly spaced subset beyond (the density of the whole, as a sample), so that
 // handing the drawing to VTK stays well within the 100 ms the window may pause.
 constexpr std::size_t kMaxDrawnPoints = 100'000;
@@ -73,6 +75,7 @@ ProjectionView::ProjectionView(QWidget* parent)
       y_axis_(new QComboBox),
       partition_(new QComboBox),
       legend_(new QListWidget),
+      legend_toggle_(new QToolButton),
       notes_(new QLabel),
       stale_(new StaleMarker),
       watcher_(new QFutureWatcher<std::shared_ptr<Built>>(this)) {
@@ -85,10 +88,19 @@ ProjectionView::ProjectionView(QWidget* parent)
   controls->addWidget(new QLabel(tr("Partition")));
   controls->addWidget(partition_);
   controls->addStretch();
+  controls->addWidget(legend_toggle_);
   controls->addWidget(reset);
   // The boxes are as wide as their longest axis label ("PC1 (55.2 %): lon"), never cutting it off.
   for (QComboBox* box : {x_axis_, y_axis_}) box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   legend_->setSelectionMode(QAbstractItemView::NoSelection);
+  legend_->setWordWrap(true);
+  legend_->setFixedWidth(kLegendWidth);
+  legend_->setVisible(false);
+  legend_toggle_->setText(tr("Legend"));
+  legend_toggle_->setCheckable(true);
+  legend_toggle_->setChecked(true);
+  legend_toggle_->setToolTip(tr("Show or hide the legend beside the view (--legend shown|hidden)"));
+  connect(legend_toggle_, &QToolButton::toggled, this, [this] { showLegend(); });
   notes_->setWordWrap(true);
   auto* body = new QHBoxLayout;
   // Without OpenGL a QOpenGLWidget in the window crashes its first paint: draw with QPainter instead.
@@ -117,6 +129,10 @@ ProjectionView::ProjectionView(QWidget* parent)
   });
   connect(reset, &QPushButton::clicked, this, &ProjectionView::resetCamera);
   connect(vtk_, &VtkViewWidget::clicked, this, &ProjectionView::onClicked);
+  connect(vtk_, &VtkViewWidget::interactingChanged, this, [this](bool interacting) {
+    scene_->set_interacting(interacting);
+    vtk_->update();
+  });
   // A drawing that settle() took already is not taken again; one still under way reports itself.
   connect(watcher_, &QFutureWatcherBase::finished, this, [this] {
     if (building_ && building_->isFinished()) finishBuild();
@@ -143,6 +159,7 @@ void ProjectionView::setPoints(std::shared_ptr<const PointSet> points, std::shar
   select_axis(y_axis_, axes_.principal, axes_.b);
   fillPartitionCombo();
   projected_.reset();
+  notes_->setMinimumHeight(0);
   camera_ = Camera::Reset;
   rebuild();
 }
@@ -206,6 +223,7 @@ void ProjectionView::fillPartitionCombo() {
 
 struct ProjectionView::Built {
   Layers layers;
+  SceneData scene;  // the layers as VTK data
   std::shared_ptr<const std::vector<float>> projected;
   Axes axes;
   std::optional<std::uint32_t> picked;
@@ -243,9 +261,11 @@ void ProjectionView::startBuild() {
       input.palette = palette;
       input.max_display = kMaxDrawnPoints;
       built->layers = build_layers(input);
+      built->scene = build_scene_data(built->layers);
     } catch (const std::exception& error) {
       built->layers = Layers();
       built->layers.notes.push_back(std::string("The view could not be drawn: ") + error.what());
+      built->scene = build_scene_data(built->layers);
     }
     return built;
   };
@@ -260,6 +280,7 @@ void ProjectionView::finishBuild() {
     projected_ = built->projected;
   layers_ = std::move(built->layers);
   shown_pick_ = built->picked;
+  scene_->show(built->scene);
   showLayers();
   if (dirty_) {  // the state changed meanwhile: draw it again
     dirty_ = false;
@@ -286,12 +307,13 @@ void ProjectionView::focusOnPick() {
   // The picked point's eps-circle, or the 3 x 3 cells around it, fill most of the view's height.
   double reach = 2.5 * eps_;
   if (mode_ == ViewMode::Grid && result_ && result_->grid) reach = std::max(reach, 2.5 * result_->grid->cell_width);
-  vtk_->focusOn((*projected_)[2 * *picked_], (*projected_)[2 * *picked_ + 1], reach);
+  const double x = (*projected_)[2 * *picked_], y = (*projected_)[2 * *picked_ + 1];
+  if (plot_) plot_->focusOn(x, y, reach);
+  else vtk_->focusOn(x, y, reach);
 }
 
 void ProjectionView::showLayers() {
   scene_->set_point_size(layers_.small_points || layers_.ids.size() > 200000 ? 2 : 4);
-  scene_->show(layers_);
   legend_->clear();
   for (const auto& entry : layers_.legend)
     legend_->addItem(new QListWidgetItem(swatch(entry.color), QString::fromStdString(entry.label)));
@@ -303,14 +325,23 @@ void ProjectionView::showLayers() {
     legend_->addItem(item);
   }
   // The legend takes the width of its entries, and no room at all when it has none.
-  legend_->setVisible(legend_->count() > 0);
-  legend_->setFixedWidth(std::min(kMaxLegendWidth, legend_->sizeHintForColumn(0) + 2 * legend_->frameWidth() +
-                                                       legend_->verticalScrollBar()->sizeHint().width()));
+  showLegend();
   QStringList notes;
   for (const auto& note : layers_.notes) notes << QString::fromStdString(note);
   notes_->setText(notes.join("\n"));
+  // The notes' room only grows (until new points come), so that the view keeps its size.
+  notes_->setMinimumHeight(std::max(notes_->minimumHeight(), notes_->heightForWidth(std::max(notes_->width(), width() / 2))));
   vtk_->update();
   if (plot_) plot_->setLayers(&layers_);
+}
+
+void ProjectionView::setLegendShown(bool shown) { legend_toggle_->setChecked(shown); }
+
+bool ProjectionView::legendShown() const { return legend_toggle_->isChecked(); }
+
+void ProjectionView::showLegend() {
+  // Beside the view, never over it; no room at all when it has no entries or is hidden.
+  legend_->setVisible(legend_toggle_->isChecked() && legend_->count() > 0);
 }
 
 void ProjectionView::setStale(const QString& reason) { stale_->setReason(reason); }
@@ -329,14 +360,18 @@ QImage ProjectionView::render(QSize pixels) {
   return image;
 }
 
-void ProjectionView::resetCamera() { vtk_->resetCamera(); }
+void ProjectionView::resetCamera() {
+  if (plot_) plot_->resetView();
+  else vtk_->resetCamera();
+}
 
 ViewFigure ProjectionView::figure() const {
   ViewFigure figure;
   figure.layers = &layers_;
   figure.x_title = x_axis_->currentText();
   figure.y_title = y_axis_->currentText();
-  if (!plot_ && !vtk_->fitted()) figure.region = vtk_->visibleRegion();
+  if (plot_) figure.region = plot_->region();
+  else if (!vtk_->fitted()) figure.region = vtk_->visibleRegion();
   return figure;
 }
 

@@ -18,6 +18,7 @@ template <typename T>
 class QFutureWatcher;
 class QLabel;
 class QListWidget;
+class QToolButton;
 
 namespace simjoin::ui {
 
@@ -57,6 +58,9 @@ class ProjectionView : public QWidget {
     settle();
     return legend_;
   }
+  // The legend beside the view, collapsed by the Legend button (its state: --legend shown|hidden).
+  void setLegendShown(bool shown);
+  bool legendShown() const;
   QComboBox* xAxisBox() const { return x_axis_; }
   QComboBox* yAxisBox() const { return y_axis_; }
 
@@ -73,6 +77,8 @@ class ProjectionView : public QWidget {
   bool drawing() const { return building_.has_value(); }
   const Axes& axes() const { return axes_; }
   VtkViewWidget* vtkWidget() const { return vtk_; }
+  // The view painted without OpenGL (null where VTK draws it).
+  PlotWidget* plotWidget() const { return plot_; }
   // The view as the user sees it: axis boxes, the drawing, its legend and notes.
   QImage render();
   // The same, laid out at `pixels` for the moment of rendering (the drawing keeps its centre and
@@ -92,6 +98,7 @@ class ProjectionView : public QWidget {
   void startBuild();
   void finishBuild();
   void showLayers();
+  void showLegend();
   void focusOnPick();
   void onClicked(QPointF world, QPoint widget_pos);
 
@@ -102,6 +109,7 @@ class ProjectionView : public QWidget {
   QComboBox* y_axis_;
   QComboBox* partition_;
   QListWidget* legend_;
+  QToolButton* legend_toggle_;
   QLabel* notes_;
   StaleMarker* stale_;
 

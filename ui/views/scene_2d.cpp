@@ -24,11 +24,15 @@ constexpr double kCellsZ = -0.2, kBordersZ = -0.15, kSegmentsZ = -0.1, kPointsZ 
                  kMarkersZ = 0.1;
 // Labels beyond this many (k in the hundreds) would cover the view.
 constexpr std::size_t kMaxLabels = 64;
+// Points drawn at most while the user pans or zooms.
+constexpr std::size_t kMaxCoarsePoints = 25'000;
 
-vtkActor* make_actor(vtkRenderer* renderer) {
+vtkActor* make_actor(vtkRenderer* renderer, bool point_colors = false) {
   auto actor = vtkActor::New();
   vtkNew<vtkPolyDataMapper> mapper;
-  mapper->SetScalarModeToUseCellData();
+  // Points carry their colours per point (one vertex each): no per-cell colour texture to build.
+  if (point_colors) mapper->SetScalarModeToUsePointData();
+  else mapper->SetScalarModeToUseCellData();
   mapper->SetColorModeToDirectScalars();
   actor->SetMapper(mapper);
   actor->GetProperty()->LightingOff();
@@ -44,59 +48,67 @@ vtkSmartPointer<vtkUnsignedCharArray> colors(const std::vector<std::uint8_t>& va
   return array;
 }
 
-// One vertex cell per (x, y), coloured by cell.
-void set_vertices(vtkActor* actor, const std::vector<float>& xy, const std::vector<std::uint8_t>& rgb,
-                  double z) {
+// One vertex per (x, y), coloured per point.
+vtkSmartPointer<vtkPolyData> vertices(const std::vector<float>& xy, const std::vector<std::uint8_t>& rgb, double z) {
   vtkNew<vtkPoints> points;
   vtkNew<vtkCellArray> verts;
   const vtkIdType n = static_cast<vtkIdType>(xy.size() / 2);
   points->SetNumberOfPoints(n);
-  for (vtkIdType i = 0; i < n; ++i) points->SetPoint(i, xy[2 * i], xy[2 * i + 1], z);
+  float* xyz = static_cast<float*>(points->GetVoidPointer(0));
+  for (vtkIdType i = 0; i < n; ++i) {
+    xyz[3 * i] = xy[2 * i];
+    xyz[3 * i + 1] = xy[2 * i + 1];
+    xyz[3 * i + 2] = static_cast<float>(z);
+  }
   verts->AllocateExact(n, n);
   for (vtkIdType i = 0; i < n; ++i) verts->InsertNextCell(1, &i);
-  vtkNew<vtkPolyData> poly;
+  auto poly = vtkSmartPointer<vtkPolyData>::New();
   poly->SetPoints(points);
   poly->SetVerts(verts);
-  poly->GetCellData()->SetScalars(colors(rgb, 3));
-  vtkPolyDataMapper::SafeDownCast(actor->GetMapper())->SetInputData(poly);
+  poly->GetPointData()->SetScalars(colors(rgb, 3));
+  return poly;
 }
 
-void set_segments(vtkActor* actor, const std::vector<float>& seg, const std::vector<std::uint8_t>& rgb, double z) {
+vtkSmartPointer<vtkPolyData> segments(const std::vector<float>& seg, const std::vector<std::uint8_t>& rgb, double z) {
   vtkNew<vtkPoints> points;
   vtkNew<vtkCellArray> lines;
   const vtkIdType m = static_cast<vtkIdType>(seg.size() / 4);
+  points->Allocate(2 * m);
+  lines->AllocateExact(m, 2 * m);
   for (vtkIdType s = 0; s < m; ++s) {
     const vtkIdType ids[2] = {points->InsertNextPoint(seg[4 * s], seg[4 * s + 1], z),
                               points->InsertNextPoint(seg[4 * s + 2], seg[4 * s + 3], z)};
     lines->InsertNextCell(2, ids);
   }
-  vtkNew<vtkPolyData> poly;
+  auto poly = vtkSmartPointer<vtkPolyData>::New();
   poly->SetPoints(points);
   poly->SetLines(lines);
   poly->GetCellData()->SetScalars(colors(rgb, 3));
-  vtkPolyDataMapper::SafeDownCast(actor->GetMapper())->SetInputData(poly);
+  return poly;
 }
 
-void set_rects(vtkActor* actor, const std::vector<float>& rects, const std::vector<std::uint8_t>& rgb) {
+vtkSmartPointer<vtkPolyData> rectangles(const std::vector<float>& rects, const std::vector<std::uint8_t>& rgb) {
   vtkNew<vtkPoints> points;
   vtkNew<vtkCellArray> quads;
   const vtkIdType m = static_cast<vtkIdType>(rects.size() / 4);
+  points->Allocate(4 * m);
+  quads->AllocateExact(m, 4 * m);
   for (vtkIdType r = 0; r < m; ++r) {
     const float x0 = rects[4 * r], y0 = rects[4 * r + 1], x1 = rects[4 * r + 2], y1 = rects[4 * r + 3];
     const vtkIdType ids[4] = {points->InsertNextPoint(x0, y0, kCellsZ), points->InsertNextPoint(x1, y0, kCellsZ),
                               points->InsertNextPoint(x1, y1, kCellsZ), points->InsertNextPoint(x0, y1, kCellsZ)};
     quads->InsertNextCell(4, ids);
   }
-  vtkNew<vtkPolyData> poly;
+  auto poly = vtkSmartPointer<vtkPolyData>::New();
   poly->SetPoints(points);
   poly->SetPolys(quads);
   poly->GetCellData()->SetScalars(colors(rgb, 3));
-  vtkPolyDataMapper::SafeDownCast(actor->GetMapper())->SetInputData(poly);
+  return poly;
 }
 
 // The cells' outlines in a darker shade of each cell: one pixel wide at any zoom, so that cells
 // smaller than a pixel still show, and neighbouring cells of one shade stay apart.
-void set_borders(vtkActor* actor, const std::vector<float>& rects, const std::vector<std::uint8_t>& rgb) {
+vtkSmartPointer<vtkPolyData> borders(const std::vector<float>& rects, const std::vector<std::uint8_t>& rgb) {
   std::vector<float> seg;
   std::vector<std::uint8_t> seg_rgb;
   seg.reserve(rects.size() * 4);
@@ -107,7 +119,7 @@ void set_borders(vtkActor* actor, const std::vector<float>& rects, const std::ve
     for (int edge = 0; edge < 4; ++edge)
       for (std::size_t c = 0; c < 3; ++c) seg_rgb.push_back(static_cast<std::uint8_t>(rgb[3 * (r / 4) + c] * 3 / 4));
   }
-  set_segments(actor, seg, seg_rgb, kBordersZ);
+  return segments(seg, seg_rgb, kBordersZ);
 }
 
 }  // namespace
@@ -117,11 +129,12 @@ Scene2d::Scene2d(vtkRenderer* renderer)
       cells_(make_actor(renderer)),
       cell_borders_(make_actor(renderer)),
       segments_(make_actor(renderer)),
-      points_(make_actor(renderer)),
-      marker_outline_(make_actor(renderer)),
-      markers_(make_actor(renderer)),
-      copy_outline_(make_actor(renderer)),
-      copies_(make_actor(renderer)) {
+      points_(make_actor(renderer, true)),
+      coarse_points_(make_actor(renderer, true)),
+      marker_outline_(make_actor(renderer, true)),
+      markers_(make_actor(renderer, true)),
+      copy_outline_(make_actor(renderer, true)),
+      copies_(make_actor(renderer, true)) {
   segments_->GetProperty()->SetLineWidth(1.5);
   cell_borders_->GetProperty()->SetLineWidth(1);
   copy_outline_->GetProperty()->SetPointSize(9);
@@ -132,7 +145,8 @@ Scene2d::Scene2d(vtkRenderer* renderer)
 }
 
 Scene2d::~Scene2d() {
-  for (vtkActor* actor : {cells_, cell_borders_, segments_, points_, marker_outline_, markers_, copy_outline_, copies_}) {
+  for (vtkActor* actor :
+       {cells_, cell_borders_, segments_, points_, coarse_points_, marker_outline_, markers_, copy_outline_, copies_}) {
     renderer_->RemoveActor(actor);
     actor->Delete();
   }
@@ -170,24 +184,61 @@ void Scene2d::set_labels(const std::vector<Label>& labels) {
   }
 }
 
-void Scene2d::set_point_size(double pixels) { points_->GetProperty()->SetPointSize(pixels); }
+void Scene2d::set_point_size(double pixels) {
+  points_->GetProperty()->SetPointSize(pixels);
+  coarse_points_->GetProperty()->SetPointSize(pixels);
+}
 
-void Scene2d::show(const Layers& layers) {
-  set_rects(cells_, layers.rects, layers.rect_rgb);
-  set_borders(cell_borders_, layers.rects, layers.rect_rgb);
-  set_segments(segments_, layers.segments, layers.segment_rgb, kSegmentsZ);
-  set_vertices(points_, layers.xy, layers.rgb, kPointsZ);
+void Scene2d::set_interacting(bool interacting) {
+  interacting_ = interacting;
+  update_detail();
+}
+
+void Scene2d::update_detail() {
+  const auto has_cells = [](vtkActor* actor) {
+    vtkDataSet* input = actor->GetMapper()->GetInput();
+    return input && input->GetNumberOfCells() > 0;
+  };
+  points_->SetVisibility(!interacting_ && has_cells(points_));
+  coarse_points_->SetVisibility(interacting_ && has_cells(coarse_points_));
+  cell_borders_->SetVisibility(!interacting_ && has_cells(cell_borders_));
+}
+
+SceneData build_scene_data(const Layers& layers) {
+  SceneData data;
+  data.cells = rectangles(layers.rects, layers.rect_rgb);
+  data.cell_borders = borders(layers.rects, layers.rect_rgb);
+  data.segments = segments(layers.segments, layers.segment_rgb, kSegmentsZ);
+  data.points = vertices(layers.xy, layers.rgb, kPointsZ);
+  const std::size_t n = layers.xy.size() / 2, step = (n + kMaxCoarsePoints - 1) / kMaxCoarsePoints;
+  std::vector<float> coarse_xy;
+  std::vector<std::uint8_t> coarse_rgb;
+  for (std::size_t i = 0; i < n; i += std::max<std::size_t>(step, 1)) {
+    coarse_xy.insert(coarse_xy.end(), {layers.xy[2 * i], layers.xy[2 * i + 1]});
+    coarse_rgb.insert(coarse_rgb.end(), layers.rgb.begin() + 3 * i, layers.rgb.begin() + 3 * i + 3);
+  }
+  data.coarse_points = vertices(coarse_xy, coarse_rgb, kPointsZ);
   // Centroids: a black ring (larger point below) around a dot in the partition's colour.
-  set_vertices(marker_outline_, layers.marker_xy,
-               std::vector<std::uint8_t>(layers.marker_rgb.size(), 0), kMarkersZ);
-  set_vertices(markers_, layers.marker_xy, layers.marker_rgb, kMarkersZ + 0.05);
+  data.marker_outline = vertices(layers.marker_xy, std::vector<std::uint8_t>(layers.marker_rgb.size(), 0), kMarkersZ);
+  data.markers = vertices(layers.marker_xy, layers.marker_rgb, kMarkersZ + 0.05);
   // Copies: a smaller black ring around a dot in the receiving partition's colour.
-  set_vertices(copy_outline_, layers.copy_xy, std::vector<std::uint8_t>(layers.copy_rgb.size(), 0), kCopiesZ);
-  set_vertices(copies_, layers.copy_xy, layers.copy_rgb, kCopiesZ + 0.02);
-  set_labels(layers.labels);
-  for (vtkActor* actor : {cells_, cell_borders_, segments_, marker_outline_, markers_, copy_outline_, copies_})
-    actor->SetVisibility(actor->GetMapper()->GetInput()->GetNumberOfCells() > 0);
-  points_->SetVisibility(!layers.xy.empty());
+  data.copy_outline = vertices(layers.copy_xy, std::vector<std::uint8_t>(layers.copy_rgb.size(), 0), kCopiesZ);
+  data.copies = vertices(layers.copy_xy, layers.copy_rgb, kCopiesZ + 0.02);
+  data.labels = layers.labels;
+  return data;
+}
+
+void Scene2d::show(const SceneData& data) {
+  const std::pair<vtkActor*, vtkPolyData*> parts[] = {
+      {cells_, data.cells},   {cell_borders_, data.cell_borders},     {segments_, data.segments},
+      {points_, data.points}, {marker_outline_, data.marker_outline}, {markers_, data.markers},
+      {copy_outline_, data.copy_outline}, {copies_, data.copies}, {coarse_points_, data.coarse_points}};
+  for (const auto& [actor, poly] : parts) {
+    vtkPolyDataMapper::SafeDownCast(actor->GetMapper())->SetInputData(poly);
+    actor->SetVisibility(poly && poly->GetNumberOfCells() > 0);
+  }
+  update_detail();
+  set_labels(data.labels);
 }
 
 }  // namespace simjoin::ui

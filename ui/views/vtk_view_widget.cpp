@@ -34,8 +34,11 @@ void VtkViewWidget::setDefaultSurfaceFormat() {
   QSurfaceFormat::setDefaultFormat(format);
 }
 
-VtkViewWidget::VtkViewWidget(QWidget* parent) : QOpenGLWidget(parent) {
+VtkViewWidget::VtkViewWidget(QWidget* parent) : QOpenGLWidget(parent), wheel_end_(new QTimer(this)) {
   setFocusPolicy(Qt::StrongFocus);
+  wheel_end_->setSingleShot(true);
+  wheel_end_->setInterval(300);
+  connect(wheel_end_, &QTimer::timeout, this, [this] { setInteracting(false); });
   setMouseTracking(false);
   setMinimumSize(200, 200);
 
@@ -207,6 +210,12 @@ void VtkViewWidget::focusOn(double x, double y, double half_height) {
   update();
 }
 
+void VtkViewWidget::setInteracting(bool interacting) {
+  if (interacting == interacting_) return;
+  interacting_ = interacting;
+  emit interactingChanged(interacting);
+}
+
 void VtkViewWidget::forwardMouse(QMouseEvent* event, unsigned long vtk_event) {
   const double dpr = devicePixelRatioF();
   const QPointF pos = event->position();
@@ -230,7 +239,10 @@ void VtkViewWidget::mousePressEvent(QMouseEvent* event) {
 
 void VtkViewWidget::mouseMoveEvent(QMouseEvent* event) {
   // A drag pans or zooms: the view no longer follows the data's fit.
-  if ((event->position().toPoint() - press_pos_).manhattanLength() > 3) dragged_ = true, fitted_ = false;
+  if (event->buttons() != Qt::NoButton && (event->position().toPoint() - press_pos_).manhattanLength() > 3) {
+    dragged_ = true, fitted_ = false;
+    setInteracting(true);
+  }
   forwardMouse(event, vtkCommand::MouseMoveEvent);
 }
 
@@ -241,6 +253,7 @@ void VtkViewWidget::mouseReleaseEvent(QMouseEvent* event) {
     case Qt::RightButton: forwardMouse(event, vtkCommand::RightButtonReleaseEvent); break;
     default: break;
   }
+  if (event->buttons() == Qt::NoButton && !wheel_end_->isActive()) setInteracting(false);
   if (event->button() == Qt::LeftButton && !dragged_) {
     const QPoint pos = event->position().toPoint();
     emit clicked(toWorld(pos), pos);
@@ -249,6 +262,8 @@ void VtkViewWidget::mouseReleaseEvent(QMouseEvent* event) {
 
 void VtkViewWidget::wheelEvent(QWheelEvent* event) {
   fitted_ = false;
+  setInteracting(true);
+  wheel_end_->start();
   const double dpr = devicePixelRatioF();
   const QPointF pos = event->position();
   interactor_->SetEventInformationFlipY(static_cast<int>(pos.x() * dpr), static_cast<int>(pos.y() * dpr));

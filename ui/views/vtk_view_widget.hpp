@@ -6,6 +6,7 @@
 #include <QPoint>
 #include <QPointF>
 #include <QRectF>
+#include <QTimer>
 
 #include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkGenericRenderWindowInteractor.h>
@@ -51,6 +52,9 @@ class VtkViewWidget : public QOpenGLWidget {
  signals:
   // A left click without dragging, in view coordinates and widget position.
   void clicked(QPointF world, QPoint widget_pos);
+  // The user starts (true) or ends (false) panning or zooming: a drag, or a turn of the wheel and
+  // 300 ms after it.
+  void interactingChanged(bool interacting);
 
  protected:
   void initializeGL() override;
@@ -72,6 +76,7 @@ class VtkViewWidget : public QOpenGLWidget {
   // Passes the pointer position and modifiers to the interactor, then fires `vtk_event`.
   void forwardMouse(QMouseEvent* event, unsigned long vtk_event);
   QSize deviceSize() const;
+  void setInteracting(bool interacting);
 
   vtkNew<vtkGenericOpenGLRenderWindow> window_;
   vtkNew<vtkRenderer> renderer_;
@@ -80,6 +85,8 @@ class VtkViewWidget : public QOpenGLWidget {
   bool dragged_ = false;
   bool gl_ready_ = false;
   bool fitted_ = true;
+  bool interacting_ = false;
+  QTimer* wheel_end_;
 };
 
 // `widget` rendered with its children, `gl` (one of them) drawn from its own framebuffer: grab()
