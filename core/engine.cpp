@@ -114,6 +114,7 @@ RunResult run_engine(Engine& engine, const JoinSources& sources, const JoinParam
       join_far_points_into(result, sources, far, rows_a, params, sink, control);
     }
   }
+  control.set_phase("writing pairs");
   sink.finish();
   RunStats& stats = result.stats;
   stats.seconds_total =

@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/io/pair_writers.hpp"
 #include "core/io/point_labels.hpp"
+#include "core/io/scratch_pairs.hpp"
 #include "core/stats_document.hpp"
 #include "core/vtkio/vtk_points.hpp"
 
@@ -56,11 +57,13 @@ Command add_join_command(CLI::App& app, const EngineRegistry& registry) {
     Engine& engine = registry.get(options->engine);
     const JoinSources inputs{&a, b ? &*b : nullptr};
 
-    // No sink holds the pair list: pairs stream to the output file, to a scratch binary file for the
-    // neighbour lists (removed however the command ends), and past a bounded sink that keeps the first
-    // ones to show. Every output is written under a temporary name and renamed once complete.
+    // No sink holds the whole pair list for its own sake: pairs stream to the output file, to scratch
+    // pairs for the neighbour lists (in memory while they fit a quarter of it, else partly in a scratch
+    // file removed however the command ends), and past a bounded sink that keeps the first ones to
+    // show. Every output is written under a temporary name and renamed once complete.
     std::vector<PairSink*> sinks;
-    std::optional<PairFileSink> file_sink, neighbor_pairs;
+    std::optional<PairFileSink> file_sink;
+    std::optional<ScratchPairs> neighbor_pairs;
     CountSink count_sink;
     FirstPairsSink first_pairs(options->show);
     std::optional<NeighborCountSink> neighbor_counts;
@@ -74,7 +77,7 @@ Command add_join_command(CLI::App& app, const EngineRegistry& registry) {
       sinks.push_back(&*file_sink);
     }
     if (!options->neighbors.empty()) {
-      neighbor_pairs.emplace(options->neighbors + ".pairs", PairFormat::Binary, max_id, /*scratch=*/true);
+      neighbor_pairs.emplace(options->neighbors + ".pairs", max_id);
       sinks.push_back(&*neighbor_pairs);
     }
     if (options->show > 0) sinks.push_back(&first_pairs);
@@ -86,7 +89,7 @@ Command add_join_command(CLI::App& app, const EngineRegistry& registry) {
     print_run_summary(result.stats);
     if (!options->count_only) print_first_pairs(first_pairs.sorted_pairs(), result.stats.pairs, options->show);
     if (!options->neighbors.empty()) {
-      write_neighbors_csr(options->neighbors, binary_pair_file_blocks(neighbor_pairs->data_path()), a.size(),
+      write_neighbors_csr(options->neighbors, neighbor_pairs->blocks(), a.size(),
                           inputs.self_join(), &run.control());
       std::printf("wrote %s.offsets.npy and %s.ids.npy\n", options->neighbors.c_str(), options->neighbors.c_str());
     }

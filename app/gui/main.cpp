@@ -16,6 +16,7 @@
 #include <QTabWidget>
 #include <QTimer>
 
+#include "core/cancel_signals.hpp"
 #include "core/engine.hpp"
 #include "core/error.hpp"
 #include "core/machine_info.hpp"
@@ -190,6 +191,8 @@ bool run_sweep(ui::SweepPanel& sweep, const SweepRange& range, const QString& en
 }  // namespace
 
 int main(int argc, char** argv) {
+  // SIGINT, SIGTERM, SIGHUP: exit 130 at once, an export's temporary removed and an older file kept.
+  simjoin::handle_cancel_signals();
   answer_help_or_version(argc, argv);
   if (const int refused = choose_platform(argc, argv)) return refused;
   // Must precede the QApplication: every OpenGL context then gets a core profile VTK can use.

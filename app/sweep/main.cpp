@@ -7,11 +7,13 @@
 #include "app/cli/command_main.hpp"
 #include "app/cli/join_options.hpp"
 #include "app/cli/machine_info.hpp"
+#include "core/cancel_signals.hpp"
 #include "cuda/gpu_engines.hpp"
 #include "ui/charts/sweep_command.hpp"
 
 int main(int argc, char** argv) {
   using namespace simjoin;
+  handle_cancel_signals();
   EngineRegistry registry;
   register_cpu_engines(registry);
   register_gpu_engines(registry);
