@@ -3,14 +3,17 @@
 // (simjoin, simjoin-sweep, simjoin-studio). The first signal cancels the run whose RunControl is
 // registered, which then removes its temporary files on the way out and ends with exit 130; a second
 // signal, or one while no run is registered, ends the process at once with 130, removing every
-// temporary of core/io/atomic_file.hpp itself. An older file of an output's name is kept either way.
+// temporary of core/io/atomic_file.hpp itself. A run that has not ended 50 ms after the first signal
+// (a thread held in the kernel, where no signal reaches it) is ended the same way, so that the exit
+// follows the signal within 100 ms. An older file of an output's name is kept either way.
 #include "core/run_control.hpp"
 
 namespace simjoin {
 
 inline constexpr int kCancelledExitCode = 130;
 
-// Installs the handler of SIGINT, SIGTERM and SIGHUP for the whole process; call once, first thing.
+// Installs the handler of SIGINT, SIGTERM and SIGHUP for the whole process, and starts the thread that
+// ends a run slow to unwind; call once, first thing.
 void handle_cancel_signals();
 
 // Makes `control` the run a signal cancels (nullptr: none); returns the one registered before.

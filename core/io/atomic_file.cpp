@@ -49,8 +49,15 @@ void unregister_temporary(int slot) {
 // Discarded temporaries whose space a helper releases once this process has ended (see
 // defer_discarded_space_until_exit): descriptors keeping their data alive until then.
 std::atomic<bool> deferring_space{false};
-std::mutex deferred_mutex;
-std::vector<int> deferred_descriptors;
+struct Deferred {
+  std::mutex mutex;
+  std::vector<int> descriptors;
+};
+// Never destroyed: a thread ending the process may still use it while exit() destroys statics.
+Deferred& deferred() {
+  static auto* const list = new Deferred;
+  return *list;
+}
 // Smaller files are freed at once: their release is quick.
 constexpr off_t kDeferAbove = off_t(32) << 20;
 
@@ -61,8 +68,8 @@ void remove_temporary(const std::string& path) {
   if (deferring_space.load() && ::stat(path.c_str(), &status) == 0 && status.st_size > kDeferAbove) {
     const int keep = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (keep >= 0) {
-      std::lock_guard lock(deferred_mutex);
-      deferred_descriptors.push_back(keep);
+      std::lock_guard lock(deferred().mutex);
+      deferred().descriptors.push_back(keep);
     }
   }
   ::unlink(path.c_str());
@@ -158,8 +165,8 @@ void defer_discarded_space_until_exit() { deferring_space.store(true); }
 void release_discarded_space_after_exit() {
   std::vector<int> descriptors;
   {
-    std::lock_guard lock(deferred_mutex);
-    descriptors.swap(deferred_descriptors);
+    std::lock_guard lock(deferred().mutex);
+    descriptors.swap(deferred().descriptors);
   }
   if (descriptors.empty()) return;
   // `cat` holds them, reading a pipe whose writing end this process keeps open until it ends; its
@@ -181,6 +188,13 @@ void release_discarded_space_after_exit() {
     ::close(pipe_ends[0]);  // the writing end stays open, deliberately, until this process ends
   }
   for (const int fd : descriptors) ::close(fd);
+}
+
+void remove_temporaries_before_exit() {
+  deferring_space.store(true);
+  for (Slot& slot : live_temporaries)
+    if (slot.state.load() == kLive) remove_temporary(slot.path);
+  release_discarded_space_after_exit();
 }
 
 void remove_temporaries_in_signal_handler() {

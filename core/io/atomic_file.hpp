@@ -49,6 +49,10 @@ void defer_discarded_space_until_exit();
 // that frees them as soon as this process has ended; call last, on the way out.
 void release_discarded_space_after_exit();
 
+// Removes every temporary not yet committed, leaving the space of large ones to the helper of
+// release_discarded_space_after_exit(): for a thread about to end the process with _exit().
+void remove_temporaries_before_exit();
+
 // Unlinks every temporary not yet committed, using only async-signal-safe calls: for a signal handler
 // about to end the process.
 void remove_temporaries_in_signal_handler();

@@ -30,14 +30,14 @@ void check(const RunControl* control) {
   if (control) control->throw_if_cancelled();
 }
 
-// Inflates the zlib stream `in` into exactly `out_size` bytes at `out`, a MiB at a time with a cancel
-// check between: one block may hold a whole array of gigabytes (its size is the writer's choice), and
-// zlib's counts are 32-bit. False when the stream is corrupt or inflates to another size.
-bool inflate_block(std::string_view in, char* out, std::size_t out_size, const RunControl* control) {
+// Inflates the zlib stream `in`, appending exactly `out_size` bytes to `out` (capacity reserved), a MiB
+// at a time with a cancel check between: one block may hold a whole array of gigabytes (its size is
+// the writer's choice), and zlib's counts are 32-bit. `out` grows a MiB at a time too, so that its
+// pages are touched in cancellable steps. False when the stream is corrupt or inflates to another size.
+bool inflate_block(std::string_view in, std::string& out, std::size_t out_size, const RunControl* control) {
   z_stream stream{};
   if (inflateInit(&stream) != Z_OK) return false;
   const auto* next_in = reinterpret_cast<const Bytef*>(in.data());
-  auto* next_out = reinterpret_cast<Bytef*>(out);
   std::size_t in_left = in.size(), out_left = out_size;
   int status = Z_OK;
   for (;;) {
@@ -48,9 +48,11 @@ bool inflate_block(std::string_view in, char* out, std::size_t out_size, const R
       next_in += stream.avail_in, in_left -= stream.avail_in;
     }
     if (stream.avail_out == 0) {
-      stream.next_out = next_out;
-      stream.avail_out = uInt(std::min(out_left, kBytesPerCheck));
-      next_out += stream.avail_out, out_left -= stream.avail_out;
+      const std::size_t step = std::min(out_left, kBytesPerCheck), at = out.size();
+      out.resize(at + step);
+      stream.next_out = reinterpret_cast<Bytef*>(out.data() + at);
+      stream.avail_out = uInt(step);
+      out_left -= step;
     }
     status = inflate(&stream, Z_NO_FLUSH);
     // Z_BUF_ERROR: no progress without more input or room; go on only where there is more of either.
@@ -119,11 +121,12 @@ std::string read_zlib(StreamReader& reader, std::size_t expected, const RunContr
       reader.error("the compressed blocks are larger than the data");
   }
   if (expected / kZlibMaxRatio > compressed_total) reader.error("the compression header's sizes are impossible");
-  std::string out(expected, '\0');
+  std::string out;
+  out.reserve(expected);  // no page touched yet: inflate_block grows it in cancellable steps
   for (std::size_t b = 0; b < compressed.size(); ++b) {
     const std::string_view block = reader.take(compressed[b]);
     const std::size_t size = std::size_t(b + 1 == compressed.size() ? final_size : block_size);
-    if (!inflate_block(block, out.data() + b * block_size, size, control))
+    if (!inflate_block(block, out, size, control))
       reader.error("compressed block " + std::to_string(b) + " is corrupt");
   }
   return out;
