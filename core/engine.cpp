@@ -63,6 +63,7 @@ RunResult run_engine(Engine& engine, const JoinSources& sources, const JoinParam
   RunResult result = engine.capabilities().precision == Precision::Float64
                          ? run_on_file_values(engine, sources, params, sink, control)
                          : run_in_frame(engine, sources, params, sink, control);
+  control.set_phase("writing pairs");
   sink.finish();
   fill_common_stats(result.stats, engine, sources, params, sink,
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());

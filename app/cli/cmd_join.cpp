@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/io/pair_writers.hpp"
 #include "core/io/point_labels.hpp"
+#include "core/io/scratch_pairs.hpp"
 #include "core/stats_document.hpp"
 #include "core/vtkio/vtk_points.hpp"
 
@@ -30,9 +31,10 @@ void print_first_pairs(const std::vector<Pair>& pairs, std::uint64_t total, std:
   std::printf(total > show ? " ...\n" : "\n");
 }
 
-// Where the pairs go. No sink holds the pair list: pairs stream to the output file, to a scratch binary
-// file for the neighbour lists (removed however the command ends), and past a bounded sink that keeps
-// the first ones to show. Every output is written under a temporary name and renamed once complete.
+// Where the pairs go. No sink holds the whole pair list for its own sake: pairs stream to the output
+// file, to scratch pairs for the neighbour lists (in memory while they fit a quarter of it, else partly
+// in a scratch file removed however the command ends), and past a bounded sink that keeps the first
+// ones to show. Every output is written under a temporary name and renamed once complete.
 struct JoinSinks {
   JoinSinks(const JoinOptions& options, const JoinSources& inputs)
       : first_pairs(options.show), count_only(options.count_only) {
@@ -46,7 +48,7 @@ struct JoinSinks {
       targets.push_back(&*file_sink);
     }
     if (!options.neighbors.empty()) {
-      neighbor_pairs.emplace(options.neighbors + ".pairs", PairFormat::Binary, max_id, /*scratch=*/true);
+      neighbor_pairs.emplace(options.neighbors + ".pairs", max_id);
       targets.push_back(&*neighbor_pairs);
     }
     if (options.show > 0) targets.push_back(&first_pairs);
@@ -60,7 +62,8 @@ struct JoinSinks {
   }
 
   std::vector<PairSink*> targets;
-  std::optional<PairFileSink> file_sink, neighbor_pairs;
+  std::optional<PairFileSink> file_sink;
+  std::optional<ScratchPairs> neighbor_pairs;
   CountSink count_sink;
   FirstPairsSink first_pairs;
   std::optional<NeighborCountSink> neighbor_counts;
@@ -72,7 +75,7 @@ struct JoinSinks {
 void write_outputs(const JoinOptions& options, const JoinSources& inputs, const RunResult& result, JoinSinks& sinks,
                    TerminalRun& run) {
   if (!options.neighbors.empty()) {
-    write_neighbors_csr(options.neighbors, binary_pair_file_blocks(sinks.neighbor_pairs->data_path()),
+    write_neighbors_csr(options.neighbors, sinks.neighbor_pairs->blocks(),
                         inputs.a->size(), inputs.self_join(), &run.control());
     std::printf("wrote %s.offsets.npy and %s.ids.npy\n", options.neighbors.c_str(), options.neighbors.c_str());
   }

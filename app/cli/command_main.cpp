@@ -4,20 +4,12 @@
 #include <new>
 
 #include "core/error.hpp"
+#include "core/io/atomic_file.hpp"
 
 namespace simjoin::cli {
 
-int run_commands(CLI::App& app, const std::vector<Command>& commands, int argc, char** argv) {
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return 2;
-  }
+namespace {
+int run_parsed(const std::vector<Command>& commands) {
   try {
     for (const Command& command : commands)
       if (command.subcommand->parsed()) return command.run();
@@ -32,6 +24,24 @@ int run_commands(CLI::App& app, const std::vector<Command>& commands, int argc, 
     return 1;
   }
   return 2;
+}
+}  // namespace
+
+int run_commands(CLI::App& app, const std::vector<Command>& commands, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  }
+  const int code = run_parsed(commands);
+  // After a signal, the space of large discarded temporaries is freed once the process has ended.
+  release_discarded_space_after_exit();
+  return code;
 }
 
 }  // namespace simjoin::cli

@@ -1,11 +1,11 @@
 // simjoin: the command-line twin of Simjoin Studio.
 #include "app/cli/command_main.hpp"
-#include "app/cli/terminal_progress.hpp"
+#include "core/cancel_signals.hpp"
 #include "cuda/gpu_engines.hpp"
 
 int main(int argc, char** argv) {
   using namespace simjoin;
-  cli::handle_cancel_signals();
+  handle_cancel_signals();
   EngineRegistry registry;
   register_cpu_engines(registry);
   register_gpu_engines(registry);

@@ -2,36 +2,32 @@
 
 #include <unistd.h>
 
-#include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
 
-#include "core/io/atomic_file.hpp"
+#include "core/cancel_signals.hpp"
 
 namespace simjoin::cli {
 
 namespace {
-constexpr int kCancelSignals[] = {SIGINT, SIGTERM, SIGHUP};
-constexpr int kCancelledExit = 130;
-
-std::atomic<RunControl*> active_control{nullptr};
-std::atomic<int> signals_received{0};
-
-// The first signal cancels the run, which then removes its temporary files on the way out. A second
-// one (or one while no run is under way) ends the process at once, removing them itself.
-void on_cancel_signal(int) {
-  RunControl* control = active_control.load();
-  if (signals_received.fetch_add(1) == 0 && control) {
-    control->request_cancel();
-    return;
-  }
-  remove_temporaries_in_signal_handler();
-  _exit(kCancelledExit);
+// With SIMJOIN_PHASE_TRACE set, a line "phase NAME" on stderr as each phase starts: for the tests and
+// benchmarks that signal a run in a given phase (tests/cli/signal_latency.py).
+RunControl::ProgressCallback phase_lines() {
+  auto last = std::make_shared<std::string>();
+  return [last](double, const std::string& phase) {
+    if (phase == *last) return;
+    *last = phase;
+    std::fprintf(stderr, "phase %s\n", phase.c_str());
+    std::fflush(stderr);
+  };
 }
 
 // Redraws at most ten times a second so that a fast run does not flood the terminal.
 RunControl::ProgressCallback progress_bar() {
+  if (std::getenv("SIMJOIN_PHASE_TRACE")) return phase_lines();
   if (!isatty(STDERR_FILENO)) return {};
   auto last = std::make_shared<std::chrono::steady_clock::time_point>();
   return [last](double fraction, const std::string& phase) {
@@ -47,18 +43,10 @@ RunControl::ProgressCallback progress_bar() {
 }
 }  // namespace
 
-void handle_cancel_signals() {
-  struct sigaction action {};
-  action.sa_handler = on_cancel_signal;
-  sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESTART;
-  for (const int signal : kCancelSignals) sigaction(signal, &action, nullptr);
-}
-
 TerminalRun::TerminalRun() : control_(std::make_unique<RunControl>(progress_bar())) {
-  outer_control_ = active_control.exchange(control_.get());
+  outer_control_ = cancel_on_signal(control_.get());
 }
 
-TerminalRun::~TerminalRun() { active_control.store(outer_control_); }
+TerminalRun::~TerminalRun() { cancel_on_signal(outer_control_); }
 
 }  // namespace simjoin::cli

@@ -16,6 +16,7 @@
 #include <QTabWidget>
 #include <QTimer>
 
+#include "core/cancel_signals.hpp"
 #include "core/engine.hpp"
 #include "core/error.hpp"
 #include "core/machine_info.hpp"
@@ -427,6 +428,8 @@ void write_outputs_later(const Options& options, ui::MainWindow& window, const R
 }  // namespace
 
 int main(int argc, char** argv) {
+  // SIGINT, SIGTERM, SIGHUP: exit 130 at once, an export's temporary removed and an older file kept.
+  simjoin::handle_cancel_signals();
   answer_help_or_version(argc, argv);
   if (const int refused = choose_platform(argc, argv)) return refused;
   // Must precede the QApplication: every OpenGL context then gets a core profile VTK can use.

@@ -6,12 +6,14 @@
 
 #include "app/cli/command_main.hpp"
 #include "app/cli/join_options.hpp"
+#include "core/cancel_signals.hpp"
 #include "core/error.hpp"
 #include "cuda/gpu_engines.hpp"
 #include "app/sweep/sweep_command.hpp"
 
 int main(int argc, char** argv) {
   using namespace simjoin;
+  handle_cancel_signals();
   EngineRegistry registry;
   register_cpu_engines(registry);
   register_gpu_engines(registry);

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/cancel_signals.hpp"
 #include "core/error.hpp"
 #include "core/io/file_io.hpp"
 #include "core/vtkio/load_points.hpp"
@@ -84,13 +85,20 @@ int run_sweep_command(const SweepOptions& options) {
   SweepRunner runner(*options.registry);
   RunControl control;
   std::size_t done = 0;
-  const std::vector<SweepPoint> points = runner.run(spec, control, [&](const SweepPoint& point, std::size_t total) {
-    ++done;
-    if (!options.quiet)
-      std::fprintf(stderr, "sweep %zu/%zu: %s eps=%g k=%s: %llu pairs in %.4g s (median of %d)\n", done, total,
-                   point.engine.c_str(), point.eps, point.uses_k ? std::to_string(point.k).c_str() : "ignored",
-                   static_cast<unsigned long long>(point.stats.pairs), point.seconds.median, point.timed_runs);
-  });
+  // A signal during the runs cancels them (exit 130); one while the files are written ends the process
+  // at once, removing their temporaries (core/cancel_signals.hpp).
+  std::vector<SweepPoint> points;
+  {
+    const CancelOnSignal cancelled_by_signals(control);
+    points = runner.run(spec, control, [&](const SweepPoint& point, std::size_t total) {
+      ++done;
+      if (!options.quiet)
+        std::fprintf(stderr, "sweep %zu/%zu: %s eps=%g k=%s: %llu pairs in %.4g s (median of %d)\n", done, total,
+                     point.engine.c_str(), point.eps, point.uses_k ? std::to_string(point.k).c_str() : "ignored",
+                     static_cast<unsigned long long>(point.stats.pairs), point.seconds.median, point.timed_runs);
+    });
+  }
+  control.throw_if_cancelled();
 
   if (!options.csv_path.empty()) write_sweep_csv(points, options.csv_path);
   if (!options.chart_path.empty()) {

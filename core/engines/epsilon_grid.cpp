@@ -41,12 +41,18 @@ void sort_by_key(std::vector<Keyed>& keyed) {
 
 // Cell coordinates of the rows, and the rows sorted by cell (A), the distinct cells (B) and their
 // ranges (G). The geometry is g's (cell width, indexed dimensions, origin).
-void sort_into_cells(const PointRows& rows, const GridStructure& g, int threads, GridStructure& out) {
+// Checks `control` between its passes over the rows (each a few milliseconds at a million rows).
+void sort_into_cells(const PointRows& rows, const GridStructure& g, int threads, GridStructure& out,
+                     const RunControl* control) {
+  const auto check = [control] {
+    if (control) control->throw_if_cancelled();
+  };
   const std::size_t n = rows.size(), m = g.indexed_dims.size();
   std::vector<std::int64_t> coords(n * m);
 #pragma omp parallel for schedule(static) num_threads(thread_count(threads))
   for (std::size_t r = 0; r < n; ++r)
     for (std::size_t s = 0; s < m; ++s) coords[r * m + s] = EpsilonGrid::cell_coordinate(g, rows.point(r), s);
+  check();
   std::vector<int> bits(m, 0);
   for (std::size_t r = 0; r < n; ++r)
     for (std::size_t s = 0; s < m; ++s)
@@ -57,7 +63,9 @@ void sort_into_cells(const PointRows& rows, const GridStructure& g, int threads,
 #pragma omp parallel for schedule(static) num_threads(thread_count(threads))
     for (std::size_t t = 0; t < n; ++t)
       keyed[t].first = cell_key(coords.data() + keyed[t].second * m, first, last, bits.data());
+    check();
     sort_by_key(keyed);
+    check();
   }
   out.point_order.resize(n);
   for (std::size_t t = 0; t < n; ++t) {
@@ -113,11 +121,12 @@ EpsilonGrid::EpsilonGrid(const PointRows& points, const PointRows& queries, bool
             (dims.empty() ? "none: one cell" : dims) + "), cell width " + std::to_string(width) + "; " +
             choice.reason;
 
-  sort_into_cells(points, grid_, threads, grid_);
+  sort_into_cells(points, grid_, threads, grid_, control);
   columns_.resize(n * d);
 #pragma omp parallel for schedule(static) num_threads(thread_count(threads))
   for (std::size_t t = 0; t < n; ++t)
     for (std::size_t k = 0; k < d; ++k) columns_[k * n + t] = points.point(grid_.point_order[t])[k];
+  if (control) control->throw_if_cancelled();
   occupied_.assign(m, {});
   for (std::size_t c = 0; c < grid_.cell_coords.size(); ++c) occupied_[c % m].push_back(grid_.cell_coords[c]);
   for (auto& values : occupied_) {
@@ -131,7 +140,7 @@ GridStructure EpsilonGrid::group(const PointRows& rows) const {
   grouped.cell_width = grid_.cell_width;
   grouped.indexed_dims = grid_.indexed_dims;
   grouped.origin = grid_.origin;
-  sort_into_cells(rows, grid_, threads_, grouped);
+  sort_into_cells(rows, grid_, threads_, grouped, nullptr);
   return grouped;
 }
 

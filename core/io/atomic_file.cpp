@@ -1,6 +1,7 @@
 #include "core/io/atomic_file.hpp"
 
 #include <fcntl.h>
+#include <spawn.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,7 +12,9 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <utility>
+#include <vector>
 
 #include "core/error.hpp"
 
@@ -41,6 +44,35 @@ int register_temporary(const std::string& path) {
 
 void unregister_temporary(int slot) {
   if (slot >= 0) live_temporaries[std::size_t(slot)].state.store(kFree);
+}
+
+// Discarded temporaries whose space a helper releases once this process has ended (see
+// defer_discarded_space_until_exit): descriptors keeping their data alive until then.
+std::atomic<bool> deferring_space{false};
+struct Deferred {
+  std::mutex mutex;
+  std::vector<int> descriptors;
+};
+// Never destroyed: a thread ending the process may still use it while exit() destroys statics.
+Deferred& deferred() {
+  static auto* const list = new Deferred;
+  return *list;
+}
+// Smaller files are freed at once: their release is quick.
+constexpr off_t kDeferAbove = off_t(32) << 20;
+
+// Removes the temporary's name; when deferring, a large one stays open (by a new descriptor) so that
+// the file system frees its blocks only once release_discarded_space_after_exit() hands it on.
+void remove_temporary(const std::string& path) {
+  struct stat status {};
+  if (deferring_space.load() && ::stat(path.c_str(), &status) == 0 && status.st_size > kDeferAbove) {
+    const int keep = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (keep >= 0) {
+      std::lock_guard lock(deferred().mutex);
+      deferred().descriptors.push_back(keep);
+    }
+  }
+  ::unlink(path.c_str());
 }
 
 // The process's umask, read without changing it (umask() would, for every thread).
@@ -123,9 +155,46 @@ void AtomicFile::commit() {
 void AtomicFile::discard() {
   if (fd_ >= 0) ::close(release_descriptor());
   if (committed_ || direct_ || temporary_.empty()) return;
-  ::unlink(temporary_.c_str());
+  remove_temporary(temporary_);
   unregister_temporary(std::exchange(slot_, -1));
   temporary_.clear();
+}
+
+void defer_discarded_space_until_exit() { deferring_space.store(true); }
+
+void release_discarded_space_after_exit() {
+  std::vector<int> descriptors;
+  {
+    std::lock_guard lock(deferred().mutex);
+    descriptors.swap(deferred().descriptors);
+  }
+  if (descriptors.empty()) return;
+  // `cat` holds them, reading a pipe whose writing end this process keeps open until it ends; its
+  // end of input then ends cat, whose exit frees the files. Without cat, they are freed here.
+  int pipe_ends[2];
+  if (::pipe2(pipe_ends, O_CLOEXEC) == 0) {
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, pipe_ends[0], STDIN_FILENO);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+    for (const int fd : descriptors) posix_spawn_file_actions_adddup2(&actions, fd, fd);  // kept across exec
+    char cat[] = "cat";
+    char* argv[] = {cat, nullptr};
+    char* envp[] = {nullptr};
+    pid_t holder = 0;
+    posix_spawnp(&holder, "cat", &actions, nullptr, argv, envp);
+    posix_spawn_file_actions_destroy(&actions);
+    ::close(pipe_ends[0]);  // the writing end stays open, deliberately, until this process ends
+  }
+  for (const int fd : descriptors) ::close(fd);
+}
+
+void remove_temporaries_before_exit() {
+  deferring_space.store(true);
+  for (Slot& slot : live_temporaries)
+    if (slot.state.load() == kLive) remove_temporary(slot.path);
+  release_discarded_space_after_exit();
 }
 
 void remove_temporaries_in_signal_handler() {

@@ -40,6 +40,19 @@ class AtomicFile {
   bool direct_ = false;  // no temporary: the target is a device or pipe
 };
 
+// For a process about to end on a cancel: from now on a discarded temporary larger than a few MiB loses
+// its name at once but keeps its data until release_discarded_space_after_exit(), because freeing the
+// blocks of a file of gigabytes takes the file system a few hundred milliseconds, which would hold the
+// exit. Async-signal-safe.
+void defer_discarded_space_until_exit();
+// Hands the temporaries discarded since defer_discarded_space_until_exit() to a helper process (cat)
+// that frees them as soon as this process has ended; call last, on the way out.
+void release_discarded_space_after_exit();
+
+// Removes every temporary not yet committed, leaving the space of large ones to the helper of
+// release_discarded_space_after_exit(): for a thread about to end the process with _exit().
+void remove_temporaries_before_exit();
+
 // Unlinks every temporary not yet committed, using only async-signal-safe calls: for a signal handler
 // about to end the process.
 void remove_temporaries_in_signal_handler();

@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "core/io/binary_values.hpp"
+#include "core/run_control.hpp"
 
 namespace simjoin {
 
@@ -21,6 +22,47 @@ constexpr std::array<signed char, 256> base64_values() {
   return values;
 }
 constexpr auto kBase64 = base64_values();
+
+// Inflated (and base64-decoded) between two cancel checks: a millisecond or two of work.
+constexpr std::size_t kBytesPerCheck = std::size_t(1) << 20;
+
+void check(const RunControl* control) {
+  if (control) control->throw_if_cancelled();
+}
+
+// Inflates the zlib stream `in`, appending exactly `out_size` bytes to `out` (capacity reserved), a MiB
+// at a time with a cancel check between: one block may hold a whole array of gigabytes (its size is
+// the writer's choice), and zlib's counts are 32-bit. `out` grows a MiB at a time too, so that its
+// pages are touched in cancellable steps. False when the stream is corrupt or inflates to another size.
+bool inflate_block(std::string_view in, std::string& out, std::size_t out_size, const RunControl* control) {
+  z_stream stream{};
+  if (inflateInit(&stream) != Z_OK) return false;
+  const auto* next_in = reinterpret_cast<const Bytef*>(in.data());
+  std::size_t in_left = in.size(), out_left = out_size;
+  int status = Z_OK;
+  for (;;) {
+    check(control);
+    if (stream.avail_in == 0) {
+      stream.next_in = const_cast<Bytef*>(next_in);
+      stream.avail_in = uInt(std::min(in_left, kBytesPerCheck));
+      next_in += stream.avail_in, in_left -= stream.avail_in;
+    }
+    if (stream.avail_out == 0) {
+      const std::size_t step = std::min(out_left, kBytesPerCheck), at = out.size();
+      out.resize(at + step);
+      stream.next_out = reinterpret_cast<Bytef*>(out.data() + at);
+      stream.avail_out = uInt(step);
+      out_left -= step;
+    }
+    status = inflate(&stream, Z_NO_FLUSH);
+    // Z_BUF_ERROR: no progress without more input or room; go on only where there is more of either.
+    const bool can_refill = (stream.avail_in == 0 && in_left > 0) || (stream.avail_out == 0 && out_left > 0);
+    if (status != Z_OK && !(status == Z_BUF_ERROR && can_refill)) break;
+  }
+  const bool complete = status == Z_STREAM_END && stream.avail_out == 0 && out_left == 0;
+  inflateEnd(&stream);
+  return complete;
+}
 
 bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
@@ -59,7 +101,7 @@ std::string read_uncompressed(StreamReader& reader, std::size_t expected) {
   return std::string(reader.take(size));
 }
 
-std::string read_zlib(StreamReader& reader, std::size_t expected) {
+std::string read_zlib(StreamReader& reader, std::size_t expected, const RunControl* control) {
   const std::uint64_t blocks = reader.next_header_value();
   const std::uint64_t block_size = reader.next_header_value();
   const std::uint64_t last_size = reader.next_header_value();
@@ -79,14 +121,13 @@ std::string read_zlib(StreamReader& reader, std::size_t expected) {
       reader.error("the compressed blocks are larger than the data");
   }
   if (expected / kZlibMaxRatio > compressed_total) reader.error("the compression header's sizes are impossible");
-  std::string out(expected, '\0');
+  std::string out;
+  out.reserve(expected);  // no page touched yet: inflate_block grows it in cancellable steps
   for (std::size_t b = 0; b < compressed.size(); ++b) {
     const std::string_view block = reader.take(compressed[b]);
-    uLongf size = uLongf(b + 1 == compressed.size() ? final_size : block_size);
-    const uLongf wanted = size;
-    const int status = uncompress(reinterpret_cast<Bytef*>(out.data() + b * block_size), &size,
-                                  reinterpret_cast<const Bytef*>(block.data()), uLong(block.size()));
-    if (status != Z_OK || size != wanted) reader.error("compressed block " + std::to_string(b) + " is corrupt");
+    const std::size_t size = std::size_t(b + 1 == compressed.size() ? final_size : block_size);
+    if (!inflate_block(block, out, size, control))
+      reader.error("compressed block " + std::to_string(b) + " is corrupt");
   }
   return out;
 }
@@ -99,7 +140,8 @@ std::size_t max_vtk_stream_bytes(std::size_t expected, const VtkBinaryLayout& la
   return 2 * expected + (expected / 1024 + 1) * (layout.header_size + 64) + 3 * layout.header_size;
 }
 
-std::string decode_base64(std::string_view text, std::size_t max_bytes, const std::string& where) {
+std::string decode_base64(std::string_view text, std::size_t max_bytes, const std::string& where,
+                          const RunControl* control) {
   std::string out;
   out.reserve(std::min(text.size() / 4 * 3, max_bytes + 3));
   unsigned quartet[4];
@@ -117,6 +159,7 @@ std::string decode_base64(std::string_view text, std::size_t max_bytes, const st
       break;
     }
     if (filled == 4) {
+      if (out.size() % kBytesPerCheck < 3) check(control);
       const unsigned bits = quartet[0] << 18 | quartet[1] << 12 | quartet[2] << 6 | quartet[3];
       const char bytes[3] = {char(bits >> 16), char(bits >> 8), char(bits)};
       out.append(bytes, std::size_t(3 - padding));
@@ -128,9 +171,9 @@ std::string decode_base64(std::string_view text, std::size_t max_bytes, const st
 }
 
 std::string read_vtk_binary_array(std::string_view stream, std::size_t expected, const VtkBinaryLayout& layout,
-                                  const std::string& where) {
+                                  const std::string& where, const RunControl* control) {
   StreamReader reader(stream, layout, where);
-  return layout.zlib ? read_zlib(reader, expected) : read_uncompressed(reader, expected);
+  return layout.zlib ? read_zlib(reader, expected, control) : read_uncompressed(reader, expected);
 }
 
 }  // namespace simjoin

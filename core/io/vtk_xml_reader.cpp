@@ -189,16 +189,17 @@ class PieceReader {
                                     " bytes of data, more than the file can hold");
     const std::size_t max_stream = max_vtk_stream_bytes(bytes, layout_.binary);
     if (array.format == "binary")
-      return read_vtk_binary_array(decode_base64(bytes_.substr(array.content), max_stream, where_), bytes,
-                                   layout_.binary, where_);
+      return read_vtk_binary_array(decode_base64(bytes_.substr(array.content), max_stream, where_, control_), bytes,
+                                   layout_.binary, where_, control_);
     if (!layout_.appended_start) fail(ErrorKind::BadInput, where_ + ": appended Points but no AppendedData");
     const std::string_view appended = bytes_.substr(*layout_.appended_start);
     if (array.offset > appended.size())
       fail(ErrorKind::BadInput, where_ + ": the Points' offset " + std::to_string(array.offset) + " is beyond the file's end");
     const std::string_view stream = appended.substr(std::size_t(array.offset));
     if (layout_.appended_base64)
-      return read_vtk_binary_array(decode_base64(stream, max_stream, where_), bytes, layout_.binary, where_);
-    return read_vtk_binary_array(stream, bytes, layout_.binary, where_);
+      return read_vtk_binary_array(decode_base64(stream, max_stream, where_, control_), bytes, layout_.binary, where_,
+                                   control_);
+    return read_vtk_binary_array(stream, bytes, layout_.binary, where_, control_);
   }
 
   const std::string& path_;

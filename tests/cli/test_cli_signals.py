@@ -2,7 +2,9 @@
 """`simjoin join` interrupted by SIGINT, SIGTERM and SIGHUP at random moments: every output (pairs as
 .npy, .csv or .bin, --neighbors, --stats, --labels-vtp) is afterwards either complete or the file that
 was there before, no temporary (*.tmp) is left, and a cancel while the neighbour lists are written
-ends the process within 100 ms (plus the slack of a loaded machine, SIMJOIN_SIGNAL_SLACK_MS).
+ends the process within 100 ms (plus the slack of a loaded machine, SIMJOIN_SIGNAL_SLACK_MS). The same
+for `simjoin sweep --chart --csv` and for simjoin-studio's --export-view and --export-chart, where
+the GUI build made them (skipped otherwise).
 
 Usage: test_cli_signals.py PATH/TO/simjoin [TEST_NAME_PART]. Random moments and inputs from a seed (printed;
 SIMJOIN_TEST_SEED replays); prints 'N passed, N failed' last and exits non-zero on any failure.
@@ -156,6 +158,74 @@ def test_cancel_while_writing_neighbor_lists_is_prompt():
         assert read(f"{directory}/NB.ids.npy") == b"old"
         shutil.rmtree(directory)
     print(f"  signal to exit while writing neighbour lists: {', '.join(f'{l:.0f}' for l in latencies)} ms")
+
+
+def sibling(program):
+    path = os.path.join(os.path.dirname(os.path.abspath(SIMJOIN)), program)
+    return path if os.access(path, os.X_OK) else None
+
+
+def signal_over_old_files(command, files, delay, sig, env=None):
+    """Runs `command` over files holding b"old", signals it after `delay` s; returns (exit code, {file: its
+    bytes}) and fails when a temporary is left."""
+    for path in files:
+        with open(path, "wb") as f:
+            f.write(b"old")
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    time.sleep(delay)
+    if process.poll() is None:
+        process.send_signal(sig)
+    process.wait(timeout=120)
+    directory = os.path.dirname(files[0])
+    leftovers = [name for name in os.listdir(directory) if name.endswith("tmp")]
+    what = f"{os.path.basename(command[0])} {signal.Signals(sig).name} after {delay * 1000:.0f} ms"
+    assert not leftovers, f"{what}: temporaries left: {leftovers}"
+    assert process.returncode in (0, 130, -sig), f"{what}: exit {process.returncode}"
+    contents = {path: read(path) for path in files}
+    if process.returncode != 0:
+        assert process.returncode == 130 or all(c == b"old" for c in contents.values()), f"{what}: killed after writing"
+    else:
+        assert all(c != b"old" for c in contents.values()), f"{what}: exit 0 but an output not written"
+    return process.returncode, contents
+
+
+def complete_image(content):
+    """A whole SVG, PNG or PDF, or the older file."""
+    return (content == b"old" or content.rstrip().endswith(b"</svg>") or content.endswith(b"IEND\xaeB`\x82")
+            or content.rstrip().endswith(b"%%EOF"))
+
+
+def test_signals_during_sweep_leave_complete_or_older_files():
+    if not sibling("simjoin-sweep"):
+        print("  skipped: simjoin-sweep was not built (no GUI build)")
+        return
+    points = generate("sweep", 40_000)
+    directory = tempfile.mkdtemp(dir=tmp)
+    for k, ext in enumerate(("svg", "png", "pdf", "svg", "png", "pdf")):
+        files = [f"{directory}/C.{ext}", f"{directory}/C.csv"]
+        command = [SIMJOIN, "sweep", "--input", points, "--engines", "cpu-grid,cpu-kmeans", "--eps", "0.005,0.01,0.02",
+                   "--k", "4", "--repeat", "1", "--warmup", "0", "--chart", files[0], "--csv", files[1], "--quiet"]
+        rc, contents = signal_over_old_files(command, files, chance.uniform(0, 1.5), SIGNALS[k % 3])
+        assert complete_image(contents[files[0]]), f"sweep {ext}: chart cut short"
+        csv = contents[files[1]]
+        assert csv == b"old" or csv.decode().count("\n") == 1 + 2 * 3, f"sweep: CSV cut short: {csv[:200]!r}"
+
+
+def test_signals_during_studio_exports_leave_complete_or_older_files():
+    studio = sibling("simjoin-studio")
+    if not studio:
+        print("  skipped: simjoin-studio was not built (no GUI build)")
+        return
+    points = generate("studio", 100_000)
+    directory = tempfile.mkdtemp(dir=tmp)
+    env = dict(os.environ, XDG_CONFIG_HOME=tempfile.mkdtemp(dir=tmp), QT_QPA_PLATFORM="offscreen")
+    for k, ext in enumerate(("png", "svg", "pdf", "png")):
+        files = [f"{directory}/V.{ext}", f"{directory}/S.{ext}"]
+        command = [studio, points, "--engine", "cpu-grid", "--eps", "0.01", "--run", "--sweep-eps", "0.005,0.02,3",
+                   "--sweep-engines", "cpu-grid", "--export-view", files[0], "--export-chart", files[1], "--quit"]
+        _, contents = signal_over_old_files(command, files, chance.uniform(0.5, 4), SIGNALS[k % 3], env)
+        for path, content in contents.items():
+            assert complete_image(content), f"studio {os.path.basename(path)}: image cut short"
 
 
 def main():

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "core/io/pair_writers.hpp"
+#include "core/io/scratch_pairs.hpp"
 #include "tests/core/oracle_check.hpp"
 #include "tests/io/temp_dir.hpp"
 
@@ -178,6 +179,43 @@ TEST_F(PairWritersTest, ScratchPairFileIsReadBackThenRemoved) {
   }
   EXPECT_FALSE(std::filesystem::exists(scratch));
   EXPECT_FALSE(std::filesystem::exists(path("p")));
+}
+
+// The files in the test's directory (the scratch file is a hidden temporary).
+std::size_t files_in(const std::string& directory) {
+  return std::size_t(std::distance(std::filesystem::directory_iterator(directory), {}));
+}
+
+TEST_F(PairWritersTest, ScratchPairsStayInMemoryWhileTheyFitThenSpillToAFile) {
+  SCOPED_TRACE(test_seed());
+  const std::vector<Pair> pairs = random_pairs(300'000, test_seed());
+  const std::string directory = std::filesystem::path(path("p")).parent_path().string();
+  for (const std::uint64_t budget_pairs : {1'000'000u, 100'000u, 1u}) {
+    SCOPED_TRACE(budget_pairs);
+    {
+      ScratchPairs scratch(path("p"), 1u << 31, budget_pairs * sizeof(Pair));
+      // Four threads, as an engine's workers, each a quarter in chunks.
+      std::vector<std::thread> workers;
+      for (std::size_t t = 0; t < 4; ++t)
+        workers.emplace_back([&, t] {
+          for (std::size_t at = t * 75'000; at < (t + 1) * 75'000; at += 5'000)
+            scratch.add(std::span<const Pair>(pairs).subspan(at, 5'000));
+        });
+      for (std::thread& worker : workers) worker.join();
+      scratch.finish();
+      EXPECT_EQ(scratch.spilled(), budget_pairs < pairs.size());
+      EXPECT_EQ(files_in(directory), scratch.spilled() ? 1u : 0u);
+      for (int pass = 0; pass < 2; ++pass) {
+        std::vector<Pair> read;
+        scratch.blocks()([&](std::span<const Pair> block) { read.insert(read.end(), block.begin(), block.end()); });
+        std::vector<Pair> expected = pairs;
+        std::sort(read.begin(), read.end());
+        std::sort(expected.begin(), expected.end());
+        EXPECT_EQ(read, expected);
+      }
+    }
+    EXPECT_EQ(files_in(directory), 0u) << "the scratch file outlived its sink";
+  }
 }
 
 TEST_F(PairWritersTest, BinaryPairFileBlocksReplayTheFile) {

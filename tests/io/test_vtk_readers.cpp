@@ -3,8 +3,15 @@
 // own readers, each refused with Error(BadInput) naming the file.
 #include <zlib.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <random>
+#include <thread>
 
+#include "core/error.hpp"
+#include "core/io/vtk_xml_data.hpp"
+#include "core/run_control.hpp"
 #include "core/vtkio/load_points.hpp"
 #include "tests/core/oracle_check.hpp"
 #include "tests/io/binary_bytes.hpp"
@@ -139,6 +146,65 @@ TEST_F(VtkReadersTest, VtpAskingForMoreDataThanTheFileCanHoldIsBadInput) {
   EXPECT_TRUE(rejects("blocks.vtp", vtp("compressor=\"vtkZLibDataCompressor\"", piece(1, "format=\"binary\"",
                                                                                        base64(lying) + base64(zblocks))),
                       {"compressed blocks are larger than the data"}));
+}
+
+// `bytes` of a 4 KiB random pattern repeated: compresses well, and inflates at about the speed of
+// copying memory, so a block of them holds the inflater long.
+std::string repeated_pattern(std::size_t bytes, std::uint64_t seed) {
+  std::mt19937_64 random(seed);
+  std::string pattern(4096, '\0');
+  for (char& c : pattern) c = char(random());
+  std::string data;
+  data.reserve(bytes);
+  while (data.size() < bytes) data += pattern.substr(0, std::min(pattern.size(), bytes - data.size()));
+  return data;
+}
+
+TEST_F(VtkReadersTest, OneZlibBlockLargerThanTheInflateStepIsReadWhole) {
+  SCOPED_TRACE(test_seed());
+  // One block of 3 MiB and a bit: inflated a MiB at a time, it must come out whole, and its truncated
+  // or lengthened stream must be refused.
+  const std::string data = repeated_pattern((std::size_t(3) << 20) + 24, test_seed());
+  const auto [header, block] = zlib_stream(data, data.size(), 8, false);
+  const VtkBinaryLayout layout{8, false, true};
+  EXPECT_EQ(read_vtk_binary_array(header + block, data.size(), layout, "one block"), data);
+  std::string truncated = header;
+  truncated.replace(24, 8, bytes_of<std::uint64_t>(block.size() - 5));
+  EXPECT_THROW(read_vtk_binary_array(truncated + block.substr(0, block.size() - 5), data.size(), layout, "cut"), Error);
+  std::string longer = header;  // the header's block size 8 bytes short of what the block holds
+  longer.replace(8, 8, bytes_of<std::uint64_t>(data.size() - 8));
+  EXPECT_THROW(read_vtk_binary_array(longer + block, data.size() - 8, layout, "longer"), Error);
+}
+
+TEST_F(VtkReadersTest, CancelInsideOneLargeZlibBlockIsPrompt) {
+  // One block of 128 MiB: uncompress() in one call held a cancel for the whole block (over 100 ms).
+  const std::string data = repeated_pattern(std::size_t(128) << 20, test_seed());
+  const auto [header, block] = zlib_stream(data, data.size(), 8, false);
+  const std::string stream = header + block;
+  const VtkBinaryLayout layout{8, false, true};
+  double fastest_ms = 1e9;
+  for (int attempt = 0; attempt < 3 && fastest_ms > 100; ++attempt) {
+    RunControl control;
+    std::chrono::steady_clock::time_point cancelled_at;
+    std::thread canceller([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      cancelled_at = std::chrono::steady_clock::now();
+      control.request_cancel();
+    });
+    bool threw_cancelled = false;
+    try {
+      read_vtk_binary_array(stream, data.size(), layout, "large block", &control);
+    } catch (const Error& error) {
+      threw_cancelled = error.kind() == ErrorKind::Cancelled;
+    }
+    const auto returned = std::chrono::steady_clock::now();
+    canceller.join();
+    if (!threw_cancelled) continue;  // inflated before the cancel came: a fast machine, try again
+    fastest_ms = std::min(fastest_ms, std::chrono::duration<double, std::milli>(returned - cancelled_at).count());
+  }
+  if (fastest_ms == 1e9) GTEST_SKIP() << "128 MiB inflated within 5 ms every time: nothing to cancel";
+  std::printf("cancel inside one 128 MiB zlib block returned after %.1f ms\n", fastest_ms);
+  EXPECT_LE(fastest_ms, 100.0);
 }
 
 const std::string kLegacyHead = "# vtk DataFile Version 3.0\nby hand\n";

@@ -1,17 +1,40 @@
 #include "ui/export/image_export.hpp"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QPageSize>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QSvgGenerator>
 
 #include "core/error.hpp"
+#include "core/io/atomic_file.hpp"
 #include "core/io/file_io.hpp"
 
 namespace simjoin::ui {
 
 namespace {
+// An image file written through AtomicFile (core/io/atomic_file.hpp): a temporary beside `path`,
+// renamed onto it by commit(), and removed by an error, a cancel or a signal handler, which an older
+// file of that name survives. The QFile writes to the temporary's descriptor.
+class AtomicImageFile {
+ public:
+  explicit AtomicImageFile(const QString& path) : atomic_(path.toStdString()) {
+    file_.open(atomic_.descriptor(), QIODevice::WriteOnly, QFileDevice::DontCloseHandle);
+  }
+  QFile& device() { return file_; }
+  bool commit() {
+    if (!file_.flush() || file_.error() != QFileDevice::NoError) return false;
+    file_.close();
+    atomic_.commit();
+    return true;
+  }
+  QString errorString() const { return file_.errorString(); }
+
+ private:
+  AtomicFile atomic_;
+  QFile file_;
+};
+
 bool paint_device(QPaintDevice& device, const QRectF& target,
                   const std::function<void(QPainter&, const QRectF&)>& paint) {
   QPainter painter;
@@ -23,7 +46,7 @@ bool paint_device(QPaintDevice& device, const QRectF& target,
 }
 
 // Draws the figure of type `ext` into `file` (open for writing); false when the painter failed.
-bool paint_figure(QSaveFile& file, const std::string& ext, const ImageSize& size, const QString& title,
+bool paint_figure(QIODevice& file, const std::string& ext, const ImageSize& size, const QString& title,
                   const std::function<void(QPainter& painter, const QRectF& target)>& paint) {
   const QRectF target(QPointF(0, 0), QSizeF(size.pixels));
   if (ext == ".png") {
@@ -58,19 +81,20 @@ void paint_to_file(const std::string& path, const ImageSize& size, const QString
     fail(ErrorKind::Usage, path + ": unknown image type '" + ext + "'; use .png, .svg or .pdf");
   // Written under a temporary name and renamed once complete: a failed export (or one whose painting
   // throws) leaves an older file of that name as it was.
-  QSaveFile file(QString::fromStdString(path));
-  if (!file.open(QIODevice::WriteOnly))
-    fail(ErrorKind::BadInput, path + ": cannot write the image: " + file.errorString().toStdString());
-  if (!paint_figure(file, ext, size, title, paint) || !file.commit())
+  AtomicImageFile file(QString::fromStdString(path));
+  if (!paint_figure(file.device(), ext, size, title, paint) || !file.commit())
     fail(ErrorKind::BadInput, path + ": cannot write the image" +
                                   (file.errorString().isEmpty() ? "" : ": " + file.errorString().toStdString()));
 }
 
 bool save_image_file(const QImage& image, const QString& path) {
-  QSaveFile file(path);
-  const QByteArray format = QFileInfo(path).suffix().toLatin1();
-  return file.open(QIODevice::WriteOnly) && image.save(&file, format.isEmpty() ? nullptr : format.constData()) &&
-         file.commit();
+  try {
+    AtomicImageFile file(path);
+    const QByteArray format = QFileInfo(path).suffix().toLatin1();
+    return image.save(&file.device(), format.isEmpty() ? nullptr : format.constData()) && file.commit();
+  } catch (const Error&) {
+    return false;  // the directory cannot be written
+  }
 }
 
 void save_image(const QImage& image, const std::string& path, int dpi) {
