@@ -92,12 +92,13 @@ def _shuffle_and_join(client, chunks_a, chunks_b, plan, settings, progress):
     """The shuffle (every partition assembled on a worker), then the partition tasks on the workers that
     hold them: two phases, timed apart. Returns the shards and the phases' seconds."""
     token = uuid.uuid4().hex
-    parts_a, parts_b = shuffled_partitions(chunks_a, chunks_b, plan, token)
+    parts_a, parts_b = shuffled_partitions(plan, len(chunks_a), bool(chunks_b), token)
     phase_started = time.perf_counter()
     assembled = client.compute(parts_a + [p for p in parts_b if p is not None])
     joined = []
     try:
         _wait(assembled, progress)
+        plan.placed = None  # the pieces are in the assembled partitions now
         shuffle_seconds = time.perf_counter() - phase_started
         phase_started = time.perf_counter()
         assembled_b = assembled[plan.k:] or [None] * plan.k
@@ -107,6 +108,7 @@ def _shuffle_and_join(client, chunks_a, chunks_b, plan, settings, progress):
         shards = client.gather(joined)
         return shards, {"shuffle": shuffle_seconds, "tasks": time.perf_counter() - phase_started}
     finally:
+        plan.placed = None
         client.cancel(assembled + joined)
 
 

@@ -1,9 +1,12 @@
 """The shuffle: each chunk, on its worker, places its points by the plan (the engines' C++ rule) and cuts
-them into one piece per partition; Dask moves each piece to the worker that assembles its partition. A
+them into one piece per partition (split_chunk, run by the plan's last pass, whose pieces stay on the
+workers); Dask moves each piece to the worker that assembles its partition. A
 piece carries, for each of its points, the global row id, the coordinates and the partitions above this
 one that hold the point too, from which the partition task decides which pairs it reports (the engines'
 rule: the highest partition holding both points). The assembled partitions stay on their workers, where
 the partition tasks (partition_task.py) join them."""
+import operator
+
 import dask
 import numpy as np
 
@@ -50,19 +53,18 @@ def assemble(pieces, d):
     return np.concatenate([p[0] for p in pieces]), np.concatenate([p[1] for p in pieces]), (offsets, above)
 
 
-def shuffled_partitions(chunks_a, chunks_b, plan, token):
-    """One delayed assembled partition of A per partition (and of B for A join B, else None), built from
-    the pieces of every chunk that has points in it."""
-    def assembled(chunks, entries, side):
+def shuffled_partitions(plan, n_chunks_a, ab_join, token):
+    """One delayed assembled partition of A per partition (and of B for A join B, else None), from the
+    pieces the plan left on the workers (plan.placed, A's chunks then B's)."""
+    def assembled(placed, entries, side):
         lists = [[] for _ in range(plan.k)]
-        for chunk, counts in zip(chunks, entries):
-            split = dask.delayed(split_chunk, pure=True)(chunk.load, chunk.first, plan.centroids, plan.eps,
-                                                         plan.low, plan.high, chunk.name)
+        for split, counts in zip(placed, entries):
             for c in np.flatnonzero(counts):
-                lists[c].append(split[int(c)])
+                lists[c].append(dask.delayed(operator.getitem, pure=True)(split, int(c)))
         return [dask.delayed(assemble, pure=True)(lists[c], plan.d, dask_key_name=f"simjoin-shuffle-{side}{c}-{token}")
                 for c in range(plan.k)]
 
-    parts_a = assembled(chunks_a, plan.chunk_entries[:len(chunks_a)], "a")
-    parts_b = assembled(chunks_b, plan.chunk_entries[len(chunks_a):], "b") if chunks_b else [None] * plan.k
+    n = n_chunks_a
+    parts_a = assembled(plan.placed[:n], plan.chunk_entries[:n], "a")
+    parts_b = assembled(plan.placed[n:], plan.chunk_entries[n:], "b") if ab_join else [None] * plan.k
     return parts_a, parts_b
