@@ -11,7 +11,8 @@ from .cluster import connect, local_cluster, worker_resources
 from .errors import InputError
 from .inputs import chunks_of
 from .plan import make_plan
-from .shuffle import partition_tasks
+from .partition_task import join_partition
+from .shuffle import shuffled_partitions
 
 OUTPUTS = ("pairs", "count")
 MEMORY_SHARE = 4            # a partition task may take a quarter of the smallest worker's memory limit
@@ -74,27 +75,63 @@ def _run(client, points, Y, eps, out, output, k, engine, partition_bytes, progre
     memory_limit, cores = worker_resources(client)
     budget = partition_bytes or (memory_limit // MEMORY_SHARE if memory_limit else UNLIMITED_BUDGET)
     plan = make_plan(client, chunks_a, chunks_b, d, eps, budget, cores, k, seed)
+    plan.seconds["plan"] = time.perf_counter() - started  # with reading the inputs' headers
     if progress:
         print(plan.summary(), flush=True)
     settings = {"d": d, "eps": eps, "engine": engine, "output": output, "out": out}
-    futures = client.compute(partition_tasks(chunks_a, chunks_b, plan, settings, uuid.uuid4().hex))
-    try:
-        if progress:
-            distributed.progress(futures)
-        shards = client.gather(futures)
-    finally:
-        client.cancel(futures)
-    document = _manifest(plan, shards, output, engine, started, bool(chunks_b))
+    shards, phases = _shuffle_and_join(client, chunks_a, chunks_b, plan, settings, progress)
+    document = _manifest(plan, shards, output, engine, bool(chunks_b))
+    document["times"] = _times(plan, shards, phases, time.perf_counter() - started)
     if out is not None:
         document["out"] = str(out)
         manifest.write(out, document)
     return document
 
 
-def _manifest(plan, shards, output, engine, started, ab_join):
-    total = time.perf_counter() - started
+def _shuffle_and_join(client, chunks_a, chunks_b, plan, settings, progress):
+    """The shuffle (every partition assembled on a worker), then the partition tasks on the workers that
+    hold them: two phases, timed apart. Returns the shards and the phases' seconds."""
+    token = uuid.uuid4().hex
+    parts_a, parts_b = shuffled_partitions(plan, len(chunks_a), bool(chunks_b), token)
+    phase_started = time.perf_counter()
+    assembled = client.compute(parts_a + [p for p in parts_b if p is not None])
+    joined = []
+    try:
+        _wait(assembled, progress)
+        plan.placed = None  # the pieces are in the assembled partitions now
+        shuffle_seconds = time.perf_counter() - phase_started
+        phase_started = time.perf_counter()
+        assembled_b = assembled[plan.k:] or [None] * plan.k
+        joined = [client.submit(join_partition, c, assembled[c], assembled_b[c], settings, pure=False,
+                                key=f"simjoin-partition-{c}-{token}") for c in range(plan.k)]
+        _wait(joined, progress)
+        shards = client.gather(joined)
+        return shards, {"shuffle": shuffle_seconds, "tasks": time.perf_counter() - phase_started}
+    finally:
+        plan.placed = None
+        client.cancel(assembled + joined)
+
+
+def _wait(futures, progress):
+    if progress:
+        distributed.progress(futures)
+    distributed.wait(futures)
+    for future in futures:
+        if future.status == "error":
+            future.result()  # raises the task's error here
+
+
+def _times(plan, shards, phases, total):
+    """Wall seconds of the phases: the plan, the shuffle, and the partition tasks' phase, which is divided
+    into join (simjoin.join, the reporting rule, numbering) and write as the tasks' own seconds divide."""
+    task = {part: sum(s[f"{part}_seconds"] for s in shards) for part in ("join", "rule", "write")}
+    write_share = task["write"] / max(1e-9, sum(task.values()))
+    return {"plan_seconds": plan.seconds["plan"], "shuffle_seconds": phases["shuffle"],
+            "join_seconds": phases["tasks"] * (1 - write_share), "write_seconds": phases["tasks"] * write_share,
+            "total_seconds": total, "task_seconds": task}
+
+
+def _manifest(plan, shards, output, engine, ab_join):
     return {"format": "simjoin.distributed 1", "n": plan.n_a, "n_b": plan.n_b if ab_join else None, "d": plan.d,
             "eps": plan.eps, "k": plan.k, "engine": engine, "output": output, "pairs": sum(s["pairs"] for s in shards),
-            "replication_factor": plan.replication, "plan": plan.to_dict(), "shards": shards,
-            "times": {"plan_seconds": plan.seconds["plan"], "join_seconds": total - plan.seconds["plan"],
-                      "total_seconds": total}}
+            "replication_factor": plan.replication, "plan": plan.to_dict(), "shards": shards}

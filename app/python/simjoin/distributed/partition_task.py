@@ -1,6 +1,6 @@
-"""The task of one partition: join its points (and copies) with simjoin.join on this worker (a GPU
-engine where the worker has a GPU and engine="auto"), keep the pairs this partition reports by the
-engines' rule, number them by global row ids and write them as one shard."""
+"""The task of one partition: join its assembled points (and copies) with simjoin.join on the worker
+holding them (a GPU engine where the worker has a GPU and engine="auto"), keep the pairs this partition
+reports by the engines' rule, number them by global row ids and write them as one shard."""
 import os
 import time
 import uuid
@@ -8,17 +8,6 @@ import uuid
 import numpy as np
 
 import simjoin
-
-
-def _concatenate(pieces, d):
-    """Row ids, values and the (offsets, partitions) of the partitions above, over all pieces."""
-    if not pieces:
-        return np.zeros(0, np.uint64), np.zeros((0, d)), (np.zeros(1, np.int64), np.zeros(0, np.int64))
-    counts = np.concatenate([p[2] for p in pieces]).astype(np.int64)
-    offsets = np.zeros(len(counts) + 1, dtype=np.int64)
-    np.cumsum(counts, out=offsets[1:])
-    above = np.concatenate([p[3] for p in pieces]).astype(np.int64)
-    return np.concatenate([p[0] for p in pieces]), np.concatenate([p[1] for p in pieces]), (offsets, above)
 
 
 def shared_above(pairs, above_p, above_q):
@@ -50,26 +39,28 @@ def write_shard(out, partition, pairs):
     return path
 
 
-def join_partition(partition, pieces_a, pieces_b, settings):
-    """Joins one partition; returns its counts and seconds (pairs go to a shard unless counting)."""
+def join_partition(partition, part_a, part_b, settings):
+    """Joins one assembled partition (shuffle.assemble); returns its counts and seconds: in simjoin.join,
+    in the reporting rule and numbering, in writing the shard (unless counting)."""
     started = time.perf_counter()
-    d = settings["d"]
-    ids_a, points_a, above_a = _concatenate(pieces_a, d)
-    ids_b, points_b, above_b = (ids_a, None, above_a) if pieces_b is None else _concatenate(pieces_b, d)
-    local, engine, join_started = np.zeros((0, 2), np.uint32), None, time.perf_counter()
+    ids_a, points_a, above_a = part_a
+    ids_b, points_b, above_b = (ids_a, None, above_a) if part_b is None else part_b
+    local, engine = np.zeros((0, 2), np.uint32), None
     if len(ids_a) and len(ids_b):
         local = simjoin.join(points_a, settings["eps"], Y=points_b, engine=settings["engine"])
         engine = simjoin.last_stats().engine
-    join_seconds = time.perf_counter() - join_started
+    engine_done = time.perf_counter()
     shared = shared_above(local, above_a, above_b)
     if len(shared):
         local = np.delete(local, shared, axis=0)
-    # Pieces arrive in chunk order with their rows in order, so the row ids rise with the local rows
-    # and the pairs keep simjoin.join's order: (i, j) sorted, i < j in a self-join.
+    # The row ids rise with the local rows, so the pairs keep simjoin.join's order: (i, j) sorted, i < j
+    # in a self-join.
     pairs = np.stack([ids_a[local[:, 0]], ids_b[local[:, 1]]], axis=1)
+    rule_done = time.perf_counter()
     shard = None
     if settings["output"] == "pairs":
         shard = os.path.basename(write_shard(settings["out"], partition, pairs))
-    return {"partition": partition, "n_a": len(ids_a), "n_b": 0 if pieces_b is None else len(ids_b),
-            "pairs": len(pairs), "shard": shard, "engine": engine,
-            "join_seconds": join_seconds, "seconds": time.perf_counter() - started}
+    done = time.perf_counter()
+    return {"partition": partition, "n_a": len(ids_a), "n_b": 0 if part_b is None else len(ids_b),
+            "pairs": len(pairs), "shard": shard, "engine": engine, "join_seconds": engine_done - started,
+            "rule_seconds": rule_done - engine_done, "write_seconds": done - rule_done, "seconds": done - started}

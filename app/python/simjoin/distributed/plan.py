@@ -1,7 +1,8 @@
 """The plan of a distributed join: the data's bounds and a sample (one pass over the chunks on the
 workers), k-means centroids fitted on the sample, and the partition sizes their bisector band rule gives
-(a second pass), splitting any partition over budget until every one fits. The rule itself is the
-engines' C++ (simjoin._simjoin.partition_plan); nothing of it is written here."""
+(a second pass, which also cuts each chunk into its pieces per partition and keeps them on its worker for
+the shuffle), splitting any partition over budget until every one fits. The rule itself is the engines'
+C++ (simjoin._simjoin.partition_plan); nothing of it is written here."""
 import math
 import time
 from dataclasses import dataclass, field
@@ -11,6 +12,7 @@ import numpy as np
 
 from .. import _simjoin
 from .errors import InputError, PartitionTooLargeError
+from .shuffle import split_chunk
 
 SAMPLE_BYTES = 1 << 25    # the client holds at most this much of a sample
 SAMPLE_ROWS = 262144
@@ -31,6 +33,7 @@ class Plan:
     entries_b: np.ndarray = None
     budget_entries: int = 0
     chunk_entries: list = None     # entries per partition of each chunk, A's chunks then B's
+    placed: list = None            # futures of each chunk's pieces (shuffle.split_chunk), on the workers
     splits: int = 0
     seconds: dict = field(default_factory=dict)
 
@@ -78,11 +81,12 @@ def scan_chunk(block, name, first, stride):
     return block.min(axis=0), block.max(axis=0), np.array(block[(-first) % stride::stride], dtype=np.float64)
 
 
-def count_chunk(block, centroids, eps, low, high, name):
-    """Points plus copies per partition of one chunk, by the engines' rule."""
-    home, _, copy_partition = _simjoin.partition_plan(block, centroids, eps, low, high, name)
-    k = len(centroids)
-    return np.bincount(home, minlength=k) + np.bincount(copy_partition, minlength=k)
+def count_pieces(pieces, k):
+    """Points plus copies per partition of one chunk's pieces."""
+    counts = np.zeros(k, dtype=np.int64)
+    for c, piece in pieces.items():
+        counts[c] = len(piece[0])
+    return counts
 
 
 def _scan(client, chunks, stride):
@@ -90,11 +94,12 @@ def _scan(client, chunks, stride):
     return client.gather(client.compute(tasks))
 
 
-def _count(client, chunks, plan):
-    """Entries per partition of each chunk, in chunk order (the shuffle takes its edges from them)."""
-    tasks = [dask.delayed(count_chunk, pure=True)(c.load, plan.centroids, plan.eps, plan.low, plan.high, c.name)
-             for c in chunks]
-    return client.gather(client.compute(tasks))
+def _place(client, chunks, plan):
+    """Places every chunk's points by the engines' rule and cuts them into pieces, kept on the workers
+    (plan.placed) for the shuffle; gives the entries per partition of each chunk, in chunk order."""
+    plan.placed = client.compute([dask.delayed(split_chunk, pure=True)(
+        c.load, c.first, plan.centroids, plan.eps, plan.low, plan.high, c.name) for c in chunks])
+    return client.gather(client.map(count_pieces, plan.placed, k=plan.k))
 
 
 def choose_k(n_entries, budget_entries, cores, requested):
@@ -127,7 +132,7 @@ def make_plan(client, chunks_a, chunks_b, d, eps, budget_bytes, cores, k=None, s
     plan = Plan(float(eps), d, n_a, n_b, low, high, _simjoin.fit_centroids(sample_a, k, seed), budget_entries=budget)
     plan.seconds["scan and fit"] = time.perf_counter() - started
     for _ in range(SPLIT_ROUNDS):
-        plan.chunk_entries = _count(client, chunks_a + chunks_b, plan)
+        plan.chunk_entries = _place(client, chunks_a + chunks_b, plan)
         plan.entries_a = np.sum(plan.chunk_entries[:len(chunks_a)], axis=0)
         plan.entries_b = np.sum(plan.chunk_entries[len(chunks_a):], axis=0) if chunks_b else np.zeros(plan.k, int)
         over = np.flatnonzero(plan.entries_a + plan.entries_b > budget)

@@ -1,13 +1,16 @@
 """The shuffle: each chunk, on its worker, places its points by the plan (the engines' C++ rule) and cuts
-them into one piece per partition; Dask moves each piece to the task of its partition. A piece carries,
-for each of its points, the global row id, the coordinates and the partitions above this one that hold
-the point too, from which the partition task decides which pairs it reports (the engines' rule: the
-highest partition holding both points)."""
+them into one piece per partition (split_chunk, run by the plan's last pass, whose pieces stay on the
+workers); Dask moves each piece to the worker that assembles its partition. A
+piece carries, for each of its points, the global row id, the coordinates and the partitions above this
+one that hold the point too, from which the partition task decides which pairs it reports (the engines'
+rule: the highest partition holding both points). The assembled partitions stay on their workers, where
+the partition tasks (partition_task.py) join them."""
+import operator
+
 import dask
 import numpy as np
 
 from .. import _simjoin
-from .partition_task import join_partition
 
 
 def _above_lists(entry_point, entry_part, chosen):
@@ -38,19 +41,30 @@ def split_chunk(block, first, centroids, eps, low, high, name):
     return pieces
 
 
-def partition_tasks(chunks_a, chunks_b, plan, settings, token):
-    """One delayed task per partition, reading the pieces of every chunk that has points in it."""
-    def pieces_by_partition(chunks, entries):
-        lists = [[] for _ in range(plan.k)]
-        for chunk, counts in zip(chunks, entries):
-            split = dask.delayed(split_chunk, pure=True)(chunk.load, chunk.first, plan.centroids, plan.eps,
-                                                         plan.low, plan.high, chunk.name)
-            for c in np.flatnonzero(counts):
-                lists[c].append(split[int(c)])
-        return lists
+def assemble(pieces, d):
+    """One partition's row ids, values and (offsets, partitions above) over all its pieces, in chunk order
+    (so the row ids rise with the local rows)."""
+    if not pieces:
+        return np.zeros(0, np.uint64), np.zeros((0, d)), (np.zeros(1, np.int64), np.zeros(0, np.int64))
+    counts = np.concatenate([p[2] for p in pieces]).astype(np.int64)
+    offsets = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    above = np.concatenate([p[3] for p in pieces]).astype(np.int64)
+    return np.concatenate([p[0] for p in pieces]), np.concatenate([p[1] for p in pieces]), (offsets, above)
 
-    pieces_a = pieces_by_partition(chunks_a, plan.chunk_entries[:len(chunks_a)])
-    pieces_b = pieces_by_partition(chunks_b, plan.chunk_entries[len(chunks_a):]) if chunks_b else None
-    return [dask.delayed(join_partition, pure=True)(
-        c, pieces_a[c], pieces_b[c] if chunks_b else None, settings,
-        dask_key_name=f"simjoin-partition-{c}-{token}") for c in range(plan.k)]
+
+def shuffled_partitions(plan, n_chunks_a, ab_join, token):
+    """One delayed assembled partition of A per partition (and of B for A join B, else None), from the
+    pieces the plan left on the workers (plan.placed, A's chunks then B's)."""
+    def assembled(placed, entries, side):
+        lists = [[] for _ in range(plan.k)]
+        for split, counts in zip(placed, entries):
+            for c in np.flatnonzero(counts):
+                lists[c].append(dask.delayed(operator.getitem, pure=True)(split, int(c)))
+        return [dask.delayed(assemble, pure=True)(lists[c], plan.d, dask_key_name=f"simjoin-shuffle-{side}{c}-{token}")
+                for c in range(plan.k)]
+
+    n = n_chunks_a
+    parts_a = assembled(plan.placed[:n], plan.chunk_entries[:n], "a")
+    parts_b = assembled(plan.placed[n:], plan.chunk_entries[n:], "b") if ab_join else [None] * plan.k
+    return parts_a, parts_b
