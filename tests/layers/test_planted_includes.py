@@ -6,6 +6,8 @@ refuse it (docs/ARCHITECTURE.md, "Walls"):
   layer (compile_commands.json), in that source's folder, and must fail on the include;
 - scripts/check-layers, which must flag it as if the planted source were that layer's.
 
+The "ui" layer's source is a view (ui/views/), so its planted includes also test the rooms of ui/.
+
 An include relative to the including file ("../ui/x.hpp") is found before any include root, so the
 compiler cannot refuse it: check-layers alone does, and the build runs check-layers before it
 compiles. A control include the layer may use must compile with the same command, so that a broken
@@ -31,6 +33,7 @@ LAYERS = {
     "ui": ("ui/views/grid_layers.cpp", '"ui/run/run_controller.hpp"'),
     "app/cli": ("app/cli/cmd_info.cpp", '"cuda/gpu_engines.hpp"'),
     "app/sweep": ("app/sweep/main.cpp", '"ui/charts/sweep_chart.hpp"'),
+    "ui/step_through": ("ui/step_through/step_through_tab.cpp", '"ui/workbench.hpp"'),
 }
 
 # (layer, planted include, whether the compiler refuses it: False where it cannot, see above).
@@ -62,6 +65,9 @@ PLANTED = [
     ("app/sweep", '"ui/views/view_layers.hpp"', True),
     ("app/sweep", '"cuda/detail/gpu_engine.hpp"', True),
     ("app/sweep", '"tests/core/oracle_check.hpp"', True),
+    # Rooms of one library: check-layers alone.
+    ("ui", '"ui/panels/parameters_panel.hpp"', False),
+    ("ui/step_through", '"ui/main_window.hpp"', False),
 ]
 
 
