@@ -15,7 +15,7 @@
 #include "app/cli/join_options.hpp"
 #include "app/cli/load_input.hpp"
 #include "app/cli/run_summary.hpp"
-#include "app/cli/scipy_baseline.hpp"
+#include "app/cli/peer_baselines.hpp"
 #include "app/cli/terminal_progress.hpp"
 #include "core/error.hpp"
 #include "core/generators.hpp"
@@ -35,7 +35,7 @@ struct BenchOptions {
   std::vector<std::string> engines;
   RepeatRule timing;  // warm-up and repeats, as the application's sweeps
   double cancel_after_ms = -1;  // >= 0: measure cancel latency instead of run time
-  bool count_only = false, compare_scipy = false;
+  bool count_only = false, compare_scipy = false, compare_nanoflann = false;
   EngineOptions engine_options;
 };
 
@@ -229,9 +229,40 @@ int report_cancel_latency(const std::vector<EngineTiming>& timings, const BenchI
   return 0;
 }
 
-// The table of run times with the speed-up over the first entry (and SciPy's line); whether the exact
-// engines agree on the pair count.
-bool print_timings(const std::vector<EngineTiming>& timings, const std::optional<ScipyTiming>& scipy) {
+nlohmann::json to_json(const PeerTiming& peer) {
+  const TimeSpread spread = spread_of(peer.seconds);
+  return {{"seconds", peer.seconds}, {"median", spread.median}, {"min", spread.min}, {"max", spread.max},
+          {"pairs", peer.pairs}, {"note", peer.note}};
+}
+
+// The peers asked for, timed after the engines on the same points.
+std::vector<PeerTiming> time_peers(const BenchOptions& options, const PointSet& points, const JoinParams& params) {
+  std::vector<PeerTiming> peers;
+  if (options.compare_nanoflann) {
+    std::fprintf(stderr, "timing nanoflann ...\n");
+    peers.push_back(time_nanoflann(points, params.eps, params.threads, !options.count_only, options.timing));
+  }
+  if (options.compare_scipy) {
+    std::fprintf(stderr, "timing scipy-ckdtree ...\n");
+    peers.push_back(time_scipy_ckdtree(points, params.eps));
+  }
+  return peers;
+}
+
+// A peer's line of the table; whether its count agrees with the first exact engine's, where it is exact.
+bool print_peer(const PeerTiming& peer, double reference, const EngineTiming* first_exact) {
+  const TimeSpread spread = spread_of(peer.seconds);
+  const bool one = peer.seconds.size() == 1;
+  std::printf("%-22s %10s %10s %10s %14llu %12.3g %8.2fx  (peer: %s)\n", peer.name.c_str(),
+              format_seconds(spread.median).c_str(), one ? "-" : format_seconds(spread.min).c_str(),
+              one ? "-" : format_seconds(spread.max).c_str(), (unsigned long long)peer.pairs,
+              double(peer.pairs) / spread.median, reference / spread.median, peer.note.c_str());
+  return !peer.exact || !first_exact || peer.pairs == first_exact->pairs;
+}
+
+// The table of run times with the speed-up over the first entry (and the peers' lines); whether the
+// exact engines and exact peers agree on the pair count.
+bool print_timings(const std::vector<EngineTiming>& timings, const std::vector<PeerTiming>& peers) {
   std::printf("%-22s %10s %10s %10s %14s %12s %9s\n", "engine", "median", "min", "max", "pairs", "pairs/s",
               "speedup");
   const double reference = timings.front().median();
@@ -246,35 +277,28 @@ bool print_timings(const std::vector<EngineTiming>& timings, const std::optional
     if (!first_exact) first_exact = &timing;
     agree = agree && timing.pairs == first_exact->pairs;
   }
-  if (scipy)
-    std::printf("%-22s %10s %10s %10s %14llu %12.3g %8.2fx\n", "scipy-ckdtree",
-                format_seconds(scipy->seconds).c_str(), "-", "-", (unsigned long long)scipy->pairs,
-                double(scipy->pairs) / scipy->seconds, reference / scipy->seconds);
+  for (const PeerTiming& peer : peers) agree = print_peer(peer, reference, first_exact) && agree;
   std::printf("speedup = median of %s / median of the engine\n", timings.front().engine.c_str());
   return agree;
 }
 
-// The run times: the table, SciPy's time with --compare-scipy, the JSON; exit code 5 where exact
-// engines disagree.
+// The run times: the table, the peers' times with --compare-nanoflann and --compare-scipy, the JSON;
+// exit code 5 where exact engines (or the exact nanoflann peer) disagree.
 int report_timings(const std::vector<EngineTiming>& timings, const BenchInput& input, const JoinParams& params,
                    const BenchOptions& options, const MachineInfo& machine) {
-  std::optional<ScipyTiming> scipy;
-  if (options.compare_scipy) {
-    std::fprintf(stderr, "timing scipy-ckdtree ...\n");
-    scipy = time_scipy_ckdtree(input.points, params.eps);
-  }
+  const std::vector<PeerTiming> peers = time_peers(options, input.points, params);
   std::printf("input: %s (n = %zu, d = %zu), eps = %g, k = %d, %s\n", input.name.c_str(), input.points.size(),
               input.points.dims(), params.eps, params.k, options.count_only ? "count only" : "pairs returned to host");
   std::printf("host: %s\n", machine_line(machine).c_str());
-  const bool agree = print_timings(timings, scipy);
+  const bool agree = print_timings(timings, peers);
   if (!agree)
-    std::fprintf(stderr, "error: exact engines disagree on the pair count (each must return exactly the "
-                         "oracle's pairs): a defect, please report it with the input\n");
+    std::fprintf(stderr, "error: exact engines (or the nanoflann peer) disagree on the pair count (each must "
+                         "return exactly the oracle's pairs): a defect, please report it with the input\n");
   if (!options.json.empty()) {
     nlohmann::json json = describe_bench(input, params, options, machine);
     json["counts_agree"] = agree;
     for (const EngineTiming& timing : timings) json["results"].push_back(to_json(timing));
-    if (scipy) json["scipy_ckdtree"] = {{"seconds", scipy->seconds}, {"pairs", scipy->pairs}};
+    for (const PeerTiming& peer : peers) json["peers"][peer.name] = to_json(peer);
     write_stats_json(options.json, json);
   }
   return agree ? 0 : kExitEnginesDisagree;
@@ -311,6 +335,9 @@ Command add_bench_command(CLI::App& app, const EngineRegistry& registry) {
   command->add_flag("--count-only", options->count_only, "Count pairs only (default: pairs returned to host memory)");
   command->add_flag("--compare-scipy", options->compare_scipy,
                     "Also time SciPy cKDTree.query_ball_point(workers=-1, return_length=True) on the same points");
+  command->add_flag("--compare-nanoflann", options->compare_nanoflann,
+                    "Also time nanoflann's KD-tree radius search (float64, --threads OpenMP threads, exact "
+                    "count) on the same points, by the engines' --warmup and --repeat");
   command->add_option("--json", options->json, "Write the results as JSON");
   command->add_option("--cancel-after", options->cancel_after_ms,
                       "Measure cancel latency instead: cancel each run after MS milliseconds and time until "

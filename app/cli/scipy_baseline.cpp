@@ -1,4 +1,4 @@
-#include "app/cli/scipy_baseline.hpp"
+#include "app/cli/peer_baselines.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -14,7 +14,7 @@
 
 namespace simjoin::cli {
 
-ScipyTiming time_scipy_ckdtree(const PointSet& points, double eps) {
+PeerTiming time_scipy_ckdtree(const PointSet& points, double eps) {
   namespace fs = std::filesystem;
   const fs::path file = fs::temp_directory_path() / ("simjoin-bench-" + std::to_string(::getpid()) + ".npy");
   write_points(file.string(), points);
@@ -37,7 +37,8 @@ ScipyTiming time_scipy_ckdtree(const PointSet& points, double eps) {
   fs::remove(file);
   try {
     const auto json = nlohmann::json::parse(output);
-    return {json.at("seconds").get<double>(), json.at("pairs").get<std::uint64_t>()};
+    return {"scipy-ckdtree", {json.at("seconds").get<double>()}, json.at("pairs").get<std::uint64_t>(),
+            "one run; inclusive radius in float64, its own summation order"};
   } catch (const std::exception&) {
     fail(ErrorKind::Unavailable, "the SciPy baseline did not run (is python3-scipy installed?): " + output);
   }
