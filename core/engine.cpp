@@ -40,7 +40,9 @@ RunResult run_on_file_values(Engine& engine, const JoinSources& sources, const J
   inputs.exact_a = sources.a;
   inputs.exact_b = sources.b;
   inputs.search_radius = params.eps;
-  return engine.run(inputs, params, sink, control);
+  RunResult result = engine.run(inputs, params, sink, control);
+  drop_unasked_structures(result, params);
+  return result;
 }
 
 // The stats fields every run shares.
@@ -55,6 +57,12 @@ void fill_common_stats(RunStats& stats, const Engine& engine, const JoinSources&
   stats.pairs = sink.count();
 }
 }  // namespace
+
+void drop_unasked_structures(RunResult& result, const JoinParams& params) {
+  if (params.structures) return;
+  result.partitions.reset();
+  result.grid.reset();
+}
 
 RunResult run_engine(Engine& engine, const JoinSources& sources, const JoinParams& params,
                      PairSink& sink, RunControl& control) {

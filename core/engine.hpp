@@ -52,6 +52,9 @@ struct JoinParams {
   std::vector<int> devices;   // GPU ordinals; empty means device 0
   std::uint64_t batch_bytes = 0;  // GPU result batch memory; 0 lets the engine choose
   int threads = 0;            // CPU threads; 0 uses all cores
+  // The structures for the views (RunResult::partitions, RunResult::grid); callers with no view (the
+  // command line, the Python module) turn them off, since copying them from a GPU costs a join's time.
+  bool structures = true;
 };
 
 // What an engine computes on: float32 coordinates in the join's frame, or the file's float64 values.
@@ -92,6 +95,10 @@ class Engine {
 // Engine::run directly.
 RunResult run_engine(Engine& engine, const JoinSources& sources, const JoinParams& params,
                      PairSink& sink, RunControl& control);
+
+// Drops the structures an engine made where the caller asked for none (JoinParams::structures), so
+// that every engine answers alike; engines for which they are costly do not make them at all.
+void drop_unasked_structures(RunResult& result, const JoinParams& params);
 
 class EngineRegistry {
  public:

@@ -62,6 +62,7 @@ RunResult run_in_frame(Engine& engine, const JoinSources& sources, const JoinPar
   std::optional<RenumberingSink> renumbered;
   if (bulk.has_far_points()) renumbered.emplace(sink, bulk.rows_of_a(), bulk.rows_of_queries());
   RunResult result = engine.run(framed.inputs(), params, renumbered ? *renumbered : sink, control);
+  drop_unasked_structures(result, params);
   result.stats.phases.insert(result.stats.phases.begin(), {"frame", frame_seconds});
   to_file_coordinates(result, frame);
   const std::string warning = frame.precision_warning(sources.a->source);

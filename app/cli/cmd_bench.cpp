@@ -42,6 +42,7 @@ struct BenchOptions {
 struct EngineTiming {
   std::string engine;
   std::vector<double> seconds;
+  std::vector<std::vector<PhaseTime>> phases;  // of each timed run, to tell a slow run's phase
   int finished = 0;  // --cancel-after runs that ended before the cancel was requested
   std::uint64_t pairs = 0;
   bool exact = true;
@@ -113,6 +114,7 @@ EngineTiming time_engine(Engine& engine, const PointSet& points, const JoinParam
     RunResult result = run_engine(engine, {&points, nullptr}, params, sink, terminal.control());
     if (!timed) return;
     timing.seconds.push_back(result.stats.seconds_total);
+    timing.phases.push_back(result.stats.phases);
     timing.pairs = result.stats.pairs;
     timing.last = std::move(result.stats);
   });
@@ -145,9 +147,15 @@ BenchEntry parse_entry(const std::string& entry) {
 }
 
 nlohmann::json to_json(const EngineTiming& timing) {
+  nlohmann::json runs = nlohmann::json::array();
+  for (std::size_t r = 0; r < timing.seconds.size(); ++r) {
+    nlohmann::json phases = nlohmann::json::object();
+    for (const PhaseTime& phase : timing.phases[r]) phases[phase.name] = phase.seconds;
+    runs.push_back({{"seconds", timing.seconds[r]}, {"phases", phases}});
+  }
   return {{"engine", timing.engine}, {"seconds", timing.seconds}, {"median", timing.median()},
           {"min", timing.min()}, {"max", timing.max()}, {"pairs", timing.pairs}, {"exact", timing.exact},
-          {"stats", timing.last}};
+          {"stats", timing.last}, {"runs", runs}};
 }
 // The points to time and their name: a named workload (with its eps and k unless given) or a file.
 struct BenchInput {

@@ -6,16 +6,19 @@ namespace py = pybind11;
 
 namespace simjoin::python {
 
-EngineRegistry every_engine() {
-  EngineRegistry registry;
-  register_cpu_engines(registry);
-  register_gpu_engines(registry);
-  return registry;
+const EngineRegistry& every_engine() {
+  static const EngineRegistry* registry = [] {
+    auto* made = new EngineRegistry;
+    register_cpu_engines(*made);
+    register_gpu_engines(*made);
+    return made;
+  }();
+  return *registry;
 }
 
 py::list engine_descriptions() {
   py::list list;
-  const EngineRegistry registry = every_engine();
+  const EngineRegistry& registry = every_engine();
   for (const auto& engine : registry.engines()) {
     const Capabilities caps = engine->capabilities();
     const Availability availability = engine->availability();

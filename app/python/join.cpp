@@ -27,7 +27,7 @@ py::tuple join_arrays(const py::array& x, const std::optional<py::array>& y, con
   const bool graph = request.output == "connectivity" || request.output == "distance";
   if (!count_only && !graph && request.output != "pairs")
     fail(ErrorKind::Internal, "unknown join output '" + request.output + "'");
-  const EngineRegistry registry = every_engine();
+  const EngineRegistry& registry = every_engine();
   Engine& engine = registry.get(request.engine);
   const PointSet a = points_from_array(x, "X");
   const std::optional<PointSet> b = y ? std::optional(points_from_array(*y, "Y")) : std::nullopt;
@@ -36,6 +36,7 @@ py::tuple join_arrays(const py::array& x, const std::optional<py::array>& y, con
   params.eps = request.eps;
   params.k = request.k;
   params.devices = request.devices;
+  params.structures = false;  // the module returns pairs and stats, no view
 
   CountSink count;
   PairListSink pairs;

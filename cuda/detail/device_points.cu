@@ -19,16 +19,17 @@ __global__ void pad_rows_kernel(const float* dense, std::uint64_t n, unsigned di
 }  // namespace
 
 // The points go up as they are, through pinned staging; rows are padded on the device where needed.
-DevicePoints upload_points(const PointSet32& points, std::size_t row_multiple, cudaStream_t stream) {
+DevicePoints upload_points(GpuResources& resources, const PointSet32& points, std::size_t row_multiple,
+                           cudaStream_t stream) {
   DevicePoints result;
   result.n = points.size();
   result.stride = (points.dims() + row_multiple - 1) / row_multiple * row_multiple;
   result.coords = DeviceBuffer<float>(result.n * result.stride, "point coordinates");
   if (result.stride == points.dims()) {
-    upload_staged(result.coords.data(), points.data(), result.coords.bytes(), stream);
+    upload_staged(resources, result.coords.data(), points.data(), result.coords.bytes(), stream);
   } else if (result.n > 0) {
     DeviceBuffer<float> dense(result.n * points.dims(), "unpadded point coordinates");
-    upload_staged(dense.data(), points.data(), dense.bytes(), stream);
+    upload_staged(resources, dense.data(), points.data(), dense.bytes(), stream);
     constexpr unsigned kThreads = 256;
     const std::uint64_t items = std::uint64_t(result.n) * result.stride;
     pad_rows_kernel<<<blocks_for(items, kThreads), kThreads, 0, stream>>>(

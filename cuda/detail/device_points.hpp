@@ -8,6 +8,7 @@
 
 #include "core/point_set.hpp"
 #include "cuda/detail/cuda_check.hpp"
+#include "cuda/detail/gpu_resources.hpp"
 
 namespace simjoin::gpu {
 
@@ -18,6 +19,7 @@ struct DevicePoints {
 };
 
 // Enqueues the copy on `stream`; work on other streams must wait for it.
-DevicePoints upload_points(const PointSet32& points, std::size_t row_multiple, cudaStream_t stream = 0);
+DevicePoints upload_points(GpuResources& resources, const PointSet32& points, std::size_t row_multiple,
+                           cudaStream_t stream = 0);
 
 }  // namespace simjoin::gpu

@@ -1,7 +1,7 @@
 #pragma once
-// Per-GPU resources (pinned buffers, streams, events) kept for the process's lifetime and leased to one
-// user at a time: allocating pinned memory costs milliseconds, so runs reuse what earlier runs made.
-// Two users of one GPU at once get one each.
+// Per-GPU resources (pinned buffers, streams, events) kept while their owner (GpuResources) lives and
+// leased to one user at a time: allocating pinned memory costs milliseconds, so runs reuse what earlier
+// runs made. Two users of one GPU at once get one each.
 #include <functional>
 #include <map>
 #include <memory>

@@ -3,6 +3,7 @@
 // exact GPU kernel applies to the candidates its float32 distance leaves undecided.
 #include "core/engine.hpp"
 #include "cuda/detail/cuda_check.hpp"
+#include "cuda/detail/gpu_resources.hpp"
 
 namespace simjoin::gpu {
 
@@ -12,9 +13,9 @@ struct DeviceExact {
 };
 
 // The row-major float64 values of `points` on the current GPU.
-DeviceBuffer<double> upload_values(const PointSet& points);
+DeviceBuffer<double> upload_values(GpuResources& resources, const PointSet& points);
 
 // inputs.exact_a and, for A join B, inputs.exact_b on the current GPU, with inputs.band.
-DeviceExact upload_exact(const JoinInputs& inputs);
+DeviceExact upload_exact(GpuResources& resources, const JoinInputs& inputs);
 
 }  // namespace simjoin::gpu

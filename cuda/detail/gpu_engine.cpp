@@ -23,13 +23,13 @@ void Phase::end() noexcept {
   }
 }
 
-DeviceInputs upload_inputs(const JoinInputs& inputs, std::size_t row_multiple, RunStats& stats,
-                           RunControl* control) {
+DeviceInputs upload_inputs(GpuResources& resources, const JoinInputs& inputs, std::size_t row_multiple,
+                           RunStats& stats, RunControl* control) {
   Phase phase(stats, "upload", control);
   DeviceInputs device;
-  device.a = upload_points(*inputs.a, row_multiple);
-  if (!inputs.self_join()) device.b = upload_points(*inputs.b, row_multiple);
-  device.exact = upload_exact(inputs);
+  device.a = upload_points(resources, *inputs.a, row_multiple);
+  if (!inputs.self_join()) device.b = upload_points(resources, *inputs.b, row_multiple);
+  device.exact = upload_exact(resources, inputs);
   return device;
 }
 
@@ -45,7 +45,7 @@ Capabilities GpuEngine::capabilities() const {
 }
 
 RunResult GpuEngine::run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink, RunControl& control) {
-  GpuRun run{inputs, params, sink, control, select_devices(params, splits_across_gpus()), {}};
+  GpuRun run{inputs, params, sink, control, *resources_, select_devices(params, splits_across_gpus()), {}};
   run.stats().device = device_label(run.devices);
   if (inputs.a->empty() || inputs.queries().empty()) return run.result;
   join(run);

@@ -3,12 +3,14 @@
 // steps every run shares (its GPUs, the device label, empty input, the upload of the points and of the
 // file's values), so that an engine supplies only its build and launches.
 #include <chrono>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/engine.hpp"
 #include "cuda/detail/device_points.hpp"
 #include "cuda/detail/exact_device.hpp"
+#include "cuda/detail/gpu_resources.hpp"
 
 namespace simjoin::gpu {
 
@@ -18,6 +20,7 @@ struct GpuRun {
   const JoinParams& params;
   PairSink& sink;
   RunControl& control;
+  GpuResources& resources;  // the engine's pinned buffers and streams, reused from run to run
   std::vector<int> devices;
   RunResult result;
 
@@ -53,8 +56,8 @@ struct DeviceInputs {
 
 // Uploads the points of `inputs`, rows padded to a multiple of `row_multiple` floats, as the phase
 // "upload" (named to `control` where given).
-DeviceInputs upload_inputs(const JoinInputs& inputs, std::size_t row_multiple, RunStats& stats,
-                           RunControl* control = nullptr);
+DeviceInputs upload_inputs(GpuResources& resources, const JoinInputs& inputs, std::size_t row_multiple,
+                           RunStats& stats, RunControl* control = nullptr);
 
 class GpuEngine : public Engine {
  public:
@@ -63,12 +66,26 @@ class GpuEngine : public Engine {
   // Makes the run's first GPU current, names its GPUs in the stats, returns at once when a set is
   // empty, else joins. Engines hold no state between runs.
   RunResult run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink, RunControl& control) final;
+  // Runs on `resources` from now on (register_gpu_engines gives all its engines one), instead of the
+  // engine's own.
+  void share_resources(std::shared_ptr<GpuResources> resources) { resources_ = std::move(resources); }
 
  protected:
   // True for engines that split one join across GPUs: every GPU present unless params.devices names
   // some. The others run on the first GPU named (default 0).
   virtual bool splits_across_gpus() const { return false; }
   virtual void join(GpuRun& run) const = 0;
+
+ private:
+  std::shared_ptr<GpuResources> resources_ = std::make_shared<GpuResources>();
 };
+
+// A GPU engine of type E running on `resources`.
+template <typename E, typename... Args>
+std::unique_ptr<E> make_sharing(const std::shared_ptr<GpuResources>& resources, Args&&... args) {
+  auto engine = std::make_unique<E>(std::forward<Args>(args)...);
+  engine->share_resources(resources);
+  return engine;
+}
 
 }  // namespace simjoin::gpu

@@ -170,14 +170,15 @@ double mean_variance(const PointSet32& sample) {
 
 // k-means++ seeds from a seeded sample of the points, drawn on the GPU; also sets the clustering's
 // settling tolerance from the sample's spread.
-DeviceBuffer<float> seed_centroids(const PointSet32& points, DeviceClustering& clustering, std::uint64_t seed) {
+DeviceBuffer<float> seed_centroids(GpuResources& resources, const PointSet32& points, DeviceClustering& clustering,
+                                   std::uint64_t seed) {
   clustering.sample = std::min(points.size(), std::max<std::size_t>(4096, 8 * clustering.k));
   PointSet32 sample(clustering.sample, points.dims());
   const std::vector<std::size_t> chosen = sample_indices(points.size(), clustering.sample, seed);
   for (std::size_t s = 0; s < chosen.size(); ++s)
     std::copy_n(points.point(chosen[s]), points.dims(), sample.point(s));
   clustering.tolerance = kKMeansSettle * mean_variance(sample);
-  return kmeans_plus_plus(upload_points(sample, kKMeansRowMultiple), points.dims(), clustering.k, seed);
+  return kmeans_plus_plus(upload_points(resources, sample, kKMeansRowMultiple), points.dims(), clustering.k, seed);
 }
 
 // Per-partition coordinate sums and member counts of `membership` (one per point), into sums and counts.
@@ -226,10 +227,10 @@ std::size_t choose_k(int requested, std::size_t n, std::size_t d, std::vector<st
                    "sqrt(n max(d, 8) / 512), at most 32 max(d, 8) and 4096", notes);
 }
 
-DeviceClustering seed_clustering(const PointSet32& points, std::size_t k, std::uint64_t seed) {
+DeviceClustering seed_clustering(GpuResources& resources, const PointSet32& points, std::size_t k, std::uint64_t seed) {
   DeviceClustering result;
   result.k = k;
-  result.centroids = seed_centroids(points, result, seed);
+  result.centroids = seed_centroids(resources, points, result, seed);
   return result;
 }
 

@@ -38,7 +38,7 @@ std::size_t choose_k(int requested, std::size_t n, std::size_t d, std::vector<st
 constexpr std::size_t kKMeansRowMultiple = 4;
 
 // k-means++ seeds (centroids only, rows padded like the points; no membership yet).
-DeviceClustering seed_clustering(const PointSet32& points, std::size_t k, std::uint64_t seed);
+DeviceClustering seed_clustering(GpuResources& resources, const PointSet32& points, std::size_t k, std::uint64_t seed);
 
 // Lloyd rounds over `points` from the clustering's current centroids (the seeds, or for RE-JOIN the
 // centroids in use); resizes the membership to the

@@ -112,12 +112,12 @@ PartitionWork partition_work(const PartitionedPoints& a, const PartitionedPoints
 
 void join_partition_items(const PartitionedPoints& a, const PartitionedPoints& b, JoinShape shape,
                           std::uint32_t a_first_id, const PartitionWork& work, std::uint64_t first,
-                          std::uint64_t last, std::size_t stride, const ExactPairTest& test,
+                          std::uint64_t last, std::size_t stride, const ExactPairTest& test, GpuResources& resources,
                           const JoinParams& params, PairSink& sink, SharedProgress& progress, RunStats& stats) {
   const std::size_t k = work.item_begin.size() - 1;
   DeviceBuffer<unsigned long long> item_begin_device(k + 1, "work item offsets");
   item_begin_device.upload(work.item_begin.data(), k + 1);
-  PairBatches(sink, params).run(first, last, BatchPlan{},
+  PairBatches(resources, sink, params).run(first, last, BatchPlan{},
       [&](std::uint64_t from, std::uint64_t to, const PairOutput& out, cudaStream_t stream) {
         kmeans_join_kernel<<<persistent_blocks(to - from, kBlocksPerMultiprocessor), tile::kThreads, 0, stream>>>(
             view(a), view(b), item_begin_device.data(), std::uint32_t(k), unsigned(stride), test, shape, a_first_id,
@@ -127,11 +127,12 @@ void join_partition_items(const PartitionedPoints& a, const PartitionedPoints& b
 
 void join_partitions(const PartitionedPoints& a, const PartitionedPoints& b, JoinShape shape,
                      std::uint32_t a_first_id, std::size_t k, std::size_t stride, const ExactPairTest& test,
-                     const JoinParams& params, PairSink& sink, RunControl& control, RunStats& stats) {
+                     GpuResources& resources, const JoinParams& params, PairSink& sink, RunControl& control,
+                     RunStats& stats) {
   const PartitionWork work = partition_work(a, b, shape, k);
   const std::uint64_t items = work.item_begin.back();
   SharedProgress progress(control, double(items));
-  join_partition_items(a, b, shape, a_first_id, work, 0, items, stride, test, params, sink, progress, stats);
+  join_partition_items(a, b, shape, a_first_id, work, 0, items, stride, test, resources, params, sink, progress, stats);
   stats.compared_pairs += work.compared;
 }
 

@@ -32,13 +32,14 @@ PartitionWork partition_work(const PartitionedPoints& a, const PartitionedPoints
 // it reads one set of all points twice.
 void join_partition_items(const PartitionedPoints& a, const PartitionedPoints& b, JoinShape shape,
                           std::uint32_t a_first_id, const PartitionWork& work, std::uint64_t first,
-                          std::uint64_t last, std::size_t stride, const ExactPairTest& test,
+                          std::uint64_t last, std::size_t stride, const ExactPairTest& test, GpuResources& resources,
                           const JoinParams& params, PairSink& sink, SharedProgress& progress, RunStats& stats);
 
 // Joins a with b partition by partition into the sink; adds the join's phases and
 // the compared pairs to stats.
 void join_partitions(const PartitionedPoints& a, const PartitionedPoints& b, JoinShape shape,
                      std::uint32_t a_first_id, std::size_t k, std::size_t stride, const ExactPairTest& test,
-                     const JoinParams& params, PairSink& sink, RunControl& control, RunStats& stats);
+                     GpuResources& resources, const JoinParams& params, PairSink& sink, RunControl& control,
+                     RunStats& stats);
 
 }  // namespace simjoin::gpu

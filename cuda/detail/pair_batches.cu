@@ -117,7 +117,7 @@ struct SampleStreams {
 };
 }  // namespace
 
-struct PairBatches::Slots {
+struct PairSlots {
   int device = 0;
   Slot slot[2];
   SampleStreams sample;
@@ -135,16 +135,13 @@ struct PairBatches::Slots {
   }
 };
 
+std::shared_ptr<DevicePool<PairSlots>> make_pair_slot_pool() { return std::make_shared<DevicePool<PairSlots>>(); }
+
 namespace {
-// Never destroyed: its buffers would otherwise be freed after the CUDA runtime has shut down.
-DevicePool<PairBatches::Slots>& slot_pool() {
-  static auto* pool = new DevicePool<PairBatches::Slots>;
-  return *pool;
-}
 
 // Pairs per item from count-only joins of 16 evenly spaced chunks, about 1% of the items, run side by
 // side on the sample streams.
-double estimate_density(Range items, const LaunchItems& launch, PairBatches::Slots& s, const SharedProgress& progress) {
+double estimate_density(Range items, const LaunchItems& launch, PairSlots& s, const SharedProgress& progress) {
   SampleStreams& side = s.sample;
   Slot& sampler = s.slot[0];
   const std::uint64_t total = items.size();
@@ -183,7 +180,7 @@ bool serial_batches() {
 // runs again, split or with larger buffers; launches are sized by the speed and pairs per item seen.
 class BatchRun {
  public:
-  BatchRun(PairBatches::Slots& slots, PairSink& sink, const BatchPlan& plan, const LaunchItems& launch,
+  BatchRun(PairSlots& slots, PairSink& sink, const BatchPlan& plan, const LaunchItems& launch,
            SharedProgress& progress, Range items, std::uint64_t budget, bool chosen)
       : s_(slots),
         sink_(sink),
@@ -332,7 +329,7 @@ class BatchRun {
     fit_span();
   }
 
-  PairBatches::Slots& s_;
+  PairSlots& s_;
   PairSink& sink_;
   const BatchPlan& plan_;
   const LaunchItems& launch_;
@@ -353,14 +350,15 @@ class BatchRun {
 };
 }  // namespace
 
-PairBatches::PairBatches(PairSink& sink, const JoinParams& params)
-    : sink_(sink),
+PairBatches::PairBatches(GpuResources& resources, PairSink& sink, const JoinParams& params)
+    : pool_(resources.pair_slots),
+      sink_(sink),
       chosen_(params.batch_bytes != 0),
       budget_(std::max<std::uint64_t>(1, (params.batch_bytes ? params.batch_bytes : kDefaultBatchBytes) / 2 / sizeof(Pair))) {
   int device = 0;
   SIMJOIN_CUDA_CHECK(cudaGetDevice(&device));
-  slots_ = slot_pool().acquire(device, [](int owner) {
-    auto slots = std::make_unique<Slots>();
+  slots_ = pool_->acquire(device, [](int owner) {
+    auto slots = std::make_unique<PairSlots>();
     slots->device = owner;
     return slots;
   });
@@ -369,7 +367,7 @@ PairBatches::PairBatches(PairSink& sink, const JoinParams& params)
 PairBatches::~PairBatches() {
   slots_->settle();
   const int device = slots_->device;
-  slot_pool().release(device, std::move(slots_));
+  pool_->release(device, std::move(slots_));
 }
 
 void PairBatches::run(std::uint64_t items, const BatchPlan& plan, const LaunchItems& launch, RunControl& control,
@@ -381,9 +379,9 @@ void PairBatches::run(std::uint64_t items, const BatchPlan& plan, const LaunchIt
 void PairBatches::run(std::uint64_t first_item, std::uint64_t last_item, const BatchPlan& plan,
                       const LaunchItems& launch, SharedProgress& progress, RunStats& stats) {
   if (first_item >= last_item) return;
-  Slots& s = *slots_;
+  PairSlots& s = *slots_;
   struct SettleOnExit {
-    Slots& slots;
+    PairSlots& slots;
     ~SettleOnExit() { slots.settle(); }
   } settle_on_exit{s};
   s.cancel.lower();  // the last settle() raised it, and left no kernel running

@@ -14,8 +14,9 @@
 //   that overflows is run again split, and an item alone that overflows grows the buffers to what it
 //   produced. So results of any size complete, and no pair is lost or delivered twice.
 // - Count-only sinks get counts; no pair is ever written.
-// The slots, streams and buffers of a GPU are kept between runs (pinned allocation is slow) and leased
-// to one run at a time; a run that ends in any way leaves no launch behind.
+// The slots, streams and buffers of a GPU are kept between runs in the GpuResources the run is given
+// (pinned allocation is slow) and leased to one run at a time; a run that ends in any way leaves no
+// launch behind.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -23,6 +24,7 @@
 #include <memory>
 
 #include "core/engine.hpp"
+#include "cuda/detail/gpu_resources.hpp"
 #include "cuda/detail/pair_output.cuh"
 
 namespace simjoin::gpu {
@@ -43,8 +45,8 @@ struct BatchPlan {
 
 class PairBatches {
  public:
-  // Leases the current GPU's slots for this run.
-  PairBatches(PairSink& sink, const JoinParams& params);
+  // Leases the current GPU's slots from `resources` for this run.
+  PairBatches(GpuResources& resources, PairSink& sink, const JoinParams& params);
   ~PairBatches();
   PairBatches(const PairBatches&) = delete;
   PairBatches& operator=(const PairBatches&) = delete;
@@ -59,13 +61,13 @@ class PairBatches {
   void run(std::uint64_t items, const BatchPlan& plan, const LaunchItems& launch, RunControl& control,
            RunStats& stats);
 
-  struct Slots;
 
  private:
+  std::shared_ptr<DevicePool<PairSlots>> pool_;
   PairSink& sink_;
   bool chosen_;           // params.batch_bytes was given
   std::uint64_t budget_;  // pairs a slot holds at most, but for one item that needs more
-  std::unique_ptr<Slots> slots_;
+  std::unique_ptr<PairSlots> slots_;
 };
 
 }  // namespace simjoin::gpu

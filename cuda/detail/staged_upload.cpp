@@ -13,6 +13,7 @@ namespace {
 constexpr std::size_t kChunkBytes = std::size_t(32) << 20;
 constexpr std::size_t kPieceBytes = std::size_t(1) << 20;   // one host thread's share of a chunk at a time
 constexpr std::size_t kDirectBytes = std::size_t(4) << 20;  // smaller copies go up as they are
+}  // namespace
 
 // Two pinned chunks and the events that mark the end of each chunk's last copy.
 struct Stager {
@@ -32,11 +33,9 @@ struct Stager {
   Stager& operator=(const Stager&) = delete;
 };
 
-// Never destroyed: its buffers would otherwise be freed after the CUDA runtime has shut down.
-DevicePool<Stager>& stager_pool() {
-  static auto* pool = new DevicePool<Stager>;
-  return *pool;
-}
+std::shared_ptr<DevicePool<Stager>> make_stager_pool() { return std::make_shared<DevicePool<Stager>>(); }
+
+namespace {
 
 void copy_in_parallel(char* target, const char* source, std::size_t bytes) {
   const std::int64_t pieces = std::int64_t((bytes + kPieceBytes - 1) / kPieceBytes);
@@ -50,14 +49,14 @@ void copy_in_parallel(char* target, const char* source, std::size_t bytes) {
 }
 }  // namespace
 
-void upload_staged(void* device, const void* host, std::size_t bytes, cudaStream_t stream) {
+void upload_staged(GpuResources& resources, void* device, const void* host, std::size_t bytes, cudaStream_t stream) {
   if (bytes < kDirectBytes) {
     SIMJOIN_CUDA_CHECK(cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, stream));
     return;
   }
   int current = 0;
   SIMJOIN_CUDA_CHECK(cudaGetDevice(&current));
-  std::unique_ptr<Stager> stager = stager_pool().acquire(current, [](int) { return std::make_unique<Stager>(); });
+  std::unique_ptr<Stager> stager = resources.stagers->acquire(current, [](int) { return std::make_unique<Stager>(); });
   const char* source = static_cast<const char*>(host);
   char* target = static_cast<char*>(device);
   try {
@@ -74,7 +73,7 @@ void upload_staged(void* device, const void* host, std::size_t bytes, cudaStream
     cudaStreamSynchronize(stream);  // no copy may still read the chunks the stager frees
     throw;
   }
-  stager_pool().release(current, std::move(stager));
+  resources.stagers->release(current, std::move(stager));
 }
 
 }  // namespace simjoin::gpu

@@ -13,10 +13,10 @@ namespace {
 constexpr std::size_t kKMeansMinDims = 7;
 }  // namespace
 
-GpuAutoEngine::GpuAutoEngine()
-    : grid_(std::make_unique<GpuGridEngine>()),
-      kmeans_(std::make_unique<GpuKMeansEngine>(true)),
-      bruteforce_(std::make_unique<GpuBruteForceEngine>()) {}
+GpuAutoEngine::GpuAutoEngine(const std::shared_ptr<GpuResources>& resources)
+    : grid_(make_sharing<GpuGridEngine>(resources)),
+      kmeans_(make_sharing<GpuKMeansEngine>(resources, true)),
+      bruteforce_(make_sharing<GpuBruteForceEngine>(resources)) {}
 
 GpuAutoEngine::~GpuAutoEngine() = default;
 

@@ -2,6 +2,7 @@
 #include <memory>
 
 #include "core/engines/choosing_engine.hpp"
+#include "cuda/detail/gpu_resources.hpp"
 
 namespace simjoin::gpu {
 
@@ -9,7 +10,8 @@ namespace simjoin::gpu {
 // of docs/benchmarks.md, and runs its own instance of it.
 class GpuAutoEngine final : public ChoosingEngine {
  public:
-  GpuAutoEngine();
+  // Its engines run on `resources` (the registry's; by default their own).
+  explicit GpuAutoEngine(const std::shared_ptr<GpuResources>& resources = std::make_shared<GpuResources>());
   ~GpuAutoEngine() override;
   std::string name() const override { return "gpu-auto"; }
   std::string description() const override {

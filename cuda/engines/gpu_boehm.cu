@@ -163,7 +163,7 @@ void GpuBoehmEngine::join(GpuRun& run) const {
   Phase upload(run, "upload");
   DeviceIndex index = upload_directory(dir, a, ordered, control);
   control.throw_if_cancelled();
-  const DeviceExact exact = upload_exact(run.inputs);
+  const DeviceExact exact = upload_exact(run.resources, run.inputs);
   upload.end();
   stats.extra_bytes = a.size() * (2 * d * sizeof(float) + sizeof(std::uint32_t)) + index.page_low.bytes() * 2;
   DeviceDirectory& g = index.g;
@@ -177,7 +177,7 @@ void GpuBoehmEngine::join(GpuRun& run) const {
       .wave = kThreads * resident_blocks(reinterpret_cast<const void*>(boehm_join_kernel<true>), kThreads, shared_bytes),
       .estimate = true,
       .reads_cancel = true};
-  PairBatches(run.sink, run.params).run(run.inputs.queries().size(), plan,
+  PairBatches(run.resources, run.sink, run.params).run(run.inputs.queries().size(), plan,
       [&](std::uint64_t begin, std::uint64_t end, const PairOutput& out, cudaStream_t stream) {
         const unsigned blocks = blocks_for(end - begin, kThreads);
         if (self)

@@ -223,7 +223,7 @@ std::optional<TensorInputs> tensor_inputs(const JoinInputs& inputs, const Device
 }  // namespace
 
 void GpuBruteForceEngine::join(GpuRun& run) const {
-  const DeviceInputs device = upload_inputs(run.inputs, 4, run.stats(), &run.control);
+  const DeviceInputs device = upload_inputs(run.resources, run.inputs, 4, run.stats(), &run.control);
   const DevicePoints& da = device.a;
   const DevicePoints& db = device.queries();
   const bool self = run.self();
@@ -238,7 +238,7 @@ void GpuBruteForceEngine::join(GpuRun& run) const {
   const unsigned stride = unsigned(da.stride);
   const std::uint64_t tiles_a = (na + kTile - 1) / kTile, tiles_b = (nb + kTile - 1) / kTile;
   const std::uint64_t items = self ? tiles_a * (tiles_a + 1) / 2 : tiles_a * tiles_b;
-  PairBatches(run.sink, run.params).run(items, BatchPlan{},
+  PairBatches(run.resources, run.sink, run.params).run(items, BatchPlan{},
       [&](std::uint64_t first, std::uint64_t last, const PairOutput& out, cudaStream_t stream) {
         if (tensor) {
           const unsigned blocks = persistent_blocks(last - first, tensor->blocks_per_multiprocessor);

@@ -291,7 +291,7 @@ void mask_cells(GridIndex& out, const GridLayout& layout, std::uint32_t cells_fo
 }
 
 // Builds the index on the current GPU; adds the phases "upload" and "build" to stats.
-GridIndex build_index(const JoinInputs& inputs, const GridLayout& layout, RunStats& stats) {
+GridIndex build_index(GpuResources& resources, const JoinInputs& inputs, const GridLayout& layout, RunStats& stats) {
   const PointSet32& a = *inputs.a;
   const bool self = inputs.self_join();
   GridIndex out;
@@ -299,7 +299,7 @@ GridIndex build_index(const JoinInputs& inputs, const GridLayout& layout, RunSta
   shape_grid(grid, layout, a.dims());
   const std::vector<KeyRange> ranges = sort_key_ranges(layout, grid.k);
 
-  DeviceInputs device = upload_inputs(inputs, 1, stats);
+  DeviceInputs device = upload_inputs(resources, inputs, 1, stats);
   out.exact = std::move(device.exact);
 
   Phase build(stats, "build");
@@ -340,7 +340,7 @@ void join_share(GpuRun& run, const GridLayout& layout, std::size_t s, SharedProg
   const bool self = run.self();
   const bool unicomp = run.params.unicomp;
   const std::size_t n = inputs.a->size();
-  const GridIndex index = build_index(inputs, layout, share);
+  const GridIndex index = build_index(run.resources, inputs, layout, share);
   const ExactPairTest test = index.exact.test;
   if (s == 0) share.notes.push_back(std::to_string(index.grid.cell_count) + " non-empty cells");
   const DeviceGrid& grid = index.grid;
@@ -349,7 +349,7 @@ void join_share(GpuRun& run, const GridLayout& layout, std::size_t s, SharedProg
   // The grid for the views (cheap next to the join up to a few million points) is copied to the host
   // on a thread of its own while the join runs; the launches use non-blocking streams.
   std::future<double> structure;
-  if (s == 0 && n <= 2'000'000)
+  if (s == 0 && run.params.structures && n <= 2'000'000)
     structure = std::async(std::launch::async, [&, device = run.devices[s]] {
       SIMJOIN_CUDA_CHECK(cudaSetDevice(device));
       const auto start = std::chrono::steady_clock::now();
@@ -362,7 +362,7 @@ void join_share(GpuRun& run, const GridLayout& layout, std::size_t s, SharedProg
   const BatchPlan plan{
       .wave = kThreads * resident_blocks(reinterpret_cast<const void*>(join_kernel<true, true>), kThreads, 0),
       .estimate = true};
-  PairBatches(run.sink, run.params).run(first, last, plan,
+  PairBatches(run.resources, run.sink, run.params).run(first, last, plan,
       [&](std::uint64_t begin, std::uint64_t end, const PairOutput& out, cudaStream_t stream) {
         const unsigned blocks = blocks_for(end - begin, kThreads);
         if (!self)

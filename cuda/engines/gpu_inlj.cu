@@ -74,7 +74,7 @@ Capabilities GpuInljEngine::capabilities() const {
 }
 
 void GpuInljEngine::join(GpuRun& run) const {
-  const DeviceInputs device = upload_inputs(run.inputs, 4, run.stats(), &run.control);
+  const DeviceInputs device = upload_inputs(run.resources, run.inputs, 4, run.stats(), &run.control);
   const DevicePoints& points = device.a;
   const unsigned stride = unsigned(points.stride);
   std::uint32_t chunks = std::uint32_t((points.n + kThreads - 1) / kThreads);
@@ -84,7 +84,7 @@ void GpuInljEngine::join(GpuRun& run) const {
                                           int(shared_bytes)));
   const BatchPlan plan{.wave = resident_blocks(reinterpret_cast<const void*>(inlj_kernel), kThreads, shared_bytes),
                        .reads_cancel = true};
-  PairBatches(run.sink, run.params).run(chunks, plan,
+  PairBatches(run.resources, run.sink, run.params).run(chunks, plan,
       [&](std::uint64_t first, std::uint64_t last, const PairOutput& out, cudaStream_t stream) {
         inlj_kernel<<<unsigned(last - first), kThreads, shared_bytes, stream>>>(
             points.coords.data(), std::uint32_t(points.n), stride, device.exact.test, chunks, std::uint32_t(first),

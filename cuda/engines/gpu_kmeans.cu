@@ -40,8 +40,8 @@ void join_on_devices(GpuRun& run, const DeviceExact& exact, const PartitionedPoi
   on_each_device(devices, progress, [&](std::size_t s) {
     const auto [first, last] = share_range(items, s, devices.size());
     if (s == 0) {
-      join_partition_items(parts_a, parts_b, shape, 0, work, first, last, stride, exact.test, run.params, run.sink,
-                           progress, shares[s]);
+      join_partition_items(parts_a, parts_b, shape, 0, work, first, last, stride, exact.test, run.resources,
+                           run.params, run.sink, progress, shares[s]);
       return;
     }
     PartitionedPoints copy_a, copy_b;
@@ -51,10 +51,10 @@ void join_on_devices(GpuRun& run, const DeviceExact& exact, const PartitionedPoi
       enable_peer_access(devices.front());
       copy_a = copy_for_join(parts_a, devices.front());
       if (!self) copy_b = copy_for_join(parts_b, devices.front());
-      copy_exact = upload_exact(run.inputs);
+      copy_exact = upload_exact(run.resources, run.inputs);
     }
     join_partition_items(copy_a, self ? copy_a : copy_b, shape, 0, work, first, last, stride, copy_exact.test,
-                         run.params, run.sink, progress, shares[s]);
+                         run.resources, run.params, run.sink, progress, shares[s]);
   });
   merge_share_stats(devices, shares, stats);
   stats.compared_pairs += work.compared;
@@ -79,7 +79,7 @@ void GpuKMeansEngine::join(GpuRun& run) const {
   RunStats& stats = run.stats();
   const PointSet32& a = *run.inputs.a;
   const bool self = run.self();
-  const DeviceInputs device = upload_inputs(run.inputs, kKMeansRowMultiple, stats, &run.control);
+  const DeviceInputs device = upload_inputs(run.resources, run.inputs, kKMeansRowMultiple, stats, &run.control);
   const std::size_t stride = device.a.stride;
 
   const std::size_t k = choose_k(run.params.k, a.size(), a.dims(), stats.notes);
@@ -87,7 +87,7 @@ void GpuKMeansEngine::join(GpuRun& run) const {
   DeviceBuffer<std::uint32_t> membership_b;
   {
     Phase phase(run, "k-means seeding");
-    clustering = seed_clustering(a, k, run.params.seed);
+    clustering = seed_clustering(run.resources, a, k, run.params.seed);
   }
   {
     Phase phase(run, "k-means");
@@ -118,6 +118,7 @@ void GpuKMeansEngine::join(GpuRun& run) const {
   stats.replicated_points = (parts_a.entries - a.size()) + (self ? 0 : parts_b.entries - device.b.n);
 
   join_on_devices(run, device.exact, parts_a, parts_b, k, stride);
+  if (!run.params.structures) return;
   Phase phase(stats, "partition structure");
   run.result.partitions = describe(a, clustering, parts_a, stride);
 }

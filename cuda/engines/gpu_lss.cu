@@ -192,7 +192,7 @@ void GpuLssEngine::join(GpuRun& run) const {
   RunStats& stats = run.stats();
   const std::size_t n = run.inputs.a->size(), d = run.inputs.a->dims();
   const bool self = run.self();
-  const DeviceInputs device = upload_inputs(run.inputs, 1, stats, &run.control);
+  const DeviceInputs device = upload_inputs(run.resources, run.inputs, 1, stats, &run.control);
   const ListIndex index = build_lists(run, device.a);
   const DeviceLists& lists = index.lists;
   stats.extra_bytes = n * d * sizeof(std::uint32_t) + index.order.bytes();
@@ -202,7 +202,7 @@ void GpuLssEngine::join(GpuRun& run) const {
   const BatchPlan plan{
       .wave = kThreads * resident_blocks(reinterpret_cast<const void*>(lss_join_kernel<true>), kThreads, 0),
       .estimate = true};
-  PairBatches(run.sink, run.params).run(run.inputs.queries().size(), plan,
+  PairBatches(run.resources, run.sink, run.params).run(run.inputs.queries().size(), plan,
       [&](std::uint64_t begin, std::uint64_t end, const PairOutput& out, cudaStream_t stream) {
         if (self)
           lss_join_kernel<true><<<blocks_for(end - begin, kThreads), kThreads, 0, stream>>>(

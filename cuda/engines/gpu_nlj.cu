@@ -43,7 +43,7 @@ __global__ void nlj_kernel(const float* a, std::uint32_t na, const float* b, std
 }  // namespace
 
 void GpuNljEngine::join(GpuRun& run) const {
-  const DeviceInputs device = upload_inputs(run.inputs, 4, run.stats(), &run.control);
+  const DeviceInputs device = upload_inputs(run.resources, run.inputs, 4, run.stats(), &run.control);
   const DevicePoints& a = device.a;
   const DevicePoints& b = device.queries();
   const unsigned stride = unsigned(a.stride);
@@ -52,7 +52,7 @@ void GpuNljEngine::join(GpuRun& run) const {
   const bool self = run.self();
   const BatchPlan plan{.wave = resident_blocks(reinterpret_cast<const void*>(nlj_kernel), kThreads, shared_bytes),
                        .reads_cancel = true};
-  PairBatches(run.sink, run.params).run((a.n + kThreads - 1) / kThreads, plan,
+  PairBatches(run.resources, run.sink, run.params).run((a.n + kThreads - 1) / kThreads, plan,
       [&](std::uint64_t first, std::uint64_t last, const PairOutput& out, cudaStream_t stream) {
         nlj_kernel<<<unsigned(last - first), kThreads, shared_bytes, stream>>>(
             a.coords.data(), std::uint32_t(a.n), b.coords.data(), std::uint32_t(b.n), stride, device.exact.test,

@@ -15,15 +15,17 @@
 namespace simjoin {
 
 void register_gpu_engines(EngineRegistry& registry) {
-  registry.add(std::make_unique<gpu::GpuNljEngine>());
-  registry.add(std::make_unique<gpu::GpuInljEngine>());
-  registry.add(std::make_unique<gpu::GpuBruteForceEngine>());
-  registry.add(std::make_unique<gpu::GpuKMeansEngine>(true));
-  registry.add(std::make_unique<gpu::GpuKMeansEngine>(false));
-  registry.add(std::make_unique<gpu::GpuGridEngine>());
-  registry.add(std::make_unique<gpu::GpuLssEngine>());
-  registry.add(std::make_unique<gpu::GpuBoehmEngine>());
-  auto chooser = std::make_unique<gpu::GpuAutoEngine>();
+  // One set of pinned buffers and streams for all of them, kept while the registry lives.
+  const auto resources = std::make_shared<gpu::GpuResources>();
+  registry.add(gpu::make_sharing<gpu::GpuNljEngine>(resources));
+  registry.add(gpu::make_sharing<gpu::GpuInljEngine>(resources));
+  registry.add(gpu::make_sharing<gpu::GpuBruteForceEngine>(resources));
+  registry.add(gpu::make_sharing<gpu::GpuKMeansEngine>(resources, true));
+  registry.add(gpu::make_sharing<gpu::GpuKMeansEngine>(resources, false));
+  registry.add(gpu::make_sharing<gpu::GpuGridEngine>(resources));
+  registry.add(gpu::make_sharing<gpu::GpuLssEngine>(resources));
+  registry.add(gpu::make_sharing<gpu::GpuBoehmEngine>(resources));
+  auto chooser = std::make_unique<gpu::GpuAutoEngine>(resources);
   // `auto`, where the CPU engines are registered too, prefers gpu-auto's choice on a GPU machine.
   if (auto* cpu_auto = dynamic_cast<CpuAutoEngine*>(registry.find("auto"))) cpu_auto->prefer(chooser.get());
   registry.add(std::move(chooser));

@@ -26,6 +26,8 @@ struct RejoinSession::State {
   gpu::DeviceBuffer<double> values;   // the same points' file values
   gpu::DeviceClustering clustering;
   PairListSink pairs;
+  // The session's pinned buffers and streams, kept from step to step.
+  std::shared_ptr<gpu::GpuResources> resources = std::make_shared<gpu::GpuResources>();
 
   ExactPairTest test() const { return {frame->band(), values.data(), values.data(), dims}; }
 };
@@ -83,15 +85,16 @@ struct AppendedPoints {
   gpu::DeviceBuffer<double> values;
 };
 
-AppendedPoints append_points(const gpu::DevicePoints& held, const gpu::DeviceBuffer<double>& held_values,
-                             const JoinFrame& frame, const PointSet& new_points, RunStats& stats) {
+AppendedPoints append_points(gpu::GpuResources& resources, const gpu::DevicePoints& held,
+                             const gpu::DeviceBuffer<double>& held_values, const JoinFrame& frame,
+                             const PointSet& new_points, RunStats& stats) {
   PhaseTimer timer(stats, "upload");
   AppendedPoints out;
-  out.fresh = gpu::upload_points(frame.to_frame(new_points), gpu::kKMeansRowMultiple);
+  out.fresh = gpu::upload_points(resources, frame.to_frame(new_points), gpu::kKMeansRowMultiple);
   out.all.coords = concatenate(held.coords, out.fresh.coords, "point coordinates");
   out.all.n = held.n + out.fresh.n;
   out.all.stride = held.stride;
-  out.values = concatenate(held_values, gpu::upload_values(new_points), "float64 point values");
+  out.values = concatenate(held_values, gpu::upload_values(resources, new_points), "float64 point values");
   return out;
 }
 
@@ -140,6 +143,7 @@ RejoinBatch RejoinSession::initial(const PointSet& points, double eps, int k, Ru
   State& s = *next;
   s.threshold = state_->threshold;
   s.params = state_->params;
+  s.resources = state_->resources;
   s.eps = eps;
   s.dims = points.dims();
   RejoinBatch batch;
@@ -150,13 +154,13 @@ RejoinBatch RejoinSession::initial(const PointSet& points, double eps, int k, Ru
   const PointSet32 framed = s.frame->to_frame(points);
   {
     PhaseTimer timer(stats, "upload");
-    s.points = gpu::upload_points(framed, gpu::kKMeansRowMultiple);
-    s.values = gpu::upload_values(points);
+    s.points = gpu::upload_points(*s.resources, framed, gpu::kKMeansRowMultiple);
+    s.values = gpu::upload_values(*s.resources, points);
   }
   s.k = gpu::choose_k(k, points.size(), points.dims(), stats.notes);
   {
     PhaseTimer timer(stats, "k-means seeding");
-    s.clustering = gpu::seed_clustering(framed, s.k, s.params.seed);
+    s.clustering = gpu::seed_clustering(*s.resources, framed, s.k, s.params.seed);
   }
   {
     PhaseTimer timer(stats, "k-means");
@@ -169,8 +173,8 @@ RejoinBatch RejoinSession::initial(const PointSet& points, double eps, int k, Ru
   stats.add_phase("replication", parts.replication_seconds);
   stats.add_phase("sort", parts.sort_seconds);
   stats.replicated_points = parts.entries - points.size();
-  gpu::join_partitions(parts, parts, gpu::JoinShape::Self, 0, s.k, s.points.stride, s.test(), s.params, s.pairs,
-                       run_control, stats);
+  gpu::join_partitions(parts, parts, gpu::JoinShape::Self, 0, s.k, s.points.stride, s.test(), *s.resources,
+                       s.params, s.pairs, run_control, stats);
   s.started = true;
   state_ = std::move(next);
   batch.new_points = points.size();
@@ -201,7 +205,7 @@ RejoinBatch RejoinSession::update(const PointSet& new_points, RunControl* contro
   // The step works on copies and changes the session only once it is complete: a failed or cancelled
   // step leaves it as it was.
   const std::size_t held = s.points.n;
-  AppendedPoints appended = append_points(s.points, s.values, *s.frame, new_points, stats);
+  AppendedPoints appended = append_points(*s.resources, s.points, s.values, *s.frame, new_points, stats);
   gpu::DevicePoints& fresh = appended.fresh;
   gpu::DevicePoints& all_points = appended.all;
   gpu::DeviceBuffer<double>& values = appended.values;
@@ -225,7 +229,7 @@ RejoinBatch RejoinSession::update(const PointSet& new_points, RunControl* contro
   const ExactPairTest test{s.frame->band(), values.data(), values.data(), s.dims};
   PairListSink found;
   gpu::join_partitions(added, all, gpu::JoinShape::NewAgainstAll, std::uint32_t(held), s.k, all_points.stride,
-                       test, s.params, found, run_control, stats);
+                       test, *s.resources, s.params, found, run_control, stats);
   s.points = std::move(all_points);
   s.values = std::move(values);
   s.clustering = std::move(clustering);

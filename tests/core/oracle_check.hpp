@@ -4,8 +4,11 @@
 // shares no code with the engines, cpu-bruteforce (the oracle) included.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -73,6 +76,31 @@ bool cancel_past(double after, Step step) {
     EXPECT_EQ(error.kind(), ErrorKind::Cancelled) << error.what();
     return true;
   }
+}
+
+// Runs step(control) while another thread requests a cancel `delay` after the start. The seconds from
+// the request until step returned with a Cancelled error, or nothing when step finished first (a fast
+// machine: the caller tries more work). Any other error fails the test.
+template <typename Step>
+std::optional<double> seconds_to_cancel(std::chrono::milliseconds delay, Step step) {
+  RunControl control;
+  std::chrono::steady_clock::time_point requested_at;
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(delay);
+    requested_at = std::chrono::steady_clock::now();
+    control.request_cancel();
+  });
+  bool cancelled = false;
+  try {
+    step(control);
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::Cancelled) << error.what();
+    cancelled = error.kind() == ErrorKind::Cancelled;
+  }
+  const auto returned_at = std::chrono::steady_clock::now();
+  canceller.join();
+  if (!cancelled) return std::nullopt;
+  return std::chrono::duration<double>(returned_at - requested_at).count();
 }
 
 }  // namespace simjoin::testing

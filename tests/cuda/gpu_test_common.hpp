@@ -12,14 +12,15 @@
 
 namespace simjoin::testing {
 
-// Every GPU engine, registered once for the whole test binary.
+// Every GPU engine, registered once for the whole test binary; never destroyed, since its engines'
+// pinned buffers must not be freed after the CUDA runtime has shut down.
 inline const EngineRegistry& gpu_registry() {
-  static const EngineRegistry registry = [] {
-    EngineRegistry r;
-    register_gpu_engines(r);
-    return r;
+  static const EngineRegistry* registry = [] {
+    auto* made = new EngineRegistry;
+    register_gpu_engines(*made);
+    return made;
   }();
-  return registry;
+  return *registry;
 }
 
 // The registered GPU engine of that name.

@@ -17,6 +17,7 @@ namespace {
 TEST(StagedUpload, Sanitizer) {
   SIMJOIN_SKIP_WITHOUT_GPU();
   std::mt19937_64 random(simjoin::testing::test_seed());
+  GpuResources resources;
   for (std::size_t bytes : {std::size_t(1000), std::size_t(5) << 20, (std::size_t(70) << 20) + 12345}) {
     SCOPED_TRACE(std::to_string(bytes) + " bytes");
     std::vector<std::vector<unsigned char>> sources(3, std::vector<unsigned char>(bytes));
@@ -24,7 +25,7 @@ TEST(StagedUpload, Sanitizer) {
     for (auto& source : sources) {
       for (unsigned char& byte : source) byte = static_cast<unsigned char>(random());
       targets.emplace_back(bytes, "staged upload test");
-      upload_staged(targets.back().data(), source.data(), bytes);
+      upload_staged(resources, targets.back().data(), source.data(), bytes);
     }
     for (std::size_t t = 0; t < targets.size(); ++t) {
       std::vector<unsigned char> back(bytes);

@@ -18,13 +18,13 @@ namespace simjoin::testing {
 namespace {
 
 Engine& engine_named(const std::string& name) {
-  static EngineRegistry registry = [] {
-    EngineRegistry r;
-    register_gpu_engines(r);
-    register_cpu_engines(r);
-    return r;
+  static const EngineRegistry* registry = [] {  // never destroyed, as gpu_registry()
+    auto* made = new EngineRegistry;
+    register_gpu_engines(*made);
+    register_cpu_engines(*made);
+    return made;
   }();
-  return registry.get(name);
+  return registry->get(name);
 }
 
 class GpuKMeans : public ::testing::Test {
