@@ -31,10 +31,10 @@ namespace {
 // time the GUI thread waits for the software OpenGL's own threads and, on a loaded machine, for a CPU.
 // No machine loaded below 1.5 per core was at hand to measure (docs/testing.md), so this bound stays.
 constexpr qint64 kMaxGapMs = 500;
-// The GUI thread's own computation in the longest gap (handing the layers to VTK, one frame of the
-// software OpenGL): at most 61 ms at 5 M and 20 M points on a machine loaded 4 to 6 per core, 250
-// before each change renders one frame instead of two to four and the Grid view draws at most 10,000
-// cells (docs/testing.md). A load does not inflate it much, unlike the gap.
+// The most the GUI thread computes between two ticks (handing the layers to VTK, one frame of the
+// software OpenGL): at most 63 ms at 5 M and 52 ms at 20 M points on a machine loaded 7 to 9 per core,
+// since a new drawing renders one frame instead of two to four and the Grid view draws at most
+// 10,000 cells; 195 ms before (docs/testing.md). A load inflates it little, unlike the gap.
 constexpr qint64 kMaxBusyMs = 100;
 
 // The GUI thread's CPU time in ms.
