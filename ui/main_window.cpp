@@ -65,14 +65,15 @@ QString best_cpu_engine(const EngineRegistry& registry) {
   return {};
 }
 
-// The PCA of the 2-D views, its axes oriented (a map stays unmirrored), and the eps the points'
-// scale suggests (a fraction of a second each).
+// The PCA of the 2-D views, its axes oriented (a map stays unmirrored), the eps the points' scale
+// suggests and the columns' ranges and means (a fraction of a second each).
 LoadedPoints analyse_points(std::shared_ptr<const PointSet> points, RunControl& control) {
   Pca fitted = fit_pca(*points);
   orient_axes(fitted);
   auto pca = std::make_shared<const Pca>(std::move(fitted));
   const EpsEstimate estimate = estimate_eps(*points, control);
-  return {std::move(points), std::move(pca), estimate};
+  ColumnSummary columns = summarise_columns(*points);
+  return {std::move(points), std::move(pca), estimate, std::move(columns)};
 }
 }  // namespace
 
@@ -270,7 +271,7 @@ void MainWindow::setPoints(const LoadedPoints& loaded, double eps, int k) {
   updateStale();
   charts_->showRun(nullptr);
   charts_->sweep()->setPoints(points_);
-  data_->display(*points_, loaded.pca.get(), loaded.estimate);
+  data_->display(*points_, loaded.pca.get(), loaded.estimate, loaded.columns);
   results_->clear();
   view_->setPoints(points_, loaded.pca);
   parameters_->setEstimate(loaded.estimate);

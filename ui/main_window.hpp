@@ -18,6 +18,7 @@
 #include "core/point_set.hpp"
 #include "core/run_stats.hpp"
 #include "ui/export/image_size.hpp"
+#include "ui/panels/info_panels.hpp"
 #include "ui/run/run_controller.hpp"
 #include "ui/views/view_layers.hpp"
 #include "ui/workbench.hpp"
@@ -46,6 +47,7 @@ struct LoadedPoints {
   std::shared_ptr<const PointSet> points;
   std::shared_ptr<const Pca> pca;
   EpsEstimate estimate;
+  ColumnSummary columns;
 };
 
 struct DeviceSummary {

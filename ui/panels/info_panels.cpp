@@ -55,15 +55,15 @@ void fit_height(QTableWidget* table) {
 }
 
 QString number(double value) { return QString::number(value, 'g', 6); }
-
-std::vector<double> column_means(const PointSet& points) {
-  std::vector<double> sums(points.dims(), 0.0);
-  for (std::size_t i = 0; i < points.size(); ++i)
-    for (std::size_t j = 0; j < points.dims(); ++j) sums[j] += points.point(i)[j];
-  for (double& sum : sums) sum /= double(points.size());
-  return sums;
-}
 }  // namespace
+
+ColumnSummary summarise_columns(const PointSet& points) {
+  ColumnSummary summary{compute_bounds(points), std::vector<double>(points.dims(), 0.0)};
+  for (std::size_t i = 0; i < points.size(); ++i)
+    for (std::size_t j = 0; j < points.dims(); ++j) summary.means[j] += points.point(i)[j];
+  for (double& sum : summary.means) sum /= double(std::max<std::size_t>(points.size(), 1));
+  return summary;
+}
 
 DataPanel::DataPanel(QWidget* parent)
     : QWidget(parent),
@@ -79,15 +79,16 @@ DataPanel::DataPanel(QWidget* parent)
   layout->addWidget(components_, 1);
 }
 
-void DataPanel::display(const PointSet& points, const Pca* pca, const EpsEstimate& estimate) {
+void DataPanel::display(const PointSet& points, const Pca* pca, const EpsEstimate& estimate,
+                        const ColumnSummary& columns) {
   QString html = tr("<b>%1</b><br>n = %2, d = %3<br>")
                      .arg(QString::fromStdString(points.source).toHtmlEscaped())
                      .arg(points.size())
                      .arg(points.dims());
   html += tr("suggested eps: %1 (median distance to the 10th neighbour)<br>diameter: %2<br>")
               .arg(format_eps(estimate.eps), format_eps(round_significant(estimate.diameter, 4)));
-  const Bounds64 bounds = compute_bounds(points);
-  const std::vector<double> means = column_means(points);
+  const Bounds64& bounds = columns.bounds;
+  const std::vector<double>& means = columns.means;
   columns_->setRowCount(int(points.dims()));
   for (std::size_t j = 0; j < points.dims(); ++j)
     set_row(columns_, int(j), {QString::fromStdString(column_name(points, j)), number(bounds.low[j]),

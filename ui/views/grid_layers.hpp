@@ -10,7 +10,7 @@
 namespace simjoin::ui {
 
 // Above this many non-empty cells, cells are grouped into super-cells (drawing stays fast).
-inline constexpr std::size_t kMaxDrawnCells = 40'000;
+inline constexpr std::size_t kMaxDrawnCells = 10'000;
 
 // Fills `out` and sets the points' colours for the Grid view.
 void grid_layers(const ViewInput& in, Layers& out, std::vector<Rgb>& colors);

@@ -181,6 +181,8 @@ void ProjectionView::setEps(double eps) {
 }
 
 void ProjectionView::setMode(ViewMode mode) {
+  // The window's mode tabs and its View menu both call this: the same mode twice is one drawing.
+  if (mode == mode_ && points_) return;
   mode_ = mode;
   partition_->setEnabled(mode == ViewMode::Replication);
   if (mode == ViewMode::Grid && result_ && result_->grid && result_->grid->indexed_dims.size() >= 2)
@@ -281,7 +283,13 @@ void ProjectionView::finishBuild() {
   layers_ = std::move(built->layers);
   shown_pick_ = built->picked;
   scene_->show(built->scene);
+  // A new drawing may resize the view (the legend appears, the notes grow). Laid out now with the
+  // view's updates off, the resize does not render it: the software OpenGL then renders the new
+  // drawing once, for the update that follows, instead of once inside the resize and once again.
+  vtk_->setUpdatesEnabled(false);
   showLayers();
+  layout()->activate();
+  vtk_->setUpdatesEnabled(true);
   if (dirty_) {  // the state changed meanwhile: draw it again
     dirty_ = false;
     startBuild();

@@ -87,47 +87,74 @@ vtkSmartPointer<vtkPolyData> segments(const std::vector<float>& seg, const std::
   return poly;
 }
 
-vtkSmartPointer<vtkPolyData> rectangles(const std::vector<float>& rects, const std::vector<std::uint8_t>& rgb) {
-  vtkNew<vtkPoints> points;
-  vtkNew<vtkCellArray> quads;
+// Each cell's colour repeated for its 4 corners: colours per point, not per cell, spare VTK a colour
+// texture and a cell map per drawing (the Grid view's first frame was the window's longest pause).
+vtkSmartPointer<vtkUnsignedCharArray> corner_colors(const std::vector<std::uint8_t>& rgb, int shade_percent) {
+  std::vector<std::uint8_t> corners;
+  corners.reserve(rgb.size() * 4);
+  for (std::size_t r = 0; r + 2 < rgb.size(); r += 3)
+    for (int corner = 0; corner < 4; ++corner)
+      for (std::size_t c = 0; c < 3; ++c) corners.push_back(static_cast<std::uint8_t>(rgb[r + c] * shade_percent / 100));
+  return colors(corners, 3);
+}
+
+// The rectangles' corners at depth z, 4 points per rectangle.
+vtkSmartPointer<vtkPoints> corners(const std::vector<float>& rects, double z) {
+  auto points = vtkSmartPointer<vtkPoints>::New();
   const vtkIdType m = static_cast<vtkIdType>(rects.size() / 4);
-  points->Allocate(4 * m);
-  quads->AllocateExact(m, 4 * m);
+  points->SetNumberOfPoints(4 * m);
+  float* xyz = static_cast<float*>(points->GetVoidPointer(0));
   for (vtkIdType r = 0; r < m; ++r) {
     const float x0 = rects[4 * r], y0 = rects[4 * r + 1], x1 = rects[4 * r + 2], y1 = rects[4 * r + 3];
-    const vtkIdType ids[4] = {points->InsertNextPoint(x0, y0, kCellsZ), points->InsertNextPoint(x1, y0, kCellsZ),
-                              points->InsertNextPoint(x1, y1, kCellsZ), points->InsertNextPoint(x0, y1, kCellsZ)};
+    const float corner[4][2] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
+    for (int c = 0; c < 4; ++c) {
+      float* p = xyz + 3 * (4 * r + c);
+      p[0] = corner[c][0], p[1] = corner[c][1], p[2] = static_cast<float>(z);
+    }
+  }
+  return points;
+}
+
+// Shaded cells: a quad per rectangle.
+vtkSmartPointer<vtkPolyData> rectangles(const std::vector<float>& rects, const std::vector<std::uint8_t>& rgb) {
+  vtkNew<vtkCellArray> quads;
+  const vtkIdType m = static_cast<vtkIdType>(rects.size() / 4);
+  quads->AllocateExact(m, 4 * m);
+  for (vtkIdType r = 0; r < m; ++r) {
+    const vtkIdType ids[4] = {4 * r, 4 * r + 1, 4 * r + 2, 4 * r + 3};
     quads->InsertNextCell(4, ids);
   }
   auto poly = vtkSmartPointer<vtkPolyData>::New();
-  poly->SetPoints(points);
+  poly->SetPoints(corners(rects, kCellsZ));
   poly->SetPolys(quads);
-  poly->GetCellData()->SetScalars(colors(rgb, 3));
+  poly->GetPointData()->SetScalars(corner_colors(rgb, 100));
   return poly;
 }
 
 // The cells' outlines in a darker shade of each cell: one pixel wide at any zoom, so that cells
-// smaller than a pixel still show, and neighbouring cells of one shade stay apart.
+// smaller than a pixel still show, and neighbouring cells of one shade stay apart. A closed line
+// through each cell's 4 corners.
 vtkSmartPointer<vtkPolyData> borders(const std::vector<float>& rects, const std::vector<std::uint8_t>& rgb) {
-  std::vector<float> seg;
-  std::vector<std::uint8_t> seg_rgb;
-  seg.reserve(rects.size() * 4);
-  seg_rgb.reserve(rgb.size() * 4);
-  for (std::size_t r = 0; r + 3 < rects.size(); r += 4) {
-    const float x0 = rects[r], y0 = rects[r + 1], x1 = rects[r + 2], y1 = rects[r + 3];
-    seg.insert(seg.end(), {x0, y0, x1, y0, x1, y0, x1, y1, x1, y1, x0, y1, x0, y1, x0, y0});
-    for (int edge = 0; edge < 4; ++edge)
-      for (std::size_t c = 0; c < 3; ++c) seg_rgb.push_back(static_cast<std::uint8_t>(rgb[3 * (r / 4) + c] * 3 / 4));
+  vtkNew<vtkCellArray> outlines;
+  const vtkIdType m = static_cast<vtkIdType>(rects.size() / 4);
+  outlines->AllocateExact(m, 5 * m);
+  for (vtkIdType r = 0; r < m; ++r) {
+    const vtkIdType ids[5] = {4 * r, 4 * r + 1, 4 * r + 2, 4 * r + 3, 4 * r};
+    outlines->InsertNextCell(5, ids);
   }
-  return segments(seg, seg_rgb, kBordersZ);
+  auto poly = vtkSmartPointer<vtkPolyData>::New();
+  poly->SetPoints(corners(rects, kBordersZ));
+  poly->SetLines(outlines);
+  poly->GetPointData()->SetScalars(corner_colors(rgb, 75));
+  return poly;
 }
 
 }  // namespace
 
 Scene2d::Scene2d(vtkRenderer* renderer)
     : renderer_(renderer),
-      cells_(make_actor(renderer)),
-      cell_borders_(make_actor(renderer)),
+      cells_(make_actor(renderer, true)),
+      cell_borders_(make_actor(renderer, true)),
       segments_(make_actor(renderer)),
       points_(make_actor(renderer, true)),
       coarse_points_(make_actor(renderer, true)),
