@@ -97,6 +97,9 @@ std::uint64_t GridJoin::scan(const float* q, std::uint32_t query_row, std::uint3
     if constexpr (D > 0) {
       const float* column[D];
       for (std::size_t k = 0; k < D; ++k) column[k] = grid_.column(k) + first;
+      // Candidates counted in the same vectorised loop: most blocks of sparse data hold none, and
+      // then skip the loop that picks them out.
+      std::uint32_t candidates = 0;
       for (std::uint32_t t = 0; t < len; ++t) {
         float total = 0;
         for (std::size_t k = 0; k < D; ++k) {
@@ -104,7 +107,9 @@ std::uint64_t GridJoin::scan(const float* q, std::uint32_t query_row, std::uint3
           total += diff * diff;
         }
         sum[t] = total;
+        candidates += total <= reject_;
       }
+      if (candidates == 0) continue;
     } else {
       std::fill_n(sum, len, 0.0f);
       for (std::size_t k = 0; k < d_; ++k) {
