@@ -60,12 +60,25 @@ inline constexpr double kMaxCellsPerDim = 0x1p60;
 // exact. So with a width of eps (1 + margin), margin >= 2^-20, points within eps land in the same or
 // adjacent cells: their exact quotients differ by at most 1 / (1 + margin) < 1 - 2^-21, the values
 // floored by less than 1, and the floors by at most 1.
+// floor(y), the same value, without a library call on the host: x86-64 below SSE4.1 has no rounding
+// instruction, and the grids floor two values a point. Below 2^62 in magnitude the conversion to
+// int64 truncates exactly, and floors but for negative non-integers; above, y is an integer already.
+SIMJOIN_HOST_DEVICE inline double floor_value(double y) {
+#if defined(__CUDA_ARCH__)
+  return floor(y);
+#else
+  if (!(std::fabs(y) < 0x1p62)) return std::floor(y);
+  const double t = double(std::int64_t(y));
+  return t > y ? t - 1 : t;
+#endif
+}
+
 SIMJOIN_HOST_DEVICE inline std::int64_t cell_floor(double x, double origin, double width) {
   const double s = x - origin;
   const double back = s - x;
   const double e = (x - (s - back)) - (origin + back);
-  const double k = floor(s / width);
-  return std::int64_t(k) + std::int64_t(floor((fma(-k, width, s) + e) / width));
+  const double k = floor_value(s / width);
+  return std::int64_t(k) + std::int64_t(floor_value((fma(-k, width, s) + e) / width));
 }
 
 // How much wider than the search radius r a grid's cells are. Why it keeps the neighbour search

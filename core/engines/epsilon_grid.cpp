@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "core/engines/grid_cell_order.hpp"
+#include "core/engines/grid_cell_sort.hpp"
 #include "core/engines/grid_cost.hpp"
 #include "core/parallel.hpp"
 
@@ -22,64 +23,6 @@ void cover(const PointRows& rows, std::vector<double>& low, std::vector<double>&
     }
 }
 
-using Keyed = std::pair<std::uint64_t, std::uint32_t>;  // cell key, row
-
-// Sorts by key, stably: an LSD radix sort, 8 bits a pass, as many passes as the largest key needs
-// (two or three for most grids), so much faster than a comparison sort.
-void sort_by_key(std::vector<Keyed>& keyed) {
-  std::uint64_t largest = 0;
-  for (const Keyed& e : keyed) largest = std::max(largest, e.first);
-  std::vector<Keyed> sorted(keyed.size());
-  for (unsigned shift = 0; shift < 64 && (largest >> shift) != 0; shift += 8) {
-    std::size_t start[257] = {};
-    for (const Keyed& e : keyed) ++start[((e.first >> shift) & 255) + 1];
-    for (std::size_t b = 0; b < 256; ++b) start[b + 1] += start[b];
-    for (const Keyed& e : keyed) sorted[start[(e.first >> shift) & 255]++] = e;
-    keyed.swap(sorted);
-  }
-}
-
-// Cell coordinates of the rows, and the rows sorted by cell (A), the distinct cells (B) and their
-// ranges (G). The geometry is g's (cell width, indexed dimensions, origin).
-// Checks `control` between its passes over the rows (each a few milliseconds at a million rows).
-void sort_into_cells(const PointRows& rows, const GridStructure& g, int threads, GridStructure& out,
-                     const RunControl* control) {
-  const auto check = [control] {
-    if (control) control->throw_if_cancelled();
-  };
-  const std::size_t n = rows.size(), m = g.indexed_dims.size();
-  std::vector<std::int64_t> coords(n * m);
-#pragma omp parallel for schedule(static) num_threads(thread_count(threads))
-  for (std::size_t r = 0; r < n; ++r)
-    for (std::size_t s = 0; s < m; ++s) coords[r * m + s] = EpsilonGrid::cell_coordinate(g, rows.point(r), s);
-  check();
-  std::vector<int> bits(m, 0);
-  for (std::size_t r = 0; r < n; ++r)
-    for (std::size_t s = 0; s < m; ++s)
-      bits[s] = std::max(bits[s], int(std::bit_width(std::uint64_t(coords[r * m + s]))));
-  std::vector<Keyed> keyed(n);
-  for (std::size_t r = 0; r < n; ++r) keyed[r].second = std::uint32_t(r);
-  for (const auto& [first, last] : cell_key_ranges(bits)) {
-#pragma omp parallel for schedule(static) num_threads(thread_count(threads))
-    for (std::size_t t = 0; t < n; ++t)
-      keyed[t].first = cell_key(coords.data() + keyed[t].second * m, first, last, bits.data());
-    check();
-    sort_by_key(keyed);
-    check();
-  }
-  out.point_order.resize(n);
-  for (std::size_t t = 0; t < n; ++t) {
-    out.point_order[t] = keyed[t].second;
-    // data() + offset, not &coords[...]: with no indexed dimension the vector is empty.
-    const std::int64_t* c = coords.data() + keyed[t].second * m;
-    if (t == 0 || !std::equal(c, c + m, coords.data() + keyed[t - 1].second * m)) {
-      if (t != 0) out.cell_end.push_back(std::uint32_t(t));
-      out.cell_coords.insert(out.cell_coords.end(), c, c + m);
-      out.cell_begin.push_back(std::uint32_t(t));
-    }
-  }
-  if (n != 0) out.cell_end.push_back(std::uint32_t(n));
-}
 }  // namespace
 
 std::int64_t EpsilonGrid::cell_coordinate(const GridStructure& g, const float* p, std::size_t s) {
@@ -121,14 +64,34 @@ EpsilonGrid::EpsilonGrid(const PointRows& points, const PointRows& queries, bool
             (dims.empty() ? "none: one cell" : dims) + "), cell width " + std::to_string(width) + "; " +
             choice.reason;
 
-  sort_into_cells(points, grid_, threads, grid_, control);
+  bits_ = cell_coordinate_bits(grid_, high);
+  sort_into_cells(points, grid_, bits_, threads, grid_, control);
   columns_.resize(n * d);
 #pragma omp parallel for schedule(static) num_threads(thread_count(threads))
   for (std::size_t t = 0; t < n; ++t)
     for (std::size_t k = 0; k < d; ++k) columns_[k * n + t] = points.point(grid_.point_order[t])[k];
   if (control) control->throw_if_cancelled();
+  fill_occupied();
+}
+
+void EpsilonGrid::fill_occupied() {
+  const std::size_t m = indexed();
   occupied_.assign(m, {});
-  for (std::size_t c = 0; c < grid_.cell_coords.size(); ++c) occupied_[c % m].push_back(grid_.cell_coords[c]);
+  occupied_bits_.assign(m, {});
+  // A bitmap no larger than the list would be (cpu-kmeans builds many small grids).
+  const std::uint64_t most = 64 * std::max<std::uint64_t>(grid_.cell_count(), 512);
+  for (std::size_t s = 0; s < m; ++s)
+    if (bits_[s] <= kOccupiedBits && (std::uint64_t(1) << bits_[s]) <= most)
+      occupied_bits_[s].assign((std::size_t(1) << bits_[s]) / 64 + 1, 0);
+  for (std::size_t c = 0; c < grid_.cell_coords.size(); ++c) {
+    const std::int64_t value = grid_.cell_coords[c];
+    std::vector<std::uint64_t>& words = occupied_bits_[c % m];
+    // A coordinate past the guessed bits (sort_into_cells then sorted without them) goes to the list.
+    if (!words.empty() && std::size_t(value) / 64 < words.size())
+      words[std::size_t(value) / 64] |= std::uint64_t(1) << (value % 64);
+    else
+      occupied_[c % m].push_back(value);
+  }
   for (auto& values : occupied_) {
     std::sort(values.begin(), values.end());
     values.erase(std::unique(values.begin(), values.end()), values.end());
@@ -140,21 +103,23 @@ GridStructure EpsilonGrid::group(const PointRows& rows) const {
   grouped.cell_width = grid_.cell_width;
   grouped.indexed_dims = grid_.indexed_dims;
   grouped.origin = grid_.origin;
-  sort_into_cells(rows, grid_, threads_, grouped, nullptr);
+  sort_into_cells(rows, grid_, bits_, threads_, grouped, nullptr);
   return grouped;
 }
 
 bool EpsilonGrid::occupied(std::size_t s, std::int64_t c) const {
+  const std::vector<std::uint64_t>& words = occupied_bits_[s];
+  if (c >= 0 && std::size_t(c) / 64 < words.size() && (words[std::size_t(c) / 64] >> (c % 64) & 1) != 0) return true;
   return std::binary_search(occupied_[s].begin(), occupied_[s].end(), c);
 }
 
-std::pair<std::uint32_t, std::uint32_t> EpsilonGrid::row(const std::int64_t* c) const {
-  const int m = int(indexed());
-  std::uint32_t first = 0, last = 0;
-  cell_run(grid_.cell_coords.data(), std::uint32_t(grid_.cell_count()), m, c, m ? c[0] - 1 : 0, m ? c[0] + 1 : 0,
-           first, last);
-  if (first == last) return {0, 0};
-  return {grid_.cell_begin[first], grid_.cell_end[last - 1]};
+EpsilonGrid::RowWalk::RowWalk(const EpsilonGrid& grid, const std::int64_t* c)
+    : cells_(grid.grid_), c_(c), m_(int(grid.indexed())), count_(std::uint32_t(grid.grid_.cell_count())) {}
+
+void EpsilonGrid::RowWalk::start(std::int64_t x) {
+  // The binary search waits for the first row asked for: unicomp skips some rows altogether.
+  started_ = true;
+  cell_run(cells_.cell_coords.data(), count_, m_, c_, x - 1, x + 1, first_, last_);
 }
 
 std::uint64_t cell_bytes(const GridStructure& cells) {
@@ -165,6 +130,7 @@ std::uint64_t cell_bytes(const GridStructure& cells) {
 std::uint64_t EpsilonGrid::memory_bytes() const {
   std::uint64_t bytes = cell_bytes(grid_) + columns_.size() * sizeof(float);
   for (const auto& values : occupied_) bytes += values.size() * sizeof(std::int64_t);
+  for (const auto& words : occupied_bits_) bytes += words.size() * sizeof(std::uint64_t);
   return bytes;
 }
 

@@ -67,6 +67,16 @@ void count_depths(const PointRows& rows, const GridStructure& g, const Samples& 
                   const RunControl* control, std::vector<std::uint64_t>* near, std::vector<std::uint64_t>* own) {
   const std::size_t dims = samples.dims;
   const int* slot_dim = g.indexed_dims.data();
+  const EpsilonGrid::SlotCells first_cell(g, 0);
+  // Most rows are more than a cell from every sample in the first dimension: a bit per first
+  // coordinate modulo kNearBits, set around the samples', lets them skip the search.
+  constexpr std::size_t kNearBits = 1 << 16;
+  std::vector<std::uint64_t> near_bits(kNearBits / 64);
+  for (const std::int64_t cell : samples.first_cell)
+    for (std::int64_t c = cell - 1; c <= cell + 1; ++c) {
+      const std::size_t bit = std::size_t(c) % kNearBits;
+      near_bits[bit / 64] |= std::uint64_t(1) << (bit % 64);
+    }
 #pragma omp parallel num_threads(thread_count(threads))
   {
     std::vector<std::uint64_t> local_near(samples.size() * (dims + 1)), local_own(local_near.size());
@@ -74,8 +84,10 @@ void count_depths(const PointRows& rows, const GridStructure& g, const Samples& 
 #pragma omp for schedule(static)
     for (std::size_t r = 0; r < rows.size(); ++r) {
       if (control && control->cancelled()) continue;
+      const std::int64_t cell = first_cell(rows.point(r));
+      const std::size_t bit = std::size_t(cell) % kNearBits;
+      if ((near_bits[bit / 64] >> (bit % 64) & 1) == 0) continue;
       for (std::size_t s = 0; s < dims; ++s) x[s] = rows.point(r)[slot_dim[s]];
-      const std::int64_t cell = EpsilonGrid::cell_coordinate(g, rows.point(r), 0);
       auto i = std::size_t(std::lower_bound(samples.first_cell.begin(), samples.first_cell.end(), cell - 1) -
                            samples.first_cell.begin());
       for (; i < samples.size() && samples.first_cell[i] <= cell + 1; ++i) {

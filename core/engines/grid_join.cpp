@@ -1,14 +1,31 @@
 #include "core/engines/grid_join.hpp"
 
+#include <algorithm>
+
 namespace simjoin {
 
-std::vector<GridTask> GridJoin::tasks() const {
+std::vector<GridTask> GridJoin::tasks(bool one_cell_each) const {
   const GridStructure& cells = query_cells();
+  const std::size_t m = grid_.indexed();
+  const auto same_run = [&](std::size_t x, std::size_t y) {
+    return std::equal(cells.cell_coords.begin() + std::ptrdiff_t(x * m + 1),
+                      cells.cell_coords.begin() + std::ptrdiff_t(x * m + m),
+                      cells.cell_coords.begin() + std::ptrdiff_t(y * m + 1));
+  };
   std::vector<GridTask> tasks;
   tasks.reserve(cells.cell_count() + cells.point_order.size() / kGridTaskQueries);
-  for (std::size_t c = 0; c < cells.cell_count(); ++c)
-    for (std::uint32_t begin = cells.cell_begin[c]; begin < cells.cell_end[c]; begin += kGridTaskQueries)
-      tasks.push_back({std::uint32_t(c), begin, std::min(begin + kGridTaskQueries, cells.cell_end[c])});
+  for (std::size_t c = 0; c < cells.cell_count(); ++c) {
+    const std::uint32_t begin = cells.cell_begin[c], end = cells.cell_end[c];
+    // A small cell joins the previous task when that one holds small cells of the same run.
+    if (!one_cell_each && m > 0 && !tasks.empty() && end - tasks.back().begin <= kGridTaskQueries &&
+        tasks.back().end == begin && same_run(tasks.back().cell, c)) {
+      ++tasks.back().cells;
+      tasks.back().end = end;
+      continue;
+    }
+    for (std::uint32_t from = begin; from < end; from += kGridTaskQueries)
+      tasks.push_back({std::uint32_t(c), 1, from, std::min(from + kGridTaskQueries, end)});
+  }
   return tasks;
 }
 

@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <tuple>
 
 #include "core/engines/cpu_grid.hpp"
+#include "core/engines/grid_cell_sort.hpp"
 #include "core/engines/grid_cell_order.hpp"
 #include "core/engines/grid_join.hpp"
 #include "core/join_frame.hpp"
@@ -190,4 +192,97 @@ TEST(Grid, CellKeyRangesCoverEverySlot) {
     }
     EXPECT_EQ(next, int(bits.size()));
   }
+}
+
+namespace {
+// Points in the join's frame, as cpu-grid indexes them.
+struct FramedPoints {
+  PointSet exact;
+  JoinFrame frame;
+  PointSet32 framed;
+  JoinInputs inputs;
+  FramedPoints(PointSet points, double eps)
+      : exact(std::move(points)), frame(exact, nullptr, eps), framed(frame.to_frame(exact)) {
+    inputs.a = &framed;
+    inputs.exact_a = &exact;
+    inputs.band = frame.band();
+    inputs.search_radius = frame.search_radius();
+  }
+};
+
+// Every candidate (query row, point row, float32 squared distance) of `tasks`, sorted.
+std::vector<std::tuple<std::uint32_t, std::uint32_t, float>> candidates(const GridJoin& join,
+                                                                         const std::vector<GridTask>& tasks,
+                                                                         std::uint64_t& tests) {
+  std::vector<std::tuple<std::uint32_t, std::uint32_t, float>> found;
+  tests = 0;
+  for (const GridTask& task : tasks)
+    tests += join.run(task, [&](std::uint32_t q, std::uint32_t p, float d2) { found.emplace_back(q, p, d2); });
+  std::sort(found.begin(), found.end());
+  return found;
+}
+}  // namespace
+
+// Tasks of several small cells walk their neighbour rows forward (EpsilonGrid::RowWalk) instead of
+// looking each cell's rows up: they must test exactly what tasks of one cell each test, with and
+// without unicomp.
+TEST(Grid, TasksOfManyCellsTestWhatOneCellTasksTest) {
+  const std::uint64_t seed = test_seed() + 71;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const FramedPoints points(random_points(Distribution::Uniform, 20000, 2, seed), 0.005);
+  for (bool unicomp : {true, false}) {
+    JoinParams params;
+    params.eps = 0.005;
+    params.unicomp = unicomp;
+    const GridJoin join(PointRows(points.framed), PointRows(points.framed), true, points.inputs, params);
+    ASSERT_EQ(join.grid().indexed(), 2u);
+    const std::vector<GridTask> grouped = join.tasks(), single = join.tasks(true);
+    EXPECT_LT(grouped.size(), single.size() / 2);  // most tasks hold several cells
+    std::uint64_t grouped_tests = 0, single_tests = 0;
+    const auto found = candidates(join, grouped, grouped_tests);
+    EXPECT_EQ(found, candidates(join, single, single_tests));
+    EXPECT_EQ(grouped_tests, single_tests);
+    EXPECT_GT(found.size(), 10000u);
+  }
+}
+
+// The packed sort (one 64-bit word a row) and the tuple sort it falls back to when a coordinate
+// needs more bits than guessed order the cells alike; SlotCells gives cell_coordinate's values, also
+// for points on and next to cell borders.
+TEST(Grid, PackedCellSortMatchesTheTupleSort) {
+  const std::uint64_t seed = test_seed() + 81;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  PointSet points = random_points(Distribution::Clusters, 3000, 3, seed, 0, 10, 20, 0.5);
+  GridStructure g;
+  g.cell_width = 0.1 * (1 + kCellWidthMargin);
+  g.indexed_dims = {2, 0, 1};
+  const Bounds64 bounds = compute_bounds(points);
+  for (int k : g.indexed_dims) g.origin.push_back(bounds.low[std::size_t(k)] - g.cell_width);
+  // A tenth of the points on cell borders of their first coordinate, or one float step beside one.
+  for (std::size_t i = 0; i < points.size(); i += 10) {
+    const double border = g.origin[1] + std::round((points.point(i)[0] - g.origin[1]) / g.cell_width) * g.cell_width;
+    const float on = float(border);
+    points.point(i)[0] = i % 3 == 0 ? on : std::nextafter(on, i % 3 == 1 ? -INFINITY : INFINITY);
+  }
+  PointSet32 framed = PointSet32::uninitialized(points.size(), 3);
+  for (std::size_t i = 0; i < points.size() * 3; ++i) framed.data()[i] = float(points.data()[i]);
+  const PointRows rows(framed);
+  for (std::size_t s = 0; s < 3; ++s) {
+    const EpsilonGrid::SlotCells slot(g, s);
+    for (std::size_t r = 0; r < rows.size(); ++r)
+      ASSERT_EQ(slot(rows.point(r)), EpsilonGrid::cell_coordinate(g, rows.point(r), s)) << "row " << r;
+  }
+  GridStructure packed, tuples;
+  sort_into_cells(rows, g, cell_coordinate_bits(g, compute_bounds(points).high), 1, packed, nullptr);
+  sort_into_cells(rows, g, {0, 0, 0}, 1, tuples, nullptr);  // every coordinate overflows: the tuple sort
+  EXPECT_GT(packed.cell_count(), 100u);
+  EXPECT_EQ(packed.point_order, tuples.point_order);
+  EXPECT_EQ(packed.cell_coords, tuples.cell_coords);
+  EXPECT_EQ(packed.cell_begin, tuples.cell_begin);
+  EXPECT_EQ(packed.cell_end, tuples.cell_end);
+  g.point_order = packed.point_order;
+  g.cell_coords = packed.cell_coords;
+  g.cell_begin = packed.cell_begin;
+  g.cell_end = packed.cell_end;
+  expect_valid_grid(g, points);
 }

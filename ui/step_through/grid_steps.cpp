@@ -51,7 +51,7 @@ StepThrough grid_join_steps(const PointSet& points, double eps) {
     const ExactPairTest is_pair = in.pair_test();
     StepCounters counters;
     // The tasks come in cell order, a cell's queries split over consecutive tasks.
-    const std::vector<GridTask> tasks = join.tasks();
+    const std::vector<GridTask> tasks = join.tasks(true);
     for (std::size_t t = 0; t < tasks.size();) {
       const std::uint32_t cell = tasks[t].cell;
       JoinStep step;
