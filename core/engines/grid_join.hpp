@@ -67,9 +67,19 @@ class GridJoin {
     std::int8_t delta[kMax] = {};
   };
 
+  // A task's queries: their rows, and where their coordinates are read.
+  template <std::size_t D>
+  struct TaskQueries {
+    std::uint32_t row[kGridTaskQueries];
+    const float* point[kGridTaskQueries];
+    float own_columns[D > 0 && D <= 8 ? kGridTaskQueries * D : 1];
+  };
+
   // run and scan for D dimensions; D = 0 for any other number.
   template <std::size_t D, typename Hit>
   std::uint64_t run_task(const GridTask& task, Hit& hit) const;
+  template <std::size_t D>
+  void load_queries(const GridTask& task, TaskQueries<D>& queries) const;
   template <std::size_t D, typename Hit>
   std::uint64_t scan(const float* q, std::uint32_t query_row, std::uint32_t begin, std::uint32_t end,
                      Hit& hit) const;
@@ -142,6 +152,23 @@ std::uint64_t GridJoin::run(const GridTask& task, Hit&& hit) const {
   }
 }
 
+template <std::size_t D>
+void GridJoin::load_queries(const GridTask& task, TaskQueries<D>& queries) const {
+  const GridStructure& cells = query_cells();
+  // A self-join's queries are the grid's points: their coordinates are read from the columns, in
+  // cell order, rather than one cache miss each from the rows in file order.
+  for (std::uint32_t i = 0; i < task.end - task.begin; ++i) {
+    queries.row[i] = cells.point_order[task.begin + i];
+    queries.point[i] = query_rows_.point(queries.row[i]);
+    if constexpr (D > 0 && D <= 8)
+      if (self_) {
+        float* own = queries.own_columns + i * D;
+        for (std::size_t k = 0; k < D; ++k) own[k] = grid_.column(k)[task.begin + i];
+        queries.point[i] = own;
+      }
+  }
+}
+
 template <std::size_t D, typename Hit>
 std::uint64_t GridJoin::run_task(const GridTask& task, Hit& hit) const {
   const GridStructure& cells = query_cells();
@@ -153,21 +180,10 @@ std::uint64_t GridJoin::run_task(const GridTask& task, Hit& hit) const {
     c[s] = cells.cell_coords[task.cell * m + s];
     for (int o = -1; o <= 1 && s > 0; ++o) ok[s][o + 1] = grid_.occupied(s, c[s] + o);
   }
-  std::uint32_t query_row[kGridTaskQueries];
-  const float* q[kGridTaskQueries];
-  const std::uint32_t count = task.end - task.begin;
-  // A self-join's queries are the grid's points: their coordinates are read from the columns, in
-  // cell order, rather than one cache miss each from the rows in file order.
-  float own_columns[D > 0 && D <= 8 ? kGridTaskQueries * D : 1];
-  for (std::uint32_t i = 0; i < count; ++i) {
-    query_row[i] = cells.point_order[task.begin + i];
-    q[i] = query_rows_.point(query_row[i]);
-    if constexpr (D > 0 && D <= 8)
-      if (self_) {
-        for (std::size_t k = 0; k < D; ++k) own_columns[i * D + k] = grid_.column(k)[task.begin + i];
-        q[i] = own_columns + i * D;
-      }
-  }
+  TaskQueries<D> queries;
+  load_queries<D>(task, queries);
+  const std::uint32_t* query_row = queries.row;
+  const float* const* q = queries.point;
   std::uint64_t tests = 0;
   for (const Row& row : rows_) {
     if (row.last >= 0) {
