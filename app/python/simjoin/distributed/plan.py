@@ -99,13 +99,17 @@ def fitting_rows(n, k, d):
     return np.arange(m, dtype=np.int64) * n // m
 
 
+def _fitting_share(chunk, fitting):
+    """The local indices of the fitting rows that lie in `chunk`."""
+    start, stop = np.searchsorted(fitting, [chunk.first, chunk.first + chunk.rows])
+    return fitting[start:stop] - chunk.first
+
+
 def _scan(client, chunks_a, chunks_b, stride, fitting):
-    """Each chunk's scan (scan_chunk); A's chunks pick their share of the fitting rows."""
-    def local(c):
-        return fitting[np.searchsorted(fitting, c.first):np.searchsorted(fitting, c.first + c.rows)] - c.first
-    none = np.zeros(0, dtype=np.int64)
-    tasks = [dask.delayed(scan_chunk, pure=True)(c.load, c.name, c.first, stride, local(c) if i < len(chunks_a) else none)
-             for i, c in enumerate(chunks_a + chunks_b)]
+    """Each chunk's scan (scan_chunk); A's chunks take their share of the fitting rows, B's none."""
+    shares = [_fitting_share(c, fitting) for c in chunks_a] + [fitting[:0]] * len(chunks_b)
+    tasks = [dask.delayed(scan_chunk, pure=True)(c.load, c.name, c.first, stride, share)
+             for c, share in zip(chunks_a + chunks_b, shares)]
     return client.gather(client.compute(tasks))
 
 
