@@ -57,7 +57,9 @@ PYBIND11_MODULE(_simjoin, module) {
       },
       py::arg("x"), py::arg("eps"), py::arg("y"), py::arg("engine"), py::arg("k"), py::arg("output"),
       py::arg("include_self"), py::arg("devices"), py::arg("progress"));
-  module.def("fit_centroids", &python::fit_centroids, py::arg("sample"), py::arg("k"), py::arg("seed"));
+  module.def("fitting_rows", &python::fitting_rows, py::arg("k"));
+  module.def("fit_centroids", &python::fit_centroids, py::arg("sample"), py::arg("k"), py::arg("seed"), py::arg("eps"),
+             py::arg("low"), py::arg("high"));
   module.def("partition_plan", &python::partition_plan, py::arg("points"), py::arg("centroids"), py::arg("eps"),
              py::arg("low"), py::arg("high"), py::arg("name"));
 }

@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "core/join_frame.hpp"
 #include "core/kmeans.hpp"
+#include "core/numeric_rules.hpp"
 #include "core/parallel.hpp"
 
 namespace py = pybind11;
@@ -27,12 +28,21 @@ void require_within(const PointSet& points, const Bounds64& bounds, const std::s
 }
 }  // namespace
 
-py::array_t<double> fit_centroids(const py::array& sample, std::size_t k, std::uint64_t seed) {
+std::size_t fitting_rows(std::size_t k) { return kCpuKMeansFitting.points(k); }
+
+py::array_t<double> fit_centroids(const py::array& sample, std::size_t k, std::uint64_t seed, double eps,
+                                  const std::vector<double>& low, const std::vector<double>& high) {
   const PointSet points = points_from_array(sample, "sample");
+  const Bounds64 bounds{low, high};
+  if (low.size() != points.dims() || high.size() != points.dims())
+    fail(ErrorKind::BadInput, "sample: " + std::to_string(points.dims()) + " dimensions, the bounds have " +
+                                  std::to_string(low.size()));
   std::vector<double> centroids;
   {
     py::gil_scoped_release release;
-    const JoinFrame frame(points, nullptr, 0.0);  // centred, so that large offsets keep their precision
+    require_within(points, bounds, "sample");
+    // The frame of the whole data, as cpu-kmeans fits in: the same sample gives the same centroids.
+    const JoinFrame frame(bounds, eps);
     KMeansParams params;
     params.k = k;
     params.seed = seed;

@@ -10,8 +10,14 @@
 
 namespace simjoin::python {
 
-// k centroids (k x d float64, file units) fitted by the engines' k-means on `sample`.
-pybind11::array_t<double> fit_centroids(const pybind11::array& sample, std::size_t k, std::uint64_t seed);
+// How many evenly spaced rows of A cpu-kmeans fits its k centroids on (all of a smaller A).
+std::size_t fitting_rows(std::size_t k);
+
+// k centroids (k x d float64, file units) fitted by the engines' k-means on `sample`, in the float32
+// frame of the data's bounds `low`, `high` and eps, as cpu-kmeans fits them: given cpu-kmeans' sample
+// (fitting_rows(k) rows of A, row i * n / m), the same centroids.
+pybind11::array_t<double> fit_centroids(const pybind11::array& sample, std::size_t k, std::uint64_t seed, double eps,
+                                        const std::vector<double>& low, const std::vector<double>& high);
 
 // (home, copy_point, copy_partition) of the rows of `points` (named `name` in errors): home[i] is the
 // partition of row i, and row copy_point[r] is copied into partition copy_partition[r] (rows in

@@ -274,6 +274,21 @@ def test_partition_plan_places_every_pair_together(rng):
         assert held[i] & held[j], f"rows {i} and {j} share no partition"
 
 
+@pytest.mark.parametrize("kind", ["clustered", "uniform"])
+def test_plan_replicates_as_cpu_kmeans(client, rng, kind):
+    """The plan fits cpu-kmeans' centroids on cpu-kmeans' own evenly spaced rows (50,000 points: the
+    engine fits on 32,768 of them), so it copies as many points as the engine at the same k."""
+    X = clustered(rng, 50000, 3, clusters=40) if kind == "clustered" else rng.uniform(0, 1, (50000, 3))
+    eps = eps_for(rng, X, 2e-4)
+    manifest = sd.join(X, eps, client=client, k=16, output="count", progress=False, chunk_rows=7000)
+    assert manifest["pairs"] == simjoin.join(X, eps, engine="cpu-kmeans", k=16, output="count")
+    engine_copies = simjoin.last_stats().replicated_points
+    plan_copies = manifest["plan"]["copies"]
+    assert engine_copies > 0
+    assert abs(plan_copies - engine_copies) <= 0.01 * engine_copies, \
+        f"the plan copies {plan_copies} points, cpu-kmeans {engine_copies} at k = 16"
+
+
 def command(*args):
     environment = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     return subprocess.run([sys.executable, "-m", "simjoin.distributed", *args], capture_output=True, text=True,

@@ -1,8 +1,9 @@
-"""The plan of a distributed join: the data's bounds and a sample (one pass over the chunks on the
-workers), k-means centroids fitted on the sample, and the partition sizes their bisector band rule gives
-(a second pass, which also cuts each chunk into its pieces per partition and keeps them on its worker for
-the shuffle), splitting any partition over budget until every one fits. The rule itself is the engines'
-C++ (simjoin._simjoin.partition_plan); nothing of it is written here."""
+"""The plan of a distributed join: the data's bounds, a sample and cpu-kmeans' fitting rows (one pass
+over the chunks on the workers), k-means centroids fitted on those rows as cpu-kmeans fits them, and the
+partition sizes their bisector band rule gives (a second pass, which also cuts each chunk into its
+pieces per partition and keeps them on its worker for the shuffle), splitting any partition over
+budget until every one fits. The rule itself is the engines' C++ (simjoin._simjoin.partition_plan);
+nothing of it is written here."""
 import math
 import time
 from dataclasses import dataclass, field
@@ -14,7 +15,7 @@ from .. import _simjoin
 from .errors import InputError, PartitionTooLargeError
 from .shuffle import split_chunk
 
-SAMPLE_BYTES = 1 << 25    # the client holds at most this much of a sample
+SAMPLE_BYTES = 1 << 25    # the client holds at most this much of a sample, and as much of the fitting rows
 SAMPLE_ROWS = 262144
 ENTRY_OVERHEAD = 3        # a partition task holds about 3 copies of each entry (input, engine, index)
 SPLIT_ROUNDS = 6
@@ -70,15 +71,17 @@ class Plan:
                 "budget_entries": self.budget_entries, "splits": self.splits, "shuffle_bytes": self.shuffle_bytes}
 
 
-def scan_chunk(block, name, first, stride):
-    """(low, high, sample rows) of one chunk; InputError naming the shard for a value not finite."""
+def scan_chunk(block, name, first, stride, fitting):
+    """(low, high, sample rows, fitting rows) of one chunk: the sample every stride-th global row, the
+    fitting rows those of the local indices `fitting`; InputError naming the shard for a value not finite."""
     finite = np.isfinite(block)
     if not finite.all():
         row = int(np.flatnonzero(~finite.all(axis=1))[0])
         raise InputError(f"{name}: row {first + row} (global row id) has a value that is not finite")
     if len(block) == 0:
         return None
-    return block.min(axis=0), block.max(axis=0), np.array(block[(-first) % stride::stride], dtype=np.float64)
+    return (block.min(axis=0), block.max(axis=0), np.array(block[(-first) % stride::stride], dtype=np.float64),
+            np.array(block[fitting], dtype=np.float64))
 
 
 def count_pieces(pieces, k):
@@ -89,8 +92,24 @@ def count_pieces(pieces, k):
     return counts
 
 
-def _scan(client, chunks, stride):
-    tasks = [dask.delayed(scan_chunk, pure=True)(c.load, c.name, c.first, stride) for c in chunks]
+def fitting_rows(n, k, d):
+    """The global rows of A that cpu-kmeans fits k centroids on (row i * n // m of m evenly spaced, all of a
+    smaller A), so that the plan fits the engine's centroids; fewer where they exceed the client's share."""
+    m = min(n, _simjoin.fitting_rows(k), max(k, SAMPLE_BYTES // (8 * d)))
+    return np.arange(m, dtype=np.int64) * n // m
+
+
+def _fitting_share(chunk, fitting):
+    """The local indices of the fitting rows that lie in `chunk`."""
+    start, stop = np.searchsorted(fitting, [chunk.first, chunk.first + chunk.rows])
+    return fitting[start:stop] - chunk.first
+
+
+def _scan(client, chunks_a, chunks_b, stride, fitting):
+    """Each chunk's scan (scan_chunk); A's chunks take their share of the fitting rows, B's none."""
+    shares = [_fitting_share(c, fitting) for c in chunks_a] + [fitting[:0]] * len(chunks_b)
+    tasks = [dask.delayed(scan_chunk, pure=True)(c.load, c.name, c.first, stride, share)
+             for c, share in zip(chunks_a + chunks_b, shares)]
     return client.gather(client.compute(tasks))
 
 
@@ -110,8 +129,8 @@ def choose_k(n_entries, budget_entries, cores, requested):
     return max(math.ceil(1.34 * n_entries / budget_entries), cores, 1)
 
 
-def _stack(scans):
-    return np.concatenate([s[2] for s in scans if s is not None] or [np.zeros((0, 1))])
+def _stack(scans, part=2):
+    return np.concatenate([s[part] for s in scans if s is not None] or [np.zeros((0, 1))])
 
 
 def make_plan(client, chunks_a, chunks_b, d, eps, budget_bytes, cores, k=None, seed=1):
@@ -119,17 +138,17 @@ def make_plan(client, chunks_a, chunks_b, d, eps, budget_bytes, cores, k=None, s
     some partition stays over budget_bytes."""
     started = time.perf_counter()
     n_a, n_b = sum(c.rows for c in chunks_a), sum(c.rows for c in chunks_b)
-    target = min(SAMPLE_ROWS, max(1024, SAMPLE_BYTES // (8 * d)))
-    scans = _scan(client, chunks_a + chunks_b, max(1, (n_a + n_b) // target))
-    present = [s for s in scans if s is not None]
-    if n_a == 0 or not present:
+    if n_a == 0:
         raise InputError("X has no points")
+    budget = max(1, budget_bytes // (ENTRY_OVERHEAD * (8 * d + 8)))
+    k = min(choose_k(n_a + n_b, budget, cores, k), n_a)
+    target = min(SAMPLE_ROWS, max(1024, SAMPLE_BYTES // (8 * d)))
+    scans = _scan(client, chunks_a, chunks_b, max(1, (n_a + n_b) // target), fitting_rows(n_a, k, d))
+    present = [s for s in scans if s is not None]
     low = np.min([s[0] for s in present], axis=0).astype(np.float64).tolist()
     high = np.max([s[1] for s in present], axis=0).astype(np.float64).tolist()
-    sample, sample_a = _stack(scans), _stack(scans[:len(chunks_a)])
-    budget = max(1, budget_bytes // (ENTRY_OVERHEAD * (8 * d + 8)))
-    k = min(choose_k(n_a + n_b, budget, cores, k), len(sample_a))
-    plan = Plan(float(eps), d, n_a, n_b, low, high, _simjoin.fit_centroids(sample_a, k, seed), budget_entries=budget)
+    centroids = _simjoin.fit_centroids(_stack(scans[:len(chunks_a)], 3), k, seed, eps, low, high)
+    plan = Plan(float(eps), d, n_a, n_b, low, high, centroids, budget_entries=budget)
     plan.seconds["scan and fit"] = time.perf_counter() - started
     for _ in range(SPLIT_ROUNDS):
         plan.chunk_entries = _place(client, chunks_a + chunks_b, plan)
@@ -138,7 +157,7 @@ def make_plan(client, chunks_a, chunks_b, d, eps, budget_bytes, cores, k=None, s
         over = np.flatnonzero(plan.entries_a + plan.entries_b > budget)
         if len(over) == 0:
             break
-        _split(plan, over, sample, seed)
+        _split(plan, over, _stack(scans), seed)
     else:
         _refuse(plan)
     plan.seconds["plan"] = time.perf_counter() - started
@@ -156,7 +175,7 @@ def _split(plan, over, sample, seed):
         if parts < 2:
             continue
         kept[c] = False
-        added.append(_simjoin.fit_centroids(own, parts, seed))
+        added.append(_simjoin.fit_centroids(own, parts, seed, plan.eps, plan.low, plan.high))
         plan.splits += 1
     if not added:
         _refuse(plan)
