@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "core/engine.hpp"
-#include "core/machine_info.hpp"
+#include "core/run/engine.hpp"
+#include "core/report/machine_info.hpp"
 
 namespace simjoin {
 
@@ -29,7 +29,7 @@ struct GpuStatus {
 GpuStatus query_gpus();
 
 // The one description of this machine, for reports and chart subtitles: core's CPU part
-// (core/machine_info.hpp) with the GPUs `gpus` lists, or "none (<reason>)".
+// (core/report/machine_info.hpp) with the GPUs `gpus` lists, or "none (<reason>)".
 MachineInfo describe_machine(const GpuStatus& gpus);
 // describe_machine(query_gpus()).
 MachineInfo this_machine();

@@ -8,8 +8,8 @@
 #include <QObject>
 #include <QString>
 
-#include "core/error.hpp"
-#include "core/run_control.hpp"
+#include "core/run/error.hpp"
+#include "core/run/run_control.hpp"
 
 class QProgressDialog;
 template <typename T>

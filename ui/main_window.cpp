@@ -21,7 +21,7 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
-#include "core/pca_axes.hpp"
+#include "core/points/pca_axes.hpp"
 #include "core/vtkio/load_points.hpp"
 #include "ui/background_task.hpp"
 #include "ui/export/image_export.hpp"

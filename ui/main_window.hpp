@@ -11,12 +11,12 @@
 #include <QPointer>
 #include <QStringList>
 
-#include "core/engine.hpp"
-#include "core/eps_estimate.hpp"
-#include "core/error.hpp"
-#include "core/pca.hpp"
-#include "core/point_set.hpp"
-#include "core/run_stats.hpp"
+#include "core/run/engine.hpp"
+#include "core/points/eps_estimate.hpp"
+#include "core/run/error.hpp"
+#include "core/points/pca.hpp"
+#include "core/points/point_set.hpp"
+#include "core/run/run_stats.hpp"
 #include "ui/export/image_size.hpp"
 #include "ui/panels/info_panels.hpp"
 #include "ui/run/run_controller.hpp"
@@ -53,7 +53,7 @@ struct LoadedPoints {
 struct DeviceSummary {
   QStringList gpu_names;   // one per usable GPU, with free memory
   QString status;          // status bar text: the GPUs, or "CPU only" and why
-  QString machine;         // CPU and GPUs for chart subtitles (core/machine_info.hpp's machine_line)
+  QString machine;         // CPU and GPUs for chart subtitles (core/report/machine_info.hpp's machine_line)
 };
 
 class MainWindow : public QMainWindow, public Workbench {

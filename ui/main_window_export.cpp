@@ -15,7 +15,7 @@
 #include "ui/views/view_figure.hpp"
 #include "ui/panels/runs_panel.hpp"
 
-#include "core/error.hpp"
+#include "core/run/error.hpp"
 
 namespace simjoin::ui {
 

@@ -8,7 +8,7 @@
 #include <QMetaObject>
 #include <QString>
 
-#include "core/point_set.hpp"
+#include "core/points/point_set.hpp"
 #include "ui/run/run_controller.hpp"
 #include "ui/views/view_modes.hpp"
 

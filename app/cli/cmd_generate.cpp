@@ -2,8 +2,8 @@
 #include <cstdio>
 
 #include "app/cli/commands.hpp"
-#include "core/error.hpp"
-#include "core/generators.hpp"
+#include "core/run/error.hpp"
+#include "core/points/generators.hpp"
 #include "core/io/point_writers.hpp"
 
 namespace simjoin::cli {

@@ -4,8 +4,8 @@
 
 #include "app/cli/commands.hpp"
 #include "app/cli/load_input.hpp"
-#include "core/eps_estimate.hpp"
-#include "core/join_frame.hpp"
+#include "core/points/eps_estimate.hpp"
+#include "core/frame/join_frame.hpp"
 
 namespace simjoin::cli {
 

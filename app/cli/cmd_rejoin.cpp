@@ -8,7 +8,7 @@
 #include "app/cli/load_input.hpp"
 #include "app/cli/run_summary.hpp"
 #include "app/cli/terminal_progress.hpp"
-#include "core/error.hpp"
+#include "core/run/error.hpp"
 #include "core/io/pair_writers.hpp"
 #include "cuda/gpu_engines.hpp"
 #include "cuda/rejoin.hpp"

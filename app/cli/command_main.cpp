@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <new>
 
-#include "core/error.hpp"
+#include "core/run/error.hpp"
 #include "core/io/atomic_file.hpp"
 
 namespace simjoin::cli {

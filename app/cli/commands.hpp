@@ -5,7 +5,7 @@
 
 #include <functional>
 
-#include "core/engine.hpp"
+#include "core/run/engine.hpp"
 
 namespace simjoin::cli {
 

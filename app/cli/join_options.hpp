@@ -5,7 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "core/engine.hpp"
+#include "core/run/engine.hpp"
 #include "core/options/option_schema.hpp"
 
 namespace simjoin::cli {

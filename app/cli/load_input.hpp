@@ -1,7 +1,7 @@
 #pragma once
 #include <string>
 
-#include "core/point_set.hpp"
+#include "core/points/point_set.hpp"
 
 namespace simjoin::cli {
 

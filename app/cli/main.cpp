@@ -1,6 +1,6 @@
 // simjoin: the command-line twin of Simjoin Studio.
 #include "app/cli/command_main.hpp"
-#include "core/cancel_signals.hpp"
+#include "core/run/cancel_signals.hpp"
 #include "cuda/gpu_engines.hpp"
 
 int main(int argc, char** argv) {

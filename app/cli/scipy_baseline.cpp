@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/error.hpp"
+#include "core/run/error.hpp"
 #include "core/io/point_writers.hpp"
 
 namespace simjoin::cli {

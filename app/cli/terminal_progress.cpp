@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "core/cancel_signals.hpp"
+#include "core/run/cancel_signals.hpp"
 
 namespace simjoin::cli {
 

@@ -16,10 +16,10 @@
 #include <QTabWidget>
 #include <QTimer>
 
-#include "core/cancel_signals.hpp"
-#include "core/engine.hpp"
-#include "core/error.hpp"
-#include "core/machine_info.hpp"
+#include "core/run/cancel_signals.hpp"
+#include "core/run/engine.hpp"
+#include "core/run/error.hpp"
+#include "core/report/machine_info.hpp"
 #include "core/options/option_schema.hpp"
 #include "cuda/gpu_engines.hpp"
 #include "ui/charts/sweep_runner.hpp"

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "core/error.hpp"
+#include "core/run/error.hpp"
 
 namespace py = pybind11;
 

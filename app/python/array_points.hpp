@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "core/point_set.hpp"
+#include "core/points/point_set.hpp"
 
 namespace simjoin::python {
 

@@ -2,7 +2,7 @@
 
 #include <new>
 
-#include "core/error.hpp"
+#include "core/run/error.hpp"
 
 namespace simjoin::python {
 

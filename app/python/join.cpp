@@ -6,7 +6,7 @@
 #include "app/python/neighbor_graph.hpp"
 #include "app/python/owning_array.hpp"
 #include "app/python/pair_rows.hpp"
-#include "core/error.hpp"
+#include "core/run/error.hpp"
 
 namespace py = pybind11;
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "app/python/host_array.hpp"
-#include "core/engine.hpp"
+#include "core/run/engine.hpp"
 
 namespace simjoin::python {
 

@@ -7,8 +7,8 @@
 #include <numeric>
 #include <utility>
 
-#include "core/error.hpp"
-#include "core/parallel.hpp"
+#include "core/run/error.hpp"
+#include "core/run/parallel.hpp"
 
 namespace simjoin::python {
 

@@ -5,11 +5,11 @@
 #include "app/python/array_points.hpp"
 #include "app/python/owning_array.hpp"
 #include "core/engines/cpu_kmeans.hpp"
-#include "core/error.hpp"
-#include "core/join_frame.hpp"
-#include "core/kmeans.hpp"
-#include "core/numeric_rules.hpp"
-#include "core/parallel.hpp"
+#include "core/run/error.hpp"
+#include "core/frame/join_frame.hpp"
+#include "core/points/kmeans.hpp"
+#include "core/frame/numeric_rules.hpp"
+#include "core/run/parallel.hpp"
 
 namespace py = pybind11;
 

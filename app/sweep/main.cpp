@@ -6,8 +6,8 @@
 
 #include "app/cli/command_main.hpp"
 #include "app/cli/join_options.hpp"
-#include "core/cancel_signals.hpp"
-#include "core/error.hpp"
+#include "core/run/cancel_signals.hpp"
+#include "core/run/error.hpp"
 #include "cuda/gpu_engines.hpp"
 #include "app/sweep/sweep_command.hpp"
 

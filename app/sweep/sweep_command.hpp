@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "core/engine.hpp"
-#include "core/repeat_timing.hpp"
+#include "core/run/engine.hpp"
+#include "core/report/repeat_timing.hpp"
 
 namespace simjoin::ui {
 

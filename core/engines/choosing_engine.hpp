@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <string>
 
-#include "core/engine.hpp"
+#include "core/run/engine.hpp"
 
 namespace simjoin {
 

@@ -4,7 +4,7 @@
 #include <optional>
 
 #include "core/engines/grid_join.hpp"
-#include "core/parallel.hpp"
+#include "core/run/parallel.hpp"
 
 namespace simjoin {
 

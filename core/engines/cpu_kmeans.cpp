@@ -8,10 +8,10 @@
 #include <optional>
 
 #include "core/engines/grid_join.hpp"
-#include "core/error.hpp"
-#include "core/kmeans.hpp"
-#include "core/numeric_rules.hpp"
-#include "core/parallel.hpp"
+#include "core/run/error.hpp"
+#include "core/points/kmeans.hpp"
+#include "core/frame/numeric_rules.hpp"
+#include "core/run/parallel.hpp"
 
 // Why cpu-kmeans is exact, for self-joins and A join B alike. Let a (own partition i) and b (own
 // partition j != i) satisfy |a - b| <= eps, and let h(x) be the signed distance of x to the

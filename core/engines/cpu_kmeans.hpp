@@ -2,7 +2,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/engine.hpp"
+#include "core/run/engine.hpp"
 
 namespace simjoin {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "core/numeric_rules.hpp"
-#include "core/parallel.hpp"
+#include "core/frame/numeric_rules.hpp"
+#include "core/run/parallel.hpp"
 
 namespace simjoin {
 

@@ -1,5 +1,5 @@
 #pragma once
-#include "core/engine.hpp"
+#include "core/run/engine.hpp"
 
 namespace simjoin {
 

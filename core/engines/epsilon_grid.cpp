@@ -9,7 +9,7 @@
 #include "core/engines/grid_cell_order.hpp"
 #include "core/engines/grid_cell_sort.hpp"
 #include "core/engines/grid_cost.hpp"
-#include "core/parallel.hpp"
+#include "core/run/parallel.hpp"
 
 namespace simjoin {
 

@@ -6,7 +6,7 @@
 
 #include "core/engines/epsilon_grid.hpp"
 #include "core/engines/grid_cell_order.hpp"
-#include "core/parallel.hpp"
+#include "core/run/parallel.hpp"
 
 namespace simjoin {
 

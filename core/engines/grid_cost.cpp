@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/engines/epsilon_grid.hpp"
-#include "core/parallel.hpp"
+#include "core/run/parallel.hpp"
 
 namespace simjoin {
 

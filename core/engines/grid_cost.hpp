@@ -6,8 +6,8 @@
 #include <string>
 
 #include "core/engines/point_rows.hpp"
-#include "core/run_control.hpp"
-#include "core/run_stats.hpp"
+#include "core/run/run_control.hpp"
+#include "core/run/run_stats.hpp"
 
 namespace simjoin {
 

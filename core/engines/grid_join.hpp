@@ -18,9 +18,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/engine.hpp"
+#include "core/run/engine.hpp"
 #include "core/engines/epsilon_grid.hpp"
-#include "core/numeric_rules.hpp"
+#include "core/frame/numeric_rules.hpp"
 
 namespace simjoin {
 

@@ -3,7 +3,7 @@
 // point set, or one k-means partition's members and copies).
 #include <cstdint>
 
-#include "core/point_set.hpp"
+#include "core/points/point_set.hpp"
 
 namespace simjoin {
 

@@ -1,4 +1,4 @@
-#include "core/engine.hpp"
+#include "core/run/engine.hpp"
 #include "core/engines/cpu_auto.hpp"
 #include "core/engines/cpu_bruteforce.hpp"
 #include "core/engines/cpu_grid.hpp"

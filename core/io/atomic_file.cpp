@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/run/error.hpp"
 
 namespace simjoin {
 

@@ -8,7 +8,7 @@
 
 #include <unistd.h>
 
-#include "core/error.hpp"
+#include "core/run/error.hpp"
 
 namespace simjoin {
 

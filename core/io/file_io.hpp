@@ -8,7 +8,7 @@
 #include <string>
 
 #include "core/io/atomic_file.hpp"
-#include "core/run_control.hpp"
+#include "core/run/run_control.hpp"
 
 namespace simjoin {
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <string_view>
 
-#include "core/error.hpp"
+#include "core/run/error.hpp"
 #include "core/io/binary_values.hpp"
 #include "core/io/file_io.hpp"
 

@@ -3,8 +3,8 @@
 
 #include "core/io/npy.hpp"
 #include "core/io/pair_writers.hpp"
-#include "core/memory.hpp"
-#include "core/parallel.hpp"
+#include "core/run/memory.hpp"
+#include "core/run/parallel.hpp"
 
 namespace simjoin {
 

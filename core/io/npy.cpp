@@ -8,7 +8,7 @@
 #include <optional>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/run/error.hpp"
 #include "core/io/file_io.hpp"
 
 namespace simjoin {

@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "core/error.hpp"
+#include "core/run/error.hpp"
 
 namespace simjoin {
 

@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "core/io/binary_values.hpp"
-#include "core/run_control.hpp"
+#include "core/run/run_control.hpp"
 
 namespace simjoin {
 

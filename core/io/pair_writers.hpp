@@ -12,9 +12,9 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "core/error.hpp"
+#include "core/run/error.hpp"
 #include "core/io/file_io.hpp"
-#include "core/pair_sink.hpp"
+#include "core/run/pair_sink.hpp"
 
 namespace simjoin {
 

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "core/error.hpp"
+#include "core/run/error.hpp"
 #include "core/io/line_reader.hpp"
 #include "core/io/number_text.hpp"
 

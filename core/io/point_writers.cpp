@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "core/error.hpp"
+#include "core/run/error.hpp"
 #include "core/io/file_io.hpp"
 #include "core/io/npy.hpp"
 

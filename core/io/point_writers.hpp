@@ -2,7 +2,7 @@
 // Point files written by `simjoin generate` and exports.
 #include <string>
 
-#include "core/point_set.hpp"
+#include "core/points/point_set.hpp"
 
 namespace simjoin {
 

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "core/io/pair_writers.hpp"
-#include "core/pair_sink.hpp"
+#include "core/run/pair_sink.hpp"
 
 namespace simjoin {
 

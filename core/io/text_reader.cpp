@@ -7,7 +7,7 @@
 #include <cstring>
 #include <string_view>
 
-#include "core/error.hpp"
+#include "core/run/error.hpp"
 #include "core/io/file_io.hpp"
 #include "core/io/number_text.hpp"
 

@@ -3,7 +3,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/run/error.hpp"
 #include "core/io/file_io.hpp"
 #include "core/io/line_reader.hpp"
 #include "core/io/number_text.hpp"

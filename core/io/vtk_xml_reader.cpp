@@ -4,7 +4,7 @@
 #include <optional>
 #include <string_view>
 
-#include "core/error.hpp"
+#include "core/run/error.hpp"
 #include "core/io/file_io.hpp"
 #include "core/io/number_text.hpp"
 #include "core/io/vtk_number_types.hpp"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "core/error.hpp"
+#include "core/run/error.hpp"
 #include "core/io/file_io.hpp"
 #include "core/io/las_reader.hpp"
 #include "core/io/npy.hpp"

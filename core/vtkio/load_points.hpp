@@ -3,8 +3,8 @@
 #include <vector>
 
 #include "core/io/text_reader.hpp"
-#include "core/point_set.hpp"
-#include "core/run_control.hpp"
+#include "core/points/point_set.hpp"
+#include "core/run/run_control.hpp"
 
 namespace simjoin {
 

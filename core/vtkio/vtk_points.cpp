@@ -13,7 +13,7 @@
 #include <algorithm>
 #include <mutex>
 
-#include "core/error.hpp"
+#include "core/run/error.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/io/file_io.hpp"
 

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/point_set.hpp"
+#include "core/points/point_set.hpp"
 
 namespace simjoin {
 

@@ -5,7 +5,7 @@
 #include <limits>
 #include <utility>
 
-#include "core/pca.hpp"
+#include "core/points/pca.hpp"
 
 namespace simjoin::gpu {
 

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/point_set.hpp"
+#include "core/points/point_set.hpp"
 #include "cuda/detail/cuda_check.hpp"
 #include "cuda/detail/device_points.hpp"
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <utility>
 
-#include "core/error.hpp"
+#include "core/run/error.hpp"
 
 namespace simjoin::gpu {
 

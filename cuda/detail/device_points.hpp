@@ -6,7 +6,7 @@
 
 #include <cstddef>
 
-#include "core/point_set.hpp"
+#include "core/points/point_set.hpp"
 #include "cuda/detail/cuda_check.hpp"
 #include "cuda/detail/gpu_resources.hpp"
 

@@ -6,8 +6,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "core/kmeans.hpp"
-#include "core/numeric_rules.hpp"
+#include "core/points/kmeans.hpp"
+#include "core/frame/numeric_rules.hpp"
 #include "cuda/detail/difference_tile.cuh"
 #include "cuda/detail/kmeans_seeding.hpp"
 #include "cuda/detail/launch_size.hpp"

@@ -4,7 +4,7 @@
 
 #include <random>
 
-#include "core/numeric_rules.hpp"
+#include "core/frame/numeric_rules.hpp"
 #include "cuda/detail/launch_size.hpp"
 
 namespace simjoin::gpu {

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/engine.hpp"
+#include "core/run/engine.hpp"
 
 namespace simjoin::gpu {
 

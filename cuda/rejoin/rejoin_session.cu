@@ -5,14 +5,14 @@
 #include <limits>
 #include <optional>
 
-#include "core/join_frame.hpp"
+#include "core/frame/join_frame.hpp"
 #include "cuda/detail/exact_device.hpp"
 #include "cuda/detail/kmeans_join.hpp"
 #include "cuda/detail/multi_device.hpp"
 
 namespace simjoin {
 
-// Every batch is moved into the frame of the initial points and eps (core/join_frame.hpp); the
+// Every batch is moved into the frame of the initial points and eps (core/frame/join_frame.hpp); the
 // kernels compute in it and the exact test decides on the file's values. The frame's band is proven
 // for coordinates within the initial points' extent; a batch reaching beyond it gets a note.
 struct RejoinSession::State {

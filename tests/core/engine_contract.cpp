@@ -5,7 +5,7 @@
 #include <chrono>
 #include <cmath>
 
-#include "core/error.hpp"
+#include "core/run/error.hpp"
 #include "tests/core/gpu_required.hpp"
 #include "tests/core/grid_outliers.hpp"
 #include "tests/core/tie_sets.hpp"

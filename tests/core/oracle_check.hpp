@@ -12,10 +12,10 @@
 #include <utility>
 #include <vector>
 
-#include "core/engine.hpp"
-#include "core/error.hpp"
-#include "core/generators.hpp"
-#include "core/verify.hpp"
+#include "core/run/engine.hpp"
+#include "core/run/error.hpp"
+#include "core/points/generators.hpp"
+#include "core/report/verify.hpp"
 
 namespace simjoin::testing {
 

@@ -10,7 +10,7 @@
 #include "core/engines/grid_cell_sort.hpp"
 #include "core/engines/grid_cell_order.hpp"
 #include "core/engines/grid_join.hpp"
-#include "core/join_frame.hpp"
+#include "core/frame/join_frame.hpp"
 #include "tests/core/grid_outliers.hpp"
 #include "tests/core/grid_check.hpp"
 #include "tests/core/oracle_check.hpp"

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "core/engines/cpu_kmeans.hpp"
-#include "core/kmeans.hpp"
+#include "core/points/kmeans.hpp"
 #include "tests/core/oracle_check.hpp"
 
 using namespace simjoin;

@@ -8,10 +8,10 @@
 #include <numeric>
 #include <random>
 
-#include "core/eps_estimate.hpp"
-#include "core/error.hpp"
-#include "core/exact_test.hpp"
-#include "core/kth_neighbour.hpp"
+#include "core/points/eps_estimate.hpp"
+#include "core/run/error.hpp"
+#include "core/frame/exact_test.hpp"
+#include "core/points/kth_neighbour.hpp"
 #include "tests/core/oracle_check.hpp"
 
 using namespace simjoin;

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "core/far_points.hpp"
+#include "core/frame/far_points.hpp"
 #include "tests/core/grid_outliers.hpp"
 #include "tests/core/oracle_check.hpp"
 

@@ -4,8 +4,8 @@
 #include <random>
 #include <thread>
 
-#include "core/error.hpp"
-#include "core/pair_sink.hpp"
+#include "core/run/error.hpp"
+#include "core/run/pair_sink.hpp"
 #include "tests/core/oracle_check.hpp"
 
 using namespace simjoin;

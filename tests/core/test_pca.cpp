@@ -3,7 +3,7 @@
 #include <cmath>
 #include <random>
 
-#include "core/pca.hpp"
+#include "core/points/pca.hpp"
 #include "tests/core/oracle_check.hpp"
 
 using namespace simjoin;

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <random>
 
-#include "core/pca_axes.hpp"
+#include "core/points/pca_axes.hpp"
 
 using namespace simjoin;
 

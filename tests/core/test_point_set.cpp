@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <random>
 
-#include "core/point_set.hpp"
+#include "core/points/point_set.hpp"
 #include "tests/core/oracle_check.hpp"
 
 using namespace simjoin;

@@ -1,12 +1,12 @@
 // The independent reference (tests/reference) on hand-counted cases, the real-number predicate beside
-// it, and the engines' shared exact test (core/exact_test.hpp, core/join_frame.cpp) against it.
+// it, and the engines' shared exact test (core/frame/exact_test.hpp, core/frame/join_frame.cpp) against it.
 #include <gtest/gtest.h>
 
 #include <cfloat>
 #include <cmath>
 #include <iostream>
 
-#include "core/join_frame.hpp"
+#include "core/frame/join_frame.hpp"
 #include "tests/core/oracle_check.hpp"
 #include "tests/core/tie_sets.hpp"
 #include "tests/reference/real_predicate.hpp"

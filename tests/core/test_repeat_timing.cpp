@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "core/machine_info.hpp"
-#include "core/repeat_timing.hpp"
+#include "core/report/machine_info.hpp"
+#include "core/report/repeat_timing.hpp"
 
 using namespace simjoin;
 

@@ -3,8 +3,8 @@
 #include <thread>
 #include <vector>
 
-#include "core/error.hpp"
-#include "core/run_control.hpp"
+#include "core/run/error.hpp"
+#include "core/run/run_control.hpp"
 
 using namespace simjoin;
 

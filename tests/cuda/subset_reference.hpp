@@ -11,8 +11,8 @@
 #include <random>
 #include <vector>
 
-#include "core/engine.hpp"
-#include "core/verify.hpp"
+#include "core/run/engine.hpp"
+#include "core/report/verify.hpp"
 #include "tests/reference/reference_join.hpp"
 
 namespace simjoin::testing {

@@ -8,7 +8,7 @@
 #include <string>
 #include <thread>
 
-#include "core/error.hpp"
+#include "core/run/error.hpp"
 #include "tests/core/oracle_check.hpp"
 #include "tests/cuda/gpu_test_common.hpp"
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/run/error.hpp"
 #include "tests/core/grid_outliers.hpp"
 #include "tests/core/oracle_check.hpp"
 #include "tests/core/tie_sets.hpp"

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "core/error.hpp"
-#include "core/join_frame.hpp"
+#include "core/run/error.hpp"
+#include "core/frame/join_frame.hpp"
 #include "tests/core/oracle_check.hpp"
 #include "tests/cuda/gpu_test_common.hpp"
 

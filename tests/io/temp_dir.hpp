@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/run/error.hpp"
 
 namespace simjoin::testing {
 

@@ -27,7 +27,7 @@ CHECK_LAYERS = ROOT / "scripts" / "check-layers"
 
 # (a real source of the layer, whose compile command is borrowed; an include it may use).
 LAYERS = {
-    "core": ("core/pca.cpp", '"core/engine.hpp"'),
+    "core": ("core/points/pca.cpp", '"core/run/engine.hpp"'),
     "cuda": ("cuda/devices/describe_machine.cpp", '"cuda/gpu_engines.hpp"'),
     "ui/run": ("ui/run/run_staleness.cpp", "<QString>"),
     "ui": ("ui/views/grid_layers.cpp", '"ui/run/run_controller.hpp"'),

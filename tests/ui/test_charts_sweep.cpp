@@ -15,7 +15,7 @@
 #include <QTest>
 #include <QXmlStreamReader>
 
-#include "core/error.hpp"
+#include "core/run/error.hpp"
 #include "tests/ui/run/test_run_support.hpp"
 #include "ui/charts/phase_chart.hpp"
 #include "ui/charts/sweep_chart.hpp"

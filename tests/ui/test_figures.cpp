@@ -16,9 +16,9 @@
 
 #include <cmath>
 
-#include "core/engine.hpp"
-#include "core/pca.hpp"
-#include "core/pca_axes.hpp"
+#include "core/run/engine.hpp"
+#include "core/points/pca.hpp"
+#include "core/points/pca_axes.hpp"
 #include "tests/ui/run/test_run_support.hpp"
 #include "ui/charts/chart_export.hpp"
 #include "ui/charts/sweep_chart.hpp"

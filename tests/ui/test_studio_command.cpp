@@ -10,9 +10,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "core/eps_estimate.hpp"
+#include "core/points/eps_estimate.hpp"
 #include "core/io/point_writers.hpp"
-#include "core/point_set.hpp"
+#include "core/points/point_set.hpp"
 #include "tests/ui/run/test_run_support.hpp"
 
 using namespace simjoin;

@@ -7,8 +7,8 @@
 
 #include <QtTest>
 
-#include "core/engine.hpp"
-#include "core/pca.hpp"
+#include "core/run/engine.hpp"
+#include "core/points/pca.hpp"
 #include "ui/views/grid_cells.hpp"
 #include "ui/views/grid_layers.hpp"
 #include "ui/format/count_text.hpp"

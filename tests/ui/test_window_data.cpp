@@ -12,7 +12,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "core/eps_estimate.hpp"
+#include "core/points/eps_estimate.hpp"
 #include "tests/core/oracle_check.hpp"
 #include "tests/ui/run/test_run_support.hpp"
 #include "tests/ui/window_support.hpp"

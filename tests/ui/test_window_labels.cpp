@@ -18,8 +18,8 @@
 
 #include <random>
 
-#include "core/error.hpp"
-#include "core/pca.hpp"
+#include "core/run/error.hpp"
+#include "core/points/pca.hpp"
 #include "tests/ui/run/test_run_support.hpp"
 #include "tests/ui/window_support.hpp"
 #include "tests/ui/window_test_main.hpp"

@@ -13,8 +13,8 @@
 #include <QTimer>
 #include <QtTest>
 
-#include "core/engine.hpp"
-#include "core/generators.hpp"
+#include "core/run/engine.hpp"
+#include "core/points/generators.hpp"
 #include "core/io/npy.hpp"
 #include "tests/ui/window_test_main.hpp"
 #include "ui/main_window.hpp"

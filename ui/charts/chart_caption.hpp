@@ -5,7 +5,7 @@
 #include <QString>
 #include <QStringList>
 
-#include "core/point_set.hpp"
+#include "core/points/point_set.hpp"
 
 namespace simjoin::ui {
 

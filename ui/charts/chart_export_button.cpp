@@ -8,7 +8,7 @@
 #include <QMessageBox>
 #include <QSettings>
 
-#include "core/error.hpp"
+#include "core/run/error.hpp"
 #include "ui/charts/chart_export.hpp"
 #include "ui/export/image_size_dialog.hpp"
 

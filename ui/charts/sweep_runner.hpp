@@ -1,6 +1,6 @@
 #pragma once
 // Parameter sweeps: every engine at every eps (and every k), count-only, each point timed by the
-// rule of `simjoin bench` (warm-up, then repeats; core/repeat_timing.hpp). An engine that ignores k
+// rule of `simjoin bench` (warm-up, then repeats; core/report/repeat_timing.hpp). An engine that ignores k
 // (its first run has no partitions) runs at the first k only. The same class drives the GUI's live
 // charts (start(), a signal per finished point) and the headless CLI (run(), on the calling thread).
 #include <QObject>
@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "core/engine.hpp"
-#include "core/repeat_timing.hpp"
+#include "core/run/engine.hpp"
+#include "core/report/repeat_timing.hpp"
 
 namespace simjoin::ui {
 

@@ -6,7 +6,7 @@
 #include <QPdfWriter>
 #include <QSvgGenerator>
 
-#include "core/error.hpp"
+#include "core/run/error.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/io/file_io.hpp"
 

@@ -5,7 +5,7 @@
 // stay off the GUI thread. Failures throw Error naming the path.
 #include <string>
 
-#include "core/engine.hpp"
+#include "core/run/engine.hpp"
 #include "ui/run/run_request.hpp"
 
 namespace simjoin::ui {
@@ -22,7 +22,7 @@ void export_pairs(const EngineRegistry& registry, const RunRecord& run, const st
 void export_neighbors_csr(const EngineRegistry& registry, const RunRecord& run,
                           const std::string& prefix, RunControl& control);
 
-// The run's statistics in the document of `simjoin join --stats` (core/stats_document.hpp) and,
+// The run's statistics in the document of `simjoin join --stats` (core/report/stats_document.hpp) and,
 // where present, the partition sizes and grid shape.
 void export_stats_json(const RunRecord& run, const std::string& path);
 

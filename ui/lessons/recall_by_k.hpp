@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/point_set.hpp"
+#include "core/points/point_set.hpp"
 
 namespace simjoin::ui {
 

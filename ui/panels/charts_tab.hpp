@@ -5,7 +5,7 @@
 
 #include <functional>
 
-#include "core/engine.hpp"
+#include "core/run/engine.hpp"
 #include "ui/run/run_controller.hpp"
 
 class QChart;
@@ -22,7 +22,7 @@ class ChartsTab : public QSplitter {
   ChartsTab(const EngineRegistry& registry, std::function<JoinParams()> base, QWidget* parent = nullptr);
 
   void showRun(const RunRecordPtr& run);  // null clears
-  // The machine named in the charts' subtitles (core/machine_info.hpp's machine_line).
+  // The machine named in the charts' subtitles (core/report/machine_info.hpp's machine_line).
   void setMachine(const QString& machine);
   PhaseChart* phaseChart() const { return phases_; }
   SweepPanel* sweep() const { return sweep_; }

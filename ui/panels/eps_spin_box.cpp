@@ -6,7 +6,7 @@
 #include <QLocale>
 #include <QRegularExpression>
 
-#include "core/eps_estimate.hpp"
+#include "core/points/eps_estimate.hpp"
 #include "core/options/option_schema.hpp"
 
 namespace simjoin::ui {

@@ -6,7 +6,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-#include "core/pca_axes.hpp"
+#include "core/points/pca_axes.hpp"
 #include "ui/panels/eps_spin_box.hpp"
 #include "ui/views/replication.hpp"
 #include "ui/views/stale_marker.hpp"

@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "core/engine.hpp"
+#include "core/run/engine.hpp"
 #include "ui/charts/sweep_chart.hpp"
 
 class QCheckBox;
@@ -44,7 +44,7 @@ class SweepPanel : public QWidget {
   void setKValues(const QString& values);
   void setSweepK(bool sweep_k);  // k values instead of eps values
   void setMetric(SweepMetric metric);
-  // The machine line of the chart's subtitle (core/machine_info.hpp's machine_line).
+  // The machine line of the chart's subtitle (core/report/machine_info.hpp's machine_line).
   void setMachine(const QString& machine) { machine_ = machine.toStdString(); }
   // The sweep the controls describe; throws Error(Usage) for bad values.
   SweepSpec spec() const;

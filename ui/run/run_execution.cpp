@@ -1,6 +1,6 @@
 #include "ui/run/run_execution.hpp"
 
-#include "core/error.hpp"
+#include "core/run/error.hpp"
 #include "ui/run/kept_pairs_sink.hpp"
 
 namespace simjoin::ui {

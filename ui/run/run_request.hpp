@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/engine.hpp"
+#include "core/run/engine.hpp"
 
 namespace simjoin::ui {
 

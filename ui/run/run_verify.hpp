@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string>
 
-#include "core/engine.hpp"
-#include "core/verify.hpp"
+#include "core/run/engine.hpp"
+#include "core/report/verify.hpp"
 #include "ui/run/run_request.hpp"
 
 namespace simjoin::ui {

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "core/engines/grid_join.hpp"
-#include "core/join_frame.hpp"
+#include "core/frame/join_frame.hpp"
 #include "ui/views/grid_cells.hpp"
 #include "ui/step_through/join_steps.hpp"
 #include "ui/step_through/replay.hpp"

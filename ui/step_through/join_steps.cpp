@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/far_points.hpp"
+#include "core/frame/far_points.hpp"
 #include "ui/step_through/replay.hpp"
 
 namespace simjoin::ui {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "core/point_set.hpp"
+#include "core/points/point_set.hpp"
 
 namespace simjoin::ui {
 
@@ -53,7 +53,7 @@ struct StepThrough {
   PointSet points;        // the points stepped through (a sample of the user's)
   std::vector<std::uint32_t> rows;  // each point's row in the user's data
   std::size_t total_points = 0;     // points in the user's data
-  std::size_t far_left_out = 0;     // far outliers left out of the sample (core/far_points.hpp)
+  std::size_t far_left_out = 0;     // far outliers left out of the sample (core/frame/far_points.hpp)
   double eps = 0;
   std::size_t k = 0;
   std::vector<KMeansRound> rounds;

@@ -6,9 +6,9 @@
 
 #include "core/engines/cpu_kmeans.hpp"
 #include "core/engines/grid_join.hpp"
-#include "core/error.hpp"
-#include "core/join_frame.hpp"
-#include "core/kmeans.hpp"
+#include "core/run/error.hpp"
+#include "core/frame/join_frame.hpp"
+#include "core/points/kmeans.hpp"
 #include "ui/step_through/join_steps.hpp"
 #include "ui/step_through/replay.hpp"
 

@@ -4,7 +4,7 @@
 // test exactly as the engines do.
 #include <functional>
 
-#include "core/engine.hpp"
+#include "core/run/engine.hpp"
 
 namespace simjoin::ui {
 

@@ -5,7 +5,7 @@
 
 #include <QPainter>
 
-#include "core/pca_axes.hpp"
+#include "core/points/pca_axes.hpp"
 #include "ui/views/palette.hpp"
 
 namespace simjoin::ui {

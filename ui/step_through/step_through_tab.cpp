@@ -8,7 +8,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
-#include "core/error.hpp"
+#include "core/run/error.hpp"
 #include "ui/format/count_text.hpp"
 #include "ui/panels/parameters_panel.hpp"
 #include "ui/step_through/step_canvas.hpp"

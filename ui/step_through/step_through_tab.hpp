@@ -6,7 +6,7 @@
 
 #include <QWidget>
 
-#include "core/engine.hpp"
+#include "core/run/engine.hpp"
 #include "ui/step_through/join_steps.hpp"
 
 class QComboBox;

@@ -5,7 +5,7 @@
 #include <map>
 
 #include "core/engines/grid_cell_order.hpp"
-#include "core/error.hpp"
+#include "core/run/error.hpp"
 
 namespace simjoin::ui {
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/point_set.hpp"
+#include "core/points/point_set.hpp"
 #include "ui/views/grid_cells.hpp"
 
 namespace simjoin::ui {

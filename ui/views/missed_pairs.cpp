@@ -1,6 +1,6 @@
 #include "ui/views/missed_pairs.hpp"
 
-#include "core/engine.hpp"
+#include "core/run/engine.hpp"
 
 namespace simjoin::ui {
 

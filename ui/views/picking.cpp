@@ -1,5 +1,5 @@
 #include "ui/views/picking.hpp"
-#include "core/join_frame.hpp"
+#include "core/frame/join_frame.hpp"
 
 
 namespace simjoin::ui {

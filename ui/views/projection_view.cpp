@@ -15,7 +15,7 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 
-#include "core/pca_axes.hpp"
+#include "core/points/pca_axes.hpp"
 #include "ui/views/picking.hpp"
 #include "ui/views/plot_widget.hpp"
 #include "ui/views/scene_2d.hpp"

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "core/error.hpp"
+#include "core/run/error.hpp"
 #include "ui/views/grid_layers.hpp"
 #include "ui/views/layer_geometry.hpp"
 #include "ui/views/partition_layers.hpp"

@@ -1,6 +1,6 @@
 #include "ui/views/view_plane.hpp"
 
-#include "core/error.hpp"
+#include "core/run/error.hpp"
 
 namespace simjoin::ui {
 

@@ -6,8 +6,8 @@
 #include <array>
 #include <vector>
 
-#include "core/pca.hpp"
-#include "core/point_set.hpp"
+#include "core/points/pca.hpp"
+#include "core/points/point_set.hpp"
 
 namespace simjoin::ui {
 

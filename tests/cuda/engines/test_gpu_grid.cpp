@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <regex>
 
-#include "core/error.hpp"
+#include "core/run/error.hpp"
 #include "cuda/detail/grid_layout.hpp"
 #include "tests/core/grid_outliers.hpp"
 #include "tests/core/grid_check.hpp"

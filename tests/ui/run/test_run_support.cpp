@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "core/engines/cpu_bruteforce.hpp"
-#include "core/error.hpp"
+#include "core/run/error.hpp"
 #include "tests/core/oracle_check.hpp"
 
 namespace simjoin::ui::testing {

@@ -4,7 +4,7 @@
 // fail on purpose.
 #include <memory>
 
-#include "core/engine.hpp"
+#include "core/run/engine.hpp"
 #include "ui/run/run_request.hpp"
 
 namespace simjoin::ui::testing {

@@ -1,0 +1,235 @@
+#include "core/frame/far_points.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/frame/join_frame.hpp"
+#include "core/run/parallel.hpp"
+
+namespace simjoin {
+
+namespace {
+constexpr std::size_t kSampleRows = 16384;
+constexpr double kWorkLimit = 0x1p30;        // float64 operations the far points' join may cost
+constexpr std::size_t kRowsPerItem = 1 << 16;  // rows of the other side one far-join item covers
+
+// Per dimension, the 1st and 99th percentiles of a sample of A and B together, widened by their
+// distance on either side and clipped to the data's bounds.
+Bounds64 middle_box(const JoinSources& sources, const Bounds64& bounds) {
+  const std::size_t d = sources.a->dims();
+  const std::size_t total = sources.a->size() + (sources.b ? sources.b->size() : 0);
+  std::vector<PointSet> samples;
+  for (const PointSet* points : {sources.a, sources.b})
+    if (points && !points->empty())
+      samples.push_back(sample_points(*points, std::min(points->size(),
+                                      std::max<std::size_t>(1, kSampleRows * points->size() / total)), 1));
+  Bounds64 box = bounds;
+  std::vector<double> column;
+  for (std::size_t k = 0; k < d; ++k) {
+    column.clear();
+    for (const PointSet& sample : samples)
+      for (std::size_t i = 0; i < sample.size(); ++i) column.push_back(sample.point(i)[k]);
+    const auto at = [&](double fraction) {
+      const auto nth = column.begin() + std::ptrdiff_t(fraction * double(column.size() - 1));
+      std::nth_element(column.begin(), nth, column.end());
+      return *nth;
+    };
+    const double low = at(0.01), high = at(0.99), width = high - low;
+    box.low[k] = std::max(bounds.low[k], low - width);
+    box.high[k] = std::min(bounds.high[k], high + width);
+  }
+  return box;
+}
+
+bool outside(const double* point, const Bounds64& box) {
+  for (std::size_t k = 0; k < box.low.size(); ++k)
+    if (!(point[k] >= box.low[k] && point[k] <= box.high[k])) return true;
+  return false;
+}
+
+// The rows of `points` outside `box`, ascending; stops early (returning false) past `limit` rows.
+bool rows_outside(const PointSet& points, const Bounds64& box, std::size_t limit, int threads,
+                  std::vector<std::uint32_t>& rows) {
+  const std::size_t n = points.size(), chunks = (n + kRowsPerItem - 1) / kRowsPerItem;
+  std::vector<std::vector<std::uint32_t>> found(chunks);
+  std::atomic<std::size_t> total{0};
+#pragma omp parallel for schedule(dynamic, 1) num_threads(thread_count(threads))
+  for (std::size_t c = 0; c < chunks; ++c) {
+    if (total.load(std::memory_order_relaxed) > limit) continue;
+    const std::size_t end = std::min(n, (c + 1) * kRowsPerItem);
+    std::size_t here = 0;
+    for (std::size_t i = c * kRowsPerItem; i < end; ++i)
+      if (outside(points.point(i), box) && ++here <= limit + 1) found[c].push_back(std::uint32_t(i));
+    total.fetch_add(here, std::memory_order_relaxed);
+  }
+  if (total.load() > limit) return false;
+  for (const auto& part : found) rows.insert(rows.end(), part.begin(), part.end());
+  return true;
+}
+
+// True when `point` lies farther than eps from the box in some dimension: then every point inside
+// the box is farther than eps from it, also for the oracle's rounded sum (the margin covers the
+// rounding of the difference, and the sum of squares can only grow; for eps = 0 it keeps a
+// difference's square from underflowing to 0).
+bool separated(const double* point, const Bounds64& box, double eps) {
+  const double margin = eps > 0 ? eps * (1 + 0x1p-30) : 0x1p-500;
+  for (std::size_t k = 0; k < box.low.size(); ++k)
+    if (box.low[k] - point[k] > margin || point[k] - box.high[k] > margin) return true;
+  return false;
+}
+
+std::vector<bool> row_mask(std::size_t n, const std::vector<std::uint32_t>& rows) {
+  std::vector<bool> mask(n, false);
+  for (const std::uint32_t row : rows) mask[row] = true;
+  return mask;
+}
+}  // namespace
+
+FarPoints find_far_points(const JoinSources& sources, const JoinFrame& whole, int threads) {
+  FarPoints far;
+  const PointSet& a = *sources.a;
+  const std::size_t total = a.size() + (sources.b ? sources.b->size() : 0);
+  if (total < 2) return far;
+  const double bound_all = whole.distance_error();
+  if (bound_all <= whole.eps() / 64) return far;
+  far.bulk = middle_box(sources, whole.bounds());
+  if (whole.over(far.bulk).distance_error() > bound_all / 4) return far;
+
+  const std::size_t limit = std::size_t(kWorkLimit / (double(a.dims()) * double(total)));
+  if (!rows_outside(a, far.bulk, limit, threads, far.a) ||
+      (sources.b && !rows_outside(*sources.b, far.bulk, limit - far.a.size(), threads, far.b))) {
+    far.a.clear();
+    far.b.clear();
+  }
+  return far;
+}
+
+FarPoints find_far_points(const JoinSources& sources, double eps, int threads) {
+  return find_far_points(sources, JoinFrame(*sources.a, sources.b, eps), threads);
+}
+
+PointSet without_rows(const PointSet& points, std::span<const std::uint32_t> far,
+                      std::vector<std::uint32_t>& kept) {
+  const std::size_t n = points.size(), d = points.dims();
+  PointSet rest = PointSet::uninitialized(n - far.size(), d);
+  kept.clear();
+  kept.reserve(n - far.size());
+  std::size_t next_far = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (next_far < far.size() && far[next_far] == i) {
+      ++next_far;
+      continue;
+    }
+    std::copy(points.point(i), points.point(i) + d, rest.point(kept.size()));
+    kept.push_back(std::uint32_t(i));
+  }
+  rest.column_names = points.column_names;
+  rest.source = points.source;
+  rest.source_type = points.source_type;
+  return rest;
+}
+
+std::uint64_t join_far_points(const JoinSources& sources, const FarPoints& far, double eps, int threads,
+                              PairSink& sink, RunControl& control) {
+  const PointSet& a = *sources.a;
+  const bool self = sources.self_join();
+  const PointSet& b = self ? a : *sources.b;
+  const std::size_t d = a.dims();
+  const ExactBand oracle = oracle_band(eps);
+  const std::vector<bool> far_in_a = row_mask(a.size(), far.a);
+  // Items: each far point of A against a range of B's rows, then (A join B) each far point of B
+  // against a range of A's rows that are not far themselves (those pairs were the first kind). A far
+  // point separated from the bulk's box by more than eps can only pair with far points: its first
+  // item tests those and its other items nothing.
+  const std::size_t b_ranges = (b.size() + kRowsPerItem - 1) / kRowsPerItem;
+  const std::size_t a_ranges = (a.size() + kRowsPerItem - 1) / kRowsPerItem;
+  const std::size_t first_kind = far.a.size() * b_ranges;
+  const std::size_t items = first_kind + (self ? 0 : far.b.size() * a_ranges);
+  const std::vector<std::uint32_t>& far_of_b = self ? far.a : far.b;
+  std::uint64_t compared = 0;
+  parallel_rows(items, threads, control, [&](std::size_t item, PairBuffer& out) {
+    std::uint64_t tests = 0;
+    const auto test = [&](std::uint32_t i, std::uint32_t j) {
+      ++tests;
+      if (!oracle.oracle_within(a.point(i), b.point(j), d)) return;
+      if (self)
+        out.push(std::min(i, j), std::max(i, j));
+      else
+        out.push(i, j);
+    };
+    if (item < first_kind) {
+      const std::uint32_t i = far.a[item / b_ranges];
+      const std::size_t range = item % b_ranges;
+      // In a self-join a pair of two far points is tested from its first point only.
+      const auto skip = [&](std::size_t j) { return self && (j == i || (far_in_a[j] && j < i)); };
+      if (separated(a.point(i), far.bulk, eps)) {
+        if (range == 0)
+          for (const std::uint32_t j : far_of_b)
+            if (!skip(j)) test(i, j);
+      } else {
+        const std::size_t begin = range * kRowsPerItem, end = std::min(b.size(), begin + kRowsPerItem);
+        for (std::size_t j = begin; j < end; ++j)
+          if (!skip(j)) test(i, std::uint32_t(j));
+      }
+    } else {
+      const std::size_t rest = item - first_kind;
+      const std::uint32_t j = far.b[rest / a_ranges];
+      const std::size_t begin = (rest % a_ranges) * kRowsPerItem, end = std::min(a.size(), begin + kRowsPerItem);
+      if (!separated(b.point(j), far.bulk, eps))
+        for (std::size_t i = begin; i < end; ++i)
+          if (!far_in_a[i]) test(std::uint32_t(i), j);
+    }
+    return tests;
+  }, sink, compared);
+  return compared;
+}
+
+void renumber_structures(RunResult& result, std::span<const std::uint32_t> kept, const PointSet& a) {
+  if (result.partitions) {
+    PartitionStructure& parts = *result.partitions;
+    const std::size_t d = a.dims();
+    constexpr std::uint32_t kFar = UINT32_MAX;
+    std::vector<std::uint32_t> membership(a.size(), kFar);
+    for (std::size_t r = 0; r < kept.size() && r < parts.membership.size(); ++r) membership[kept[r]] = parts.membership[r];
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      if (membership[i] != kFar) continue;
+      membership[i] = 0;
+      double nearest = INFINITY;
+      for (std::size_t c = 0; c < parts.k; ++c) {
+        const double distance = oracle_squared_distance(a.point(i), parts.centroids.data() + c * d, d, 1.0);
+        if (distance < nearest) nearest = distance, membership[i] = std::uint32_t(c);
+      }
+    }
+    parts.membership = std::move(membership);
+    for (std::uint32_t& point : parts.replica_point) point = kept[point];
+  }
+  if (result.grid)
+    for (std::uint32_t& point : result.grid->point_order) point = kept[point];
+}
+
+BulkSources::BulkSources(const JoinSources& sources, JoinFrame whole, int threads)
+    : sources_(sources), threads_(threads), far_(find_far_points(sources, whole, threads)), frame_(std::move(whole)) {
+  if (far_.empty()) return;
+  a_ = without_rows(*sources.a, far_.a, rows_a_);
+  if (sources.b) b_ = without_rows(*sources.b, far_.b, rows_b_);
+  frame_ = frame_.over(joint_bounds(*a_, b_ ? &*b_ : nullptr));
+}
+
+JoinSources BulkSources::rows() const {
+  if (far_.empty()) return sources_;
+  return {&*a_, b_ ? &*b_ : nullptr};
+}
+
+void BulkSources::join_far_points(RunResult& result, PairSink& sink, RunControl& control) const {
+  if (far_.empty()) return;
+  control.set_phase("far points");
+  {
+    PhaseTimer timer(result.stats, "far points");
+    result.stats.compared_pairs += simjoin::join_far_points(sources_, far_, frame_.eps(), threads_, sink, control);
+  }
+  renumber_structures(result, rows_a_, *sources_.a);
+  result.stats.notes.push_back(std::to_string(far_.size()) +
+                               " far points (outliers) kept out of the float32 frame and joined in float64");
+}
+
+}  // namespace simjoin

@@ -1,0 +1,103 @@
+#include "core/run/engine.hpp"
+
+#include <chrono>
+#include <cmath>
+
+#include "core/run/error.hpp"
+#include "core/frame/frame_step.hpp"
+
+namespace simjoin {
+
+namespace {
+void validate(const Engine& engine, const JoinSources& inputs, const JoinParams& params) {
+  if (inputs.a == nullptr) fail(ErrorKind::Internal, "join without input points");
+  if (!(params.eps >= 0) || !std::isfinite(params.eps))
+    fail(ErrorKind::Usage, "eps must be a finite number >= 0 (got " + std::to_string(params.eps) + ")");
+  if (params.k < 0) fail(ErrorKind::Usage, "k must be >= 0");
+  const Capabilities caps = engine.capabilities();
+  if (inputs.self_join() && !caps.self_join)
+    fail(ErrorKind::Usage, engine.name() + " does not support self-joins");
+  if (!inputs.self_join()) {
+    if (!caps.ab_join) fail(ErrorKind::Usage, engine.name() + " does not support A-join-B");
+    if (inputs.b->dims() != inputs.a->dims())
+      fail(ErrorKind::Usage, "A has " + std::to_string(inputs.a->dims()) + " dimensions but B has " +
+                                 std::to_string(inputs.b->dims()));
+  }
+  if (inputs.a->dims() > caps.max_dims)
+    fail(ErrorKind::Usage, engine.name() + " supports at most " + std::to_string(caps.max_dims) +
+                               " dimensions; the input has " + std::to_string(inputs.a->dims()));
+  const std::uint64_t max_points = 0xFFFFFFFFull;
+  if (inputs.a->size() > max_points || (inputs.b && inputs.b->size() > max_points))
+    fail(ErrorKind::Usage, "at most 4294967295 points per set are supported");
+  const Availability availability = engine.availability();
+  if (!availability.available)
+    fail(ErrorKind::Unavailable, engine.name() + " is not available: " + availability.reason);
+}
+// Float64 engines compute on the file's values, and search the caller's eps itself.
+RunResult run_on_file_values(Engine& engine, const JoinSources& sources, const JoinParams& params,
+                             PairSink& sink, RunControl& control) {
+  JoinInputs inputs;
+  inputs.exact_a = sources.a;
+  inputs.exact_b = sources.b;
+  inputs.search_radius = params.eps;
+  RunResult result = engine.run(inputs, params, sink, control);
+  drop_unasked_structures(result, params);
+  return result;
+}
+
+// The stats fields every run shares.
+void fill_common_stats(RunStats& stats, const Engine& engine, const JoinSources& sources, const JoinParams& params,
+                       const PairSink& sink, double seconds) {
+  stats.seconds_total = seconds;
+  stats.engine = engine.name();
+  stats.n = sources.a->size();
+  stats.n_b = sources.self_join() ? 0 : sources.b->size();
+  stats.d = sources.a->dims();
+  stats.eps = params.eps;
+  stats.pairs = sink.count();
+}
+}  // namespace
+
+void drop_unasked_structures(RunResult& result, const JoinParams& params) {
+  if (params.structures) return;
+  result.partitions.reset();
+  result.grid.reset();
+}
+
+RunResult run_engine(Engine& engine, const JoinSources& sources, const JoinParams& params,
+                     PairSink& sink, RunControl& control) {
+  validate(engine, sources, params);
+  const auto start = std::chrono::steady_clock::now();
+  RunResult result = engine.capabilities().precision == Precision::Float64
+                         ? run_on_file_values(engine, sources, params, sink, control)
+                         : run_in_frame(engine, sources, params, sink, control);
+  control.set_phase("writing pairs");
+  sink.finish();
+  fill_common_stats(result.stats, engine, sources, params, sink,
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  control.report(1.0);
+  return result;
+}
+
+void EngineRegistry::add(std::unique_ptr<Engine> engine) { engines_.push_back(std::move(engine)); }
+
+Engine* EngineRegistry::find(const std::string& name) const {
+  for (const auto& engine : engines_)
+    if (engine->name() == name) return engine.get();
+  return nullptr;
+}
+
+Engine& EngineRegistry::get(const std::string& name) const {
+  if (Engine* engine = find(name)) return *engine;
+  std::string known;
+  for (const auto& engine : engines_) known += (known.empty() ? "" : ", ") + engine->name();
+  fail(ErrorKind::Usage, "unknown engine '" + name + "'; known engines: " + known);
+}
+
+std::vector<std::string> EngineRegistry::names() const {
+  std::vector<std::string> result;
+  for (const auto& engine : engines_) result.push_back(engine->name());
+  return result;
+}
+
+}  // namespace simjoin
