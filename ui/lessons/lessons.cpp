@@ -3,6 +3,9 @@
 namespace simjoin::ui {
 
 const std::vector<Lesson>& lessons() {
+  // A table: each lesson's settings on its first lines, its text below (clang-format would give
+  // every field a line of its own).
+  // clang-format off
   static const std::vector<Lesson> table = {
       {"replication-2d", "Replication in 2-D (KMEANS-JOIN)", "timezones", {"cpu-kmeans"}, 5, 8, ViewMode::Replication,
        94, {},
@@ -40,6 +43,7 @@ const std::vector<Lesson>& lessons() {
        "exact. The grid needs no copies at all. Compare the copies and distance tests measured below with "
        "those of the clustered lesson."},
   };
+  // clang-format on
   return table;
 }
 

@@ -112,7 +112,12 @@ ProjectionView::ProjectionView(QWidget* parent)
   layout->addWidget(stale_);
   layout->addLayout(body, 1);
   layout->addWidget(notes_);
+  connectControls(reset);
+}
 
+// The axis and partition boxes, the reset button, clicks and camera moves in the view, and the
+// worker's drawing.
+void ProjectionView::connectControls(QPushButton* reset) {
   auto axes_changed = [this] {
     const int x = x_axis_->currentData().toInt(), y = y_axis_->currentData().toInt();
     // Mixing a principal axis with a raw one is not a projection; follow the X choice.

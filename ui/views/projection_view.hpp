@@ -18,6 +18,7 @@ template <typename T>
 class QFutureWatcher;
 class QLabel;
 class QListWidget;
+class QPushButton;
 class QToolButton;
 
 namespace simjoin::ui {
@@ -92,6 +93,7 @@ class ProjectionView : public QWidget {
  private:
   void fillAxisCombos();
   void fillPartitionCombo();
+  void connectControls(QPushButton* reset);
   // The drawing follows the current state: started on a worker thread at once, or, while one is
   // under way, as soon as it ends (so rapid changes cost one build, not one each).
   void rebuild();
