@@ -10,8 +10,8 @@
 #include <memory>
 #include <vector>
 
-#include "core/run/pair_sink.hpp"
 #include "core/points/point_set.hpp"
+#include "core/run/pair_sink.hpp"
 #include "core/run/run_control.hpp"
 #include "core/run/run_stats.hpp"
 
@@ -23,7 +23,7 @@ struct RejoinBatch {
   std::uint64_t total_pairs = 0;
   double displacement = 0;  // the quality metric once the batch was assigned (0 for the first points)
   bool reclustered = false;
-  RunStats stats;           // this step's phases, compared pairs, copies, k, device; pairs = pairs added
+  RunStats stats;  // this step's phases, compared pairs, copies, k, device; pairs = pairs added
 };
 
 class RejoinSession {

@@ -25,9 +25,8 @@ BackgroundTask::BackgroundTask(const QString& title, Job job, QWidget* parent)
   });
 
   // Progress arrives on the worker thread; a queued signal carries it to the dialog.
-  control_ = std::make_unique<RunControl>([this](double fraction, const std::string& phase) {
-    emit progress(fraction, QString::fromStdString(phase));
-  });
+  control_ = std::make_unique<RunControl>(
+      [this](double fraction, const std::string& phase) { emit progress(fraction, QString::fromStdString(phase)); });
   connect(watcher_, &QFutureWatcher<Outcome>::finished, this, &BackgroundTask::onDone);
   RunControl* control = control_.get();
   watcher_->setFuture(QtConcurrent::run([job = std::move(job), control]() -> Outcome {

@@ -25,19 +25,19 @@
 #include "core/vtkio/load_points.hpp"
 #include "ui/background_task.hpp"
 #include "ui/export/image_export.hpp"
+#include "ui/lessons/open_lesson.hpp"
 #include "ui/panels/charts_tab.hpp"
 #include "ui/panels/info_panels.hpp"
-#include "ui/lessons/open_lesson.hpp"
 #include "ui/panels/parameters_panel.hpp"
-#include "ui/views/projection_view.hpp"
-#include "ui/run/run_history_model.hpp"
-#include "ui/run/run_staleness.hpp"
 #include "ui/panels/run_status.hpp"
 #include "ui/panels/runs_panel.hpp"
-#include "ui/samples.hpp"
-#include "ui/views/stale_marker.hpp"
-#include "ui/step_through/step_through_tab.hpp"
 #include "ui/panels/sweep_panel.hpp"
+#include "ui/run/run_history_model.hpp"
+#include "ui/run/run_staleness.hpp"
+#include "ui/samples.hpp"
+#include "ui/step_through/step_through_tab.hpp"
+#include "ui/views/projection_view.hpp"
+#include "ui/views/stale_marker.hpp"
 #include "ui/views/vtk_view_widget.hpp"
 
 namespace simjoin::ui {
@@ -59,8 +59,7 @@ QString best_cpu_engine(const EngineRegistry& registry) {
   if (registry.find("auto")) return "auto";
   for (const auto& engine : registry.engines()) {
     const Capabilities caps = engine->capabilities();
-    if (!caps.gpu && caps.exact && engine->availability().available)
-      return QString::fromStdString(engine->name());
+    if (!caps.gpu && caps.exact && engine->availability().available) return QString::fromStdString(engine->name());
   }
   return {};
 }
@@ -129,7 +128,7 @@ void MainWindow::buildDocks(const DeviceSummary& devices) {
   dock(this, tr("Parameters"), parameters_, Qt::LeftDockWidgetArea);
   dock(this, tr("Results"), results_, Qt::RightDockWidgetArea);
   QDockWidget* runs = dock(this, tr("Runs"), runs_panel_, Qt::BottomDockWidgetArea);
-  resizeDocks({runs}, {170}, Qt::Vertical);  // the views keep most of the height
+  resizeDocks({runs}, {170}, Qt::Vertical);    // the views keep most of the height
   resizeDocks({data}, {340}, Qt::Horizontal);  // room for the column and component tables
   connect(runs_panel_, &RunsPanel::loadRequested, this, &MainWindow::showRun);
   statusBar()->addPermanentWidget(new QLabel(devices.status));
@@ -160,7 +159,8 @@ void MainWindow::connectControls() {
           [this](quint64, double fraction, const QString& phase) { run_status_->progress(fraction, phase); });
   connect(runs_, &RunController::runFinished, this, [this](quint64, RunRecordPtr record) { onRunFinished(record); });
   connect(runs_, &RunController::runFailed, this, [this](quint64, const RunFailure& failure) { onRunFailed(failure); });
-  connect(runs_, &RunController::runNeedsConfirmation, this, [this](quint64, double pairs) { onRunNeedsConfirmation(pairs); });
+  connect(runs_, &RunController::runNeedsConfirmation, this,
+          [this](quint64, double pairs) { onRunNeedsConfirmation(pairs); });
   connect(runs_, &RunController::runCancelled, this, [this] {
     parameters_->setRunning(false);
     run_status_->stopped(tr("Run cancelled."));
@@ -180,11 +180,11 @@ void MainWindow::buildMenus() {
     if (!path.isEmpty()) openFile(path);
   });
   QMenu* samples = file->addMenu(tr("Open &Sample"));
-  for (const QString& name : sample_names())
-    samples->addAction(name, this, [this, name] { openSample(name); });
+  for (const QString& name : sample_names()) samples->addAction(name, this, [this, name] { openSample(name); });
   QMenu* lessons_menu = file->addMenu(tr("&Lessons"));
   for (const Lesson& lesson : lessons())
-    lessons_menu->addAction(QString::fromStdString(lesson.title), this, [this, &lesson] { open_lesson(*this, lesson); });
+    lessons_menu->addAction(QString::fromStdString(lesson.title), this,
+                            [this, &lesson] { open_lesson(*this, lesson); });
   recent_menu_ = file->addMenu(tr("Open &Recent"));
   refreshRecentMenu();
   file->addSeparator();
@@ -199,9 +199,8 @@ void MainWindow::buildMenus() {
     view->addAction(tr(info.title), QKeySequence(Qt::CTRL | (Qt::Key_1 + static_cast<int>(info.mode))), this,
                     [this, mode = info.mode] { setViewMode(mode); });
   view->addSeparator();
-  colorblind_ = view->addAction(tr("Colour-&blind-safe palette"), this, [this](bool on) {
-    setPalette(on ? PaletteKind::ColorBlind : PaletteKind::Distinct);
-  });
+  colorblind_ = view->addAction(tr("Colour-&blind-safe palette"), this,
+                                [this](bool on) { setPalette(on ? PaletteKind::ColorBlind : PaletteKind::Distinct); });
   colorblind_->setCheckable(true);
   colorblind_->setToolTip(tr("Partitions in Okabe & Ito's colours, told apart with any colour vision (up to %1)")
                               .arg(palette_size(PaletteKind::ColorBlind)));
@@ -232,24 +231,29 @@ void MainWindow::setViewMode(ViewMode mode) {
 
 void MainWindow::openFile(const QString& path) {
   const std::string file = path.toStdString();
-  load(tr("Loading %1").arg(QFileInfo(path).fileName()),
-       [file](RunControl& control) { return load_points(file, {}, &control); }, path);
+  load(
+      tr("Loading %1").arg(QFileInfo(path).fileName()),
+      [file](RunControl& control) { return load_points(file, {}, &control); }, path);
 }
 
 void MainWindow::openSample(const QString& name) {
-  load(tr("Loading sample %1").arg(name), [name](RunControl& control) { return load_sample(name, &control); },
-       QString());
+  load(
+      tr("Loading sample %1").arg(name), [name](RunControl& control) { return load_sample(name, &control); },
+      QString());
 }
 
 void MainWindow::load(const QString& title, std::function<PointSet(RunControl&)> loader, const QString& recent) {
   if (task_) return;
   auto loaded = std::make_shared<LoadedPoints>();
-  task_ = new BackgroundTask(title, [loaded, loader](RunControl& control) {
-    auto points = std::make_shared<PointSet>(loader(control));
-    require_finite(*points, points->source);
-    if (points->empty()) fail(ErrorKind::BadInput, points->source + ": the file holds no points");
-    *loaded = analyse_points(std::move(points), control);
-  }, this);
+  task_ = new BackgroundTask(
+      title,
+      [loaded, loader](RunControl& control) {
+        auto points = std::make_shared<PointSet>(loader(control));
+        require_finite(*points, points->source);
+        if (points->empty()) fail(ErrorKind::BadInput, points->source + ": the file holds no points");
+        *loaded = analyse_points(std::move(points), control);
+      },
+      this);
   connect(task_, &BackgroundTask::finished, this, [=, this](bool ok, bool cancelled, const QString& error) {
     const ErrorKind kind = cancelled ? ErrorKind::Cancelled : task_->errorKind();
     task_->deleteLater();
@@ -434,7 +438,8 @@ QImage MainWindow::screenshot() {
 
 void MainWindow::saveScreenshotAs() {
   const QString path = QFileDialog::getSaveFileName(this, tr("Save screenshot"), "simjoin.png", tr("PNG (*.png)"));
-  if (!path.isEmpty() && !save_image_file(screenshot(), path)) showError(tr("Screenshot"), tr("Cannot write %1").arg(path));
+  if (!path.isEmpty() && !save_image_file(screenshot(), path))
+    showError(tr("Screenshot"), tr("Cannot write %1").arg(path));
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
@@ -451,8 +456,8 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   settings.setValue("geometry", saveGeometry());
   settings.setValue("windowState", saveState());
   settings.setValue("engine", parameters_->engine());
-  settings.setValue("palette", QString::fromStdString(
-                                   palette_name(colorblind_->isChecked() ? PaletteKind::ColorBlind : PaletteKind::Distinct)));
+  settings.setValue("palette", QString::fromStdString(palette_name(colorblind_->isChecked() ? PaletteKind::ColorBlind
+                                                                                            : PaletteKind::Distinct)));
   if (task_) task_->cancel();
   runs_->cancel();
   event->accept();

@@ -11,11 +11,11 @@
 #include <QPointer>
 #include <QStringList>
 
-#include "core/run/engine.hpp"
 #include "core/points/eps_estimate.hpp"
-#include "core/run/error.hpp"
 #include "core/points/pca.hpp"
 #include "core/points/point_set.hpp"
+#include "core/run/engine.hpp"
+#include "core/run/error.hpp"
 #include "core/run/run_stats.hpp"
 #include "ui/export/image_size.hpp"
 #include "ui/panels/info_panels.hpp"
@@ -51,9 +51,9 @@ struct LoadedPoints {
 };
 
 struct DeviceSummary {
-  QStringList gpu_names;   // one per usable GPU, with free memory
-  QString status;          // status bar text: the GPUs, or "CPU only" and why
-  QString machine;         // CPU and GPUs for chart subtitles (core/report/machine_info.hpp's machine_line)
+  QStringList gpu_names;  // one per usable GPU, with free memory
+  QString status;         // status bar text: the GPUs, or "CPU only" and why
+  QString machine;        // CPU and GPUs for chart subtitles (core/report/machine_info.hpp's machine_line)
 };
 
 class MainWindow : public QMainWindow, public Workbench {

@@ -1,5 +1,6 @@
 // File -> Export: the selected run's pairs, neighbour lists, statistics and labelled points, and the
-// current view (PNG, SVG or PDF, at a chosen size and dpi), each written on a worker thread with progress (BackgroundTask).
+// current view (PNG, SVG or PDF, at a chosen size and dpi), each written on a worker thread with progress
+// (BackgroundTask).
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
@@ -11,9 +12,9 @@
 #include "ui/export/image_size_dialog.hpp"
 #include "ui/export/run_export.hpp"
 #include "ui/main_window.hpp"
+#include "ui/panels/runs_panel.hpp"
 #include "ui/views/projection_view.hpp"
 #include "ui/views/view_figure.hpp"
-#include "ui/panels/runs_panel.hpp"
 
 #include "core/run/error.hpp"
 
@@ -70,7 +71,8 @@ void MainWindow::exportRun(RunExport kind, const QString& path) {
     case RunExport::NeighborsCsr: {
       // The prefix is the chosen name without an extension the user may have typed.
       const QFileInfo info(path);
-      const std::string prefix = info.suffix().isEmpty() ? file : (info.path() + "/" + info.completeBaseName()).toStdString();
+      const std::string prefix =
+          info.suffix().isEmpty() ? file : (info.path() + "/" + info.completeBaseName()).toStdString();
       job = [&registry, run, prefix](RunControl& control) { export_neighbors_csr(registry, *run, prefix, control); };
       break;
     }
@@ -101,9 +103,12 @@ void MainWindow::runInBackground(const QString& title, std::function<void(RunCon
   connect(task_, &BackgroundTask::finished, this, [this, title](bool ok, bool cancelled, const QString& error) {
     task_->deleteLater();
     task_ = nullptr;
-    if (ok) statusBar()->showMessage(tr("%1: done").arg(title), 8000);
-    else if (cancelled) statusBar()->showMessage(tr("%1: cancelled").arg(title), 5000);
-    else showError(title, error);
+    if (ok)
+      statusBar()->showMessage(tr("%1: done").arg(title), 8000);
+    else if (cancelled)
+      statusBar()->showMessage(tr("%1: cancelled").arg(title), 5000);
+    else
+      showError(title, error);
     emit exportFinished(ok);
   });
 }

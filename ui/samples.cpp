@@ -7,8 +7,8 @@
 #include <QFileInfo>
 #include <QTemporaryDir>
 
-#include "core/run/error.hpp"
 #include "core/points/generators.hpp"
+#include "core/run/error.hpp"
 #include "core/vtkio/load_points.hpp"
 
 namespace simjoin::ui {
@@ -67,14 +67,13 @@ PointSet load_sample(const QString& name, RunControl* control) {
     }
   const QString file = sample_file(name);
   if (file.isEmpty())
-    fail(ErrorKind::BadInput, "no sample named '" + name.toStdString() + "'; the samples are: " +
-                                  sample_names().join(", ").toStdString());
+    fail(ErrorKind::BadInput,
+         "no sample named '" + name.toStdString() + "'; the samples are: " + sample_names().join(", ").toStdString());
   // The readers take a path; a built-in resource is copied to a temporary file first.
   QFile resource(kPrefix + file);
   QTemporaryDir dir;
   const QString path = dir.filePath(file);
-  if (!dir.isValid() || !resource.copy(path))
-    fail(ErrorKind::BadInput, "cannot extract sample " + file.toStdString());
+  if (!dir.isValid() || !resource.copy(path)) fail(ErrorKind::BadInput, "cannot extract sample " + file.toStdString());
   PointSet points = load_points(path.toStdString(), {}, control);
   points.source = "sample " + file.toStdString();
   return points;

@@ -14,13 +14,13 @@
 #include "app/cli/commands.hpp"
 #include "app/cli/join_options.hpp"
 #include "app/cli/load_input.hpp"
-#include "app/cli/run_summary.hpp"
 #include "app/cli/peer_baselines.hpp"
+#include "app/cli/run_summary.hpp"
 #include "app/cli/terminal_progress.hpp"
-#include "core/run/error.hpp"
-#include "core/points/generators.hpp"
 #include "core/io/pair_writers.hpp"
+#include "core/points/generators.hpp"
 #include "core/report/repeat_timing.hpp"
+#include "core/run/error.hpp"
 #include "core/run/result_estimate.hpp"
 #include "cuda/gpu_engines.hpp"
 
@@ -33,7 +33,7 @@ constexpr int kExitEnginesDisagree = 5;
 struct BenchOptions {
   std::string workload, input, json;
   std::vector<std::string> engines;
-  RepeatRule timing;  // warm-up and repeats, as the application's sweeps
+  RepeatRule timing;            // warm-up and repeats, as the application's sweeps
   double cancel_after_ms = -1;  // >= 0: measure cancel latency instead of run time
   bool count_only = false, compare_scipy = false, compare_nanoflann = false;
   EngineOptions engine_options;
@@ -43,7 +43,7 @@ struct EngineTiming {
   std::string engine;
   std::vector<double> seconds;
   std::vector<std::vector<PhaseTime>> phases;  // of each timed run, to tell a slow run's phase
-  int finished = 0;  // --cancel-after runs that ended before the cancel was requested
+  int finished = 0;                            // --cancel-after runs that ended before the cancel was requested
   std::uint64_t pairs = 0;
   bool exact = true;
   RunStats last;
@@ -95,8 +95,8 @@ EngineTiming time_cancel(Engine& engine, const PointSet& points, const JoinParam
 }
 
 nlohmann::json to_cancel_json(const EngineTiming& timing) {
-  nlohmann::json json = {{"engine", timing.engine}, {"latency_seconds", timing.seconds},
-                         {"finished_before_cancel", timing.finished}};
+  nlohmann::json json = {
+      {"engine", timing.engine}, {"latency_seconds", timing.seconds}, {"finished_before_cancel", timing.finished}};
   json["median"] = timing.seconds.empty() ? nlohmann::json() : nlohmann::json(timing.median());
   json["max"] = timing.seconds.empty() ? nlohmann::json() : nlohmann::json(timing.max());
   return json;
@@ -154,8 +154,8 @@ nlohmann::json to_json(const EngineTiming& timing) {
     runs.push_back({{"seconds", timing.seconds[r]}, {"phases", phases}});
   }
   return {{"engine", timing.engine}, {"seconds", timing.seconds}, {"median", timing.median()},
-          {"min", timing.min()}, {"max", timing.max()}, {"pairs", timing.pairs}, {"exact", timing.exact},
-          {"stats", timing.last}, {"runs", runs}};
+          {"min", timing.min()},     {"max", timing.max()},       {"pairs", timing.pairs},
+          {"exact", timing.exact},   {"stats", timing.last},      {"runs", runs}};
 }
 // The points to time and their name: a named workload (with its eps and k unless given) or a file.
 struct BenchInput {
@@ -206,10 +206,17 @@ std::vector<EngineTiming> time_entries(const std::vector<BenchEntry>& entries, c
 // What the bench's JSON says of every run: the input, the parameters and the machine.
 nlohmann::json describe_bench(const BenchInput& input, const JoinParams& params, const BenchOptions& options,
                               const MachineInfo& machine) {
-  return {{"input", input.name}, {"n", input.points.size()}, {"d", input.points.dims()},
-          {"eps", params.eps}, {"k", params.k}, {"count_only", options.count_only},
-          {"repeat", options.timing.repeat}, {"warmup", options.timing.warmup},
-          {"cpu", machine.cpu}, {"cpu_threads", machine.cpu_threads}, {"gpu", machine.gpu}};
+  return {{"input", input.name},
+          {"n", input.points.size()},
+          {"d", input.points.dims()},
+          {"eps", params.eps},
+          {"k", params.k},
+          {"count_only", options.count_only},
+          {"repeat", options.timing.repeat},
+          {"warmup", options.timing.warmup},
+          {"cpu", machine.cpu},
+          {"cpu_threads", machine.cpu_threads},
+          {"gpu", machine.gpu}};
 }
 
 // --cancel-after: the table of latencies, and the JSON.
@@ -223,11 +230,12 @@ int report_cancel_latency(const std::vector<EngineTiming>& timings, const BenchI
   for (const EngineTiming& timing : timings) {
     const bool any = !timing.seconds.empty();
     std::printf("%-22s %10s %10s %6zu/%-3d\n", timing.engine.c_str(),
-                any ? format_seconds(timing.median()).c_str() : "-",
-                any ? format_seconds(timing.max()).c_str() : "-", timing.seconds.size(), options.timing.repeat);
+                any ? format_seconds(timing.median()).c_str() : "-", any ? format_seconds(timing.max()).c_str() : "-",
+                timing.seconds.size(), options.timing.repeat);
   }
-  std::printf("latency = time from the cancel request until the run returned; runs that finished before "
-              "the request are not counted\n");
+  std::printf(
+      "latency = time from the cancel request until the run returned; runs that finished before "
+      "the request are not counted\n");
   if (!options.json.empty()) {
     nlohmann::json json = describe_bench(input, params, options, machine);
     json["cancel_after_ms"] = options.cancel_after_ms;
@@ -239,8 +247,8 @@ int report_cancel_latency(const std::vector<EngineTiming>& timings, const BenchI
 
 nlohmann::json to_json(const PeerTiming& peer) {
   const TimeSpread spread = spread_of(peer.seconds);
-  return {{"seconds", peer.seconds}, {"median", spread.median}, {"min", spread.min}, {"max", spread.max},
-          {"pairs", peer.pairs}, {"note", peer.note}};
+  return {{"seconds", peer.seconds}, {"median", spread.median}, {"min", spread.min},
+          {"max", spread.max},       {"pairs", peer.pairs},     {"note", peer.note}};
 }
 
 // The peers asked for, timed after the engines on the same points.
@@ -271,8 +279,7 @@ bool print_peer(const PeerTiming& peer, double reference, const EngineTiming* fi
 // The table of run times with the speed-up over the first entry (and the peers' lines); whether the
 // exact engines and exact peers agree on the pair count.
 bool print_timings(const std::vector<EngineTiming>& timings, const std::vector<PeerTiming>& peers) {
-  std::printf("%-22s %10s %10s %10s %14s %12s %9s\n", "engine", "median", "min", "max", "pairs", "pairs/s",
-              "speedup");
+  std::printf("%-22s %10s %10s %10s %14s %12s %9s\n", "engine", "median", "min", "max", "pairs", "pairs/s", "speedup");
   const double reference = timings.front().median();
   bool agree = true;
   const EngineTiming* first_exact = nullptr;
@@ -300,8 +307,9 @@ int report_timings(const std::vector<EngineTiming>& timings, const BenchInput& i
   std::printf("host: %s\n", machine_line(machine).c_str());
   const bool agree = print_timings(timings, peers);
   if (!agree)
-    std::fprintf(stderr, "error: exact engines (or the nanoflann peer) disagree on the pair count (each must "
-                         "return exactly the oracle's pairs): a defect, please report it with the input\n");
+    std::fprintf(stderr,
+                 "error: exact engines (or the nanoflann peer) disagree on the pair count (each must "
+                 "return exactly the oracle's pairs): a defect, please report it with the input\n");
   if (!options.json.empty()) {
     nlohmann::json json = describe_bench(input, params, options, machine);
     json["counts_agree"] = agree;
@@ -335,9 +343,11 @@ Command add_bench_command(CLI::App& app, const EngineRegistry& registry) {
   auto options = std::make_shared<BenchOptions>();
   command->add_option("--workload", options->workload, "Named workload (see `simjoin generate --help`)");
   command->add_option("--input", options->input, "Point file instead of a workload (needs --eps)");
-  command->add_option("--engines", options->engines,
-                      "Engines, e.g. --engines cpu-nlj,cpu-grid; NAME@0+1 runs an engine on GPUs 0 and 1")
-      ->delimiter(',')->required();
+  command
+      ->add_option("--engines", options->engines,
+                   "Engines, e.g. --engines cpu-nlj,cpu-grid; NAME@0+1 runs an engine on GPUs 0 and 1")
+      ->delimiter(',')
+      ->required();
   add_schema_option(*command, option_schema::kRepeat, options->timing.repeat)->capture_default_str();
   add_schema_option(*command, option_schema::kWarmup, options->timing.warmup)->capture_default_str();
   command->add_flag("--count-only", options->count_only, "Count pairs only (default: pairs returned to host memory)");
@@ -347,9 +357,11 @@ Command add_bench_command(CLI::App& app, const EngineRegistry& registry) {
                     "Also time nanoflann's KD-tree radius search (float64, --threads OpenMP threads, exact "
                     "count) on the same points, by the engines' --warmup and --repeat");
   command->add_option("--json", options->json, "Write the results as JSON");
-  command->add_option("--cancel-after", options->cancel_after_ms,
-                      "Measure cancel latency instead: cancel each run after MS milliseconds and time until "
-                      "it returns")->check(CLI::Range(0.0, 3.6e6));
+  command
+      ->add_option("--cancel-after", options->cancel_after_ms,
+                   "Measure cancel latency instead: cancel each run after MS milliseconds and time until "
+                   "it returns")
+      ->check(CLI::Range(0.0, 3.6e6));
   add_engine_options(*command, options->engine_options, false);
   return {command, [options, command, &registry] { return run_bench(*options, *command, registry); }};
 }

@@ -2,9 +2,9 @@
 #include <cstdio>
 
 #include "app/cli/commands.hpp"
-#include "core/run/error.hpp"
-#include "core/points/generators.hpp"
 #include "core/io/point_writers.hpp"
+#include "core/points/generators.hpp"
+#include "core/run/error.hpp"
 
 namespace simjoin::cli {
 
@@ -32,21 +32,22 @@ Command add_generate_command(CLI::App& app) {
   command->add_option("--seed", spec.seed, "Random seed")->capture_default_str();
   command->add_option("--out", options->out, "Output file (.npy or .csv)")->required();
   return {command, [options, command] {
-    GeneratorSpec spec = options->spec;
-    if (!options->workload.empty()) {
-      if (command->count("--n") || command->count("--kind"))
-        fail(ErrorKind::Usage, "--workload fixes the distribution; do not combine it with --kind/--n");
-      spec = find_workload(options->workload).spec;
-    } else {
-      if (!command->count("--n")) fail(ErrorKind::Usage, "give --workload NAME or --n N (with --kind, --dims, ...)");
-      spec.kind = parse_distribution(options->kind);
-    }
-    const PointSet points = generate(spec);
-    write_points(options->out, points);
-    std::printf("wrote %zu points x %zu dims (%s) to %s\n", points.size(), points.dims(),
-                points.source.c_str(), options->out.c_str());
-    return 0;
-  }};
+            GeneratorSpec spec = options->spec;
+            if (!options->workload.empty()) {
+              if (command->count("--n") || command->count("--kind"))
+                fail(ErrorKind::Usage, "--workload fixes the distribution; do not combine it with --kind/--n");
+              spec = find_workload(options->workload).spec;
+            } else {
+              if (!command->count("--n"))
+                fail(ErrorKind::Usage, "give --workload NAME or --n N (with --kind, --dims, ...)");
+              spec.kind = parse_distribution(options->kind);
+            }
+            const PointSet points = generate(spec);
+            write_points(options->out, points);
+            std::printf("wrote %zu points x %zu dims (%s) to %s\n", points.size(), points.dims(), points.source.c_str(),
+                        options->out.c_str());
+            return 0;
+          }};
 }
 
 }  // namespace simjoin::cli

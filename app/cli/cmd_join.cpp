@@ -7,11 +7,11 @@
 #include "app/cli/load_input.hpp"
 #include "app/cli/run_summary.hpp"
 #include "app/cli/terminal_progress.hpp"
-#include "core/run/error.hpp"
 #include "core/io/pair_writers.hpp"
 #include "core/io/point_labels.hpp"
 #include "core/io/scratch_pairs.hpp"
 #include "core/report/stats_document.hpp"
+#include "core/run/error.hpp"
 #include "core/vtkio/vtk_points.hpp"
 
 namespace simjoin::cli {
@@ -75,8 +75,8 @@ struct JoinSinks {
 void write_outputs(const JoinOptions& options, const JoinSources& inputs, const RunResult& result, JoinSinks& sinks,
                    TerminalRun& run) {
   if (!options.neighbors.empty()) {
-    write_neighbors_csr(options.neighbors, sinks.neighbor_pairs->blocks(),
-                        inputs.a->size(), inputs.self_join(), &run.control());
+    write_neighbors_csr(options.neighbors, sinks.neighbor_pairs->blocks(), inputs.a->size(), inputs.self_join(),
+                        &run.control());
     std::printf("wrote %s.offsets.npy and %s.ids.npy\n", options.neighbors.c_str(), options.neighbors.c_str());
   }
   if (sinks.neighbor_counts) {

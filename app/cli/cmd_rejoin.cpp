@@ -8,8 +8,8 @@
 #include "app/cli/load_input.hpp"
 #include "app/cli/run_summary.hpp"
 #include "app/cli/terminal_progress.hpp"
-#include "core/run/error.hpp"
 #include "core/io/pair_writers.hpp"
+#include "core/run/error.hpp"
 #include "cuda/gpu_engines.hpp"
 #include "cuda/rejoin.hpp"
 
@@ -32,41 +32,45 @@ void print_batch(const std::string& name, const RejoinBatch& batch) {
 }  // namespace
 
 Command add_rejoin_command(CLI::App& app) {
-  auto* command = app.add_subcommand("rejoin", "RE-JOIN on the GPU: a self-join kept up to date as batches of points arrive");
+  auto* command =
+      app.add_subcommand("rejoin", "RE-JOIN on the GPU: a self-join kept up to date as batches of points arrive");
   auto options = std::make_shared<RejoinOptions>();
   command->add_option("--input", options->input, "Initial point file")->required();
   command->add_option("--updates", options->updates, "Point files added in turn, e.g. --updates u1.npy,u2.npy")
       ->delimiter(',');
   command->add_option("--eps", options->eps, "Distance threshold")->required()->check(CLI::NonNegativeNumber);
-  command->add_option("--k", options->k, "k-means partitions (0: chosen from n)")->capture_default_str()
+  command->add_option("--k", options->k, "k-means partitions (0: chosen from n)")
+      ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
-  command->add_option("--threshold", options->threshold,
-                      "Recluster when the summed centroid displacement exceeds this (coordinate units)")
-      ->required()->check(CLI::NonNegativeNumber);
+  command
+      ->add_option("--threshold", options->threshold,
+                   "Recluster when the summed centroid displacement exceeds this (coordinate units)")
+      ->required()
+      ->check(CLI::NonNegativeNumber);
   command->add_option("--seed", options->seed, "k-means seed")->capture_default_str();
   command->add_option("--device", options->device, "GPU ordinal")->capture_default_str();
   command->add_option("--output", options->output, "Final pair list: .csv, .npy or .bin");
   return {command, [options] {
-    const GpuStatus gpus = query_gpus();
-    if (!gpus.available) fail(ErrorKind::Unavailable, "rejoin needs a GPU: " + gpus.reason);
-    const PointSet initial = load_input(options->input);
-    std::vector<PointSet> updates;
-    for (const std::string& path : options->updates) updates.push_back(load_input(path));
-    RejoinSession session(options->threshold, options->seed, options->device);
-    TerminalRun run;
-    std::printf("%-24s %10s %12s %14s %11s %10s %10s\n", "batch", "new points", "pairs added", "total pairs",
-                "reclustered", "displaced", "time");
-    print_batch(options->input, session.initial(initial, options->eps, options->k, &run.control()));
-    for (std::size_t u = 0; u < updates.size(); ++u)
-      print_batch(options->updates[u], session.update(updates[u], &run.control()));
-    if (!options->output.empty()) {
-      PairFileSink file(options->output, pair_format_for_path(options->output), session.size());
-      file.add(session.pairs());
-      file.finish();
-      std::printf("wrote %s\n", options->output.c_str());
-    }
-    return 0;
-  }};
+            const GpuStatus gpus = query_gpus();
+            if (!gpus.available) fail(ErrorKind::Unavailable, "rejoin needs a GPU: " + gpus.reason);
+            const PointSet initial = load_input(options->input);
+            std::vector<PointSet> updates;
+            for (const std::string& path : options->updates) updates.push_back(load_input(path));
+            RejoinSession session(options->threshold, options->seed, options->device);
+            TerminalRun run;
+            std::printf("%-24s %10s %12s %14s %11s %10s %10s\n", "batch", "new points", "pairs added", "total pairs",
+                        "reclustered", "displaced", "time");
+            print_batch(options->input, session.initial(initial, options->eps, options->k, &run.control()));
+            for (std::size_t u = 0; u < updates.size(); ++u)
+              print_batch(options->updates[u], session.update(updates[u], &run.control()));
+            if (!options->output.empty()) {
+              PairFileSink file(options->output, pair_format_for_path(options->output), session.size());
+              file.add(session.pairs());
+              file.finish();
+              std::printf("wrote %s\n", options->output.c_str());
+            }
+            return 0;
+          }};
 }
 
 }  // namespace simjoin::cli

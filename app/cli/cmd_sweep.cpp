@@ -16,8 +16,8 @@ namespace {
 int run_sibling(const std::string& program, const std::vector<std::string>& arguments) {
   const std::filesystem::path path = std::filesystem::read_symlink("/proc/self/exe").parent_path() / program;
   if (access(path.c_str(), X_OK) != 0)
-    fail(ErrorKind::Unavailable, "simjoin sweep needs the GUI build: " + path.string() +
-                                     " is missing (configure with -DSIMJOIN_GUI=ON)");
+    fail(ErrorKind::Unavailable,
+         "simjoin sweep needs the GUI build: " + path.string() + " is missing (configure with -DSIMJOIN_GUI=ON)");
   std::vector<char*> argv{const_cast<char*>(path.c_str())};
   for (const std::string& argument : arguments) argv.push_back(const_cast<char*>(argument.c_str()));
   argv.push_back(nullptr);
@@ -27,8 +27,9 @@ int run_sibling(const std::string& program, const std::vector<std::string>& argu
 }  // namespace
 
 Command add_sweep_command(CLI::App& app) {
-  auto* command = app.add_subcommand("sweep", "Run engines over several eps (and k) values; write CSV and a chart "
-                                              "(`simjoin sweep --help` lists its options)");
+  auto* command = app.add_subcommand("sweep",
+                                     "Run engines over several eps (and k) values; write CSV and a chart "
+                                     "(`simjoin sweep --help` lists its options)");
   command->prefix_command();  // every argument, --help included, is simjoin-sweep's
   command->set_help_flag();
   return {command, [command] { return run_sibling("simjoin-sweep", command->remaining()); }};

@@ -10,7 +10,8 @@ namespace simjoin::cli {
 PointSet load_input(const std::string& path) {
   TerminalRun run;
   PointSet points = load_points(path, {}, &run.control());
-  for (const std::string& warning : points.warnings) std::fprintf(stderr, "warning: %s: %s\n", path.c_str(), warning.c_str());
+  for (const std::string& warning : points.warnings)
+    std::fprintf(stderr, "warning: %s: %s\n", path.c_str(), warning.c_str());
   return points;
 }
 

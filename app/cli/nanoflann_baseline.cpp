@@ -27,7 +27,9 @@ struct RowMajorPoints {
   std::size_t kdtree_get_point_count() const { return points.size(); }
   double kdtree_get_pt(std::uint32_t i, std::size_t k) const { return points.point(i)[k]; }
   template <class Box>
-  bool kdtree_get_bbox(Box&) const { return false; }
+  bool kdtree_get_bbox(Box&) const {
+    return false;
+  }
 };
 
 // One query's result set: pairs (query, j) with j > query, decided as the file comment says.
@@ -69,18 +71,21 @@ class ExactPairs {
 // Builds the tree and searches every point into `sink`; Dim is the compile-time dimension (-1: any).
 template <int Dim>
 void join_once(const PointSet& points, double eps, int threads, PairSink& sink) {
-  using Tree = nanoflann::KDTreeSingleIndexAdaptor<nanoflann::L2_Simple_Adaptor<double, RowMajorPoints>,
-                                                   RowMajorPoints, Dim, std::uint32_t>;
+  using Tree = nanoflann::KDTreeSingleIndexAdaptor<nanoflann::L2_Simple_Adaptor<double, RowMajorPoints>, RowMajorPoints,
+                                                   Dim, std::uint32_t>;
   const RowMajorPoints data{points};
   const Tree tree(int(points.dims()), data);
   const ExactBand oracle = oracle_band(eps);
   RunControl control;
   std::uint64_t unused_tests = 0;
-  parallel_rows(points.size(), threads, control, [&](std::size_t i, PairBuffer& out) {
-    ExactPairs found(points, oracle, eps, std::uint32_t(i), out);
-    tree.findNeighbors(found, points.point(i), nanoflann::SearchParams(0, 0, false));
-    return std::uint64_t(0);
-  }, sink, unused_tests);
+  parallel_rows(
+      points.size(), threads, control,
+      [&](std::size_t i, PairBuffer& out) {
+        ExactPairs found(points, oracle, eps, std::uint32_t(i), out);
+        tree.findNeighbors(found, points.point(i), nanoflann::SearchParams(0, 0, false));
+        return std::uint64_t(0);
+      },
+      sink, unused_tests);
 }
 }  // namespace
 
@@ -92,9 +97,15 @@ PeerTiming time_nanoflann(const PointSet& points, double eps, int threads, bool 
     PairSink& sink = keep_pairs ? static_cast<PairSink&>(list_sink) : count_sink;
     const auto start = std::chrono::steady_clock::now();
     switch (points.dims()) {
-      case 2: join_once<2>(points, eps, threads, sink); break;
-      case 3: join_once<3>(points, eps, threads, sink); break;
-      default: join_once<-1>(points, eps, threads, sink); break;
+      case 2:
+        join_once<2>(points, eps, threads, sink);
+        break;
+      case 3:
+        join_once<3>(points, eps, threads, sink);
+        break;
+      default:
+        join_once<-1>(points, eps, threads, sink);
+        break;
     }
     sink.finish();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "core/run/pair_sink.hpp"
 #include "core/points/point_set.hpp"
 #include "core/report/repeat_timing.hpp"
+#include "core/run/pair_sink.hpp"
 
 namespace simjoin::cli {
 
@@ -15,8 +15,8 @@ struct PeerTiming {
   std::string name;
   std::vector<double> seconds;  // one per timed run
   std::uint64_t pairs = 0;
-  std::string note;             // how its count relates to the exact engines'
-  bool exact = false;           // its count must equal the exact engines'
+  std::string note;    // how its count relates to the exact engines'
+  bool exact = false;  // its count must equal the exact engines'
 };
 
 // One run of cKDTree.query_ball_point(workers=-1, return_length=True), build included; the pair count
@@ -27,7 +27,6 @@ PeerTiming time_scipy_ckdtree(const PointSet& points, double eps);
 // nanoflann's KD-tree (float64, build included) radius search of every point on `threads` OpenMP
 // threads (0: all cores), pairs i < j into a fresh sink per run (pairs kept when `keep_pairs`),
 // timed by `rule`. Its count is the exact engines': see nanoflann_baseline.cpp.
-PeerTiming time_nanoflann(const PointSet& points, double eps, int threads, bool keep_pairs,
-                          const RepeatRule& rule);
+PeerTiming time_nanoflann(const PointSet& points, double eps, int threads, bool keep_pairs, const RepeatRule& rule);
 
 }  // namespace simjoin::cli

@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/run/error.hpp"
 #include "core/io/point_writers.hpp"
+#include "core/run/error.hpp"
 
 namespace simjoin::cli {
 
@@ -25,8 +25,8 @@ PeerTiming time_scipy_ckdtree(const PointSet& points, double eps) {
   const std::string script_path = fs::exists(script) ? script : std::string(SIMJOIN_SOURCE_DIR) + "/" + script;
   char eps_text[32];
   std::snprintf(eps_text, sizeof eps_text, "%.17g", eps);
-  const std::string command = std::string(python ? python : SIMJOIN_PYTHON) + " " + script_path + " " +
-                              file.string() + " " + eps_text;
+  const std::string command =
+      std::string(python ? python : SIMJOIN_PYTHON) + " " + script_path + " " + file.string() + " " + eps_text;
   std::string output;
   {
     std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
@@ -37,7 +37,9 @@ PeerTiming time_scipy_ckdtree(const PointSet& points, double eps) {
   fs::remove(file);
   try {
     const auto json = nlohmann::json::parse(output);
-    return {"scipy-ckdtree", {json.at("seconds").get<double>()}, json.at("pairs").get<std::uint64_t>(),
+    return {"scipy-ckdtree",
+            {json.at("seconds").get<double>()},
+            json.at("pairs").get<std::uint64_t>(),
             "one run; inclusive radius in float64, its own summation order"};
   } catch (const std::exception&) {
     fail(ErrorKind::Unavailable, "the SciPy baseline did not run (is python3-scipy installed?): " + output);

@@ -35,8 +35,8 @@ RunControl::ProgressCallback progress_bar() {
     if (fraction < 1.0 && now - *last < std::chrono::milliseconds(100)) return;
     *last = now;
     const int width = 30, filled = int(fraction * width);
-    std::fprintf(stderr, "\r[%.*s%*s] %3d%% %-12s", filled, "##############################",
-                 width - filled, "", int(fraction * 100), phase.c_str());
+    std::fprintf(stderr, "\r[%.*s%*s] %3d%% %-12s", filled, "##############################", width - filled, "",
+                 int(fraction * 100), phase.c_str());
     if (fraction >= 1.0) std::fprintf(stderr, "\r%*s\r", width + 20, "");
     std::fflush(stderr);
   };

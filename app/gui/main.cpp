@@ -16,27 +16,27 @@
 #include <QTabWidget>
 #include <QTimer>
 
+#include "core/options/option_schema.hpp"
+#include "core/report/machine_info.hpp"
 #include "core/run/cancel_signals.hpp"
 #include "core/run/engine.hpp"
 #include "core/run/error.hpp"
-#include "core/report/machine_info.hpp"
-#include "core/options/option_schema.hpp"
 #include "cuda/gpu_engines.hpp"
-#include "ui/charts/sweep_runner.hpp"
-#include "ui/panels/charts_tab.hpp"
-#include "ui/panels/eps_spin_box.hpp"
 #include "ui/charts/chart_export.hpp"
+#include "ui/charts/sweep_runner.hpp"
 #include "ui/export/image_export.hpp"
 #include "ui/export/image_size.hpp"
 #include "ui/export/run_export.hpp"
 #include "ui/lessons/open_lesson.hpp"
 #include "ui/main_window.hpp"
+#include "ui/panels/charts_tab.hpp"
+#include "ui/panels/eps_spin_box.hpp"
 #include "ui/panels/parameters_panel.hpp"
-#include "ui/views/projection_view.hpp"
-#include "ui/views/view_figure.hpp"
+#include "ui/panels/sweep_panel.hpp"
 #include "ui/samples.hpp"
 #include "ui/step_through/step_through_tab.hpp"
-#include "ui/panels/sweep_panel.hpp"
+#include "ui/views/projection_view.hpp"
+#include "ui/views/view_figure.hpp"
 #include "ui/views/view_modes.hpp"
 #include "ui/views/vtk_view_widget.hpp"
 
@@ -80,23 +80,29 @@ struct Options {
   const QCommandLineOption run{"run", "run the join and wait for it"};
   const QCommandLineOption stats{"stats", "write the run's statistics as JSON (as simjoin join --stats)", "JSON"};
   const QCommandLineOption max_pairs{
-      "max-pairs", "ask before a run expected to return more pairs (default 1e8; 0: never); refused with --quit or --screenshot",
+      "max-pairs",
+      "ask before a run expected to return more pairs (default 1e8; 0: never); refused with --quit or --screenshot",
       "P"};
   const QCommandLineOption screenshot{"screenshot", "save a PNG of the window", "PNG"};
   const QCommandLineOption export_view{
       "export-view", "write the 2-D view as a figure: the plot, its axes and legend (.png, .svg, .pdf)", "FILE"};
   const QCommandLineOption export_chart{
-      "export-chart", "write the chart: the sweep's after --sweep-eps, else the run's phases (.png, .svg, .pdf)", "FILE"};
-  const QCommandLineOption export_size = schema_option(option_schema::kExportSize, "; for --export-view and --export-chart");
-  const QCommandLineOption export_dpi = schema_option(option_schema::kExportDpi, "; for --export-view and --export-chart");
+      "export-chart", "write the chart: the sweep's after --sweep-eps, else the run's phases (.png, .svg, .pdf)",
+      "FILE"};
+  const QCommandLineOption export_size =
+      schema_option(option_schema::kExportSize, "; for --export-view and --export-chart");
+  const QCommandLineOption export_dpi =
+      schema_option(option_schema::kExportDpi, "; for --export-view and --export-chart");
   const QCommandLineOption quit{"quit", "quit when done"};
   const QCommandLineOption sweep_eps{"sweep-eps", "sweep eps on the Charts tab (log spacing)", "FROM,TO,STEPS"};
   const QCommandLineOption sweep_engines{"sweep-engines", "engines of the sweep", "A,B"};
   const QCommandLineOption tab{"tab", "tab to show: views or charts", "TAB"};
   const QCommandLineOption pick{"pick", "pick point INDEX (a row of the file) in the views, after --run", "INDEX"};
-  const QCommandLineOption lesson{"lesson", "open a lesson of File > Lessons (its sample, runs and explanation)", "NAME"};
+  const QCommandLineOption lesson{"lesson", "open a lesson of File > Lessons (its sample, runs and explanation)",
+                                  "NAME"};
   const QCommandLineOption step{"step", "show the Step through tab, advanced N steps (the engine's algorithm)", "N"};
-  const QCommandLineOption palette{"palette", "partition colours: distinct (64 colours) or colorblind (Okabe-Ito)", "NAME"};
+  const QCommandLineOption palette{"palette", "partition colours: distinct (64 colours) or colorblind (Okabe-Ito)",
+                                   "NAME"};
   const QCommandLineOption legend{"legend", "the legend beside the 2-D view: shown (default) or hidden", "STATE"};
 
   Options() {
@@ -104,8 +110,9 @@ struct Options {
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument("FILE", "point file to open (or sample:NAME)");
-    parser.addOptions({eps, k, engine, view, run, stats, max_pairs, sweep_eps, sweep_engines, tab, palette, legend, pick, lesson, step,
-                       export_view, export_chart, export_size, export_dpi, screenshot, quit});
+    parser.addOptions({eps,           k,           engine,     view,       run,  stats,  max_pairs, sweep_eps,
+                       sweep_engines, tab,         palette,    legend,     pick, lesson, step,      export_view,
+                       export_chart,  export_size, export_dpi, screenshot, quit});
   }
 };
 
@@ -184,7 +191,10 @@ bool run_sweep(ui::SweepPanel& sweep, const SweepRange& range, const QString& en
   sweep.setEpsRange(range.from, range.to, range.steps, true);
   QEventLoop loop;
   bool finished = false;
-  QObject::connect(sweep.runner(), &ui::SweepRunner::finished, &loop, [&] { finished = true; loop.quit(); });
+  QObject::connect(sweep.runner(), &ui::SweepRunner::finished, &loop, [&] {
+    finished = true;
+    loop.quit();
+  });
   QObject::connect(sweep.runner(), &ui::SweepRunner::failed, &loop, &QEventLoop::quit);
   QObject::connect(sweep.runner(), &ui::SweepRunner::cancelled, &loop, &QEventLoop::quit);
   sweep.start();
@@ -316,8 +326,8 @@ int read_command_line(const Options& options, ui::MainWindow& window, const Engi
   if (const int refused = read_presentation(options, window, request)) return refused;
   if (const int refused = read_scripted_steps(options, request)) return refused;
   if (const int refused = read_figure_options(options, request)) return refused;
-  request.outputs = parser.isSet(options.screenshot) || parser.isSet(options.export_view) ||
-                    parser.isSet(options.export_chart);
+  request.outputs =
+      parser.isSet(options.screenshot) || parser.isSet(options.export_view) || parser.isSet(options.export_chart);
   request.scripted = parser.isSet(options.quit) || request.outputs;
   return 0;
 }
@@ -346,8 +356,10 @@ void watch_failures(ui::MainWindow& window, bool scripted, Failure& failure) {
 void open_input(ui::MainWindow& window, const Request& request, Failure& failure) {
   if (!request.files.isEmpty()) {
     const QString file = request.files.first();
-    if (file.startsWith("sample:")) window.openSample(file.mid(7));
-    else window.openFile(file);
+    if (file.startsWith("sample:"))
+      window.openSample(file.mid(7));
+    else
+      window.openFile(file);
     window.waitForTask();
   }
   if (request.lesson && !ui::open_lesson(window, *request.lesson)) failure.note(ErrorKind::Internal);
@@ -455,8 +467,10 @@ int main(int argc, char** argv) {
   if (options.parser.isSet(options.run) && window.points()) run_join(options, window, failure);
   if (const int refused = show_requested(options, window, request, failure)) return refused;
   const bool quit = options.parser.isSet(options.quit);
-  if (request.outputs) write_outputs_later(options, window, request, failure, app);
-  else if (quit) QTimer::singleShot(0, &app, &QApplication::quit);
+  if (request.outputs)
+    write_outputs_later(options, window, request, failure, app);
+  else if (quit)
+    QTimer::singleShot(0, &app, &QApplication::quit);
   const int code = app.exec();
   return quit && failure.code ? failure.code : code;
 }

@@ -39,8 +39,8 @@ PointSet points_from_array(const py::array& array, const std::string& name) {
                                   std::string(py::str(array.dtype())) + "; convert it with " + name +
                                   ".astype(numpy.float64)");
   if (array.ndim() != 2)
-    fail(ErrorKind::BadInput, name + " must be a 2-D array of n points x d dimensions; its shape is " +
-                                  shape_text(array));
+    fail(ErrorKind::BadInput,
+         name + " must be a 2-D array of n points x d dimensions; its shape is " + shape_text(array));
   PointSet points = PointSet::uninitialized(std::size_t(array.shape(0)), std::size_t(array.shape(1)));
   const auto* base = static_cast<const char*>(array.data());
   const py::ssize_t row_stride = array.strides(0), column_stride = array.strides(1);

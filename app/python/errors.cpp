@@ -10,9 +10,12 @@ namespace {
 PyObject* exception_type(ErrorKind kind) {
   switch (kind) {
     case ErrorKind::Usage:
-    case ErrorKind::BadInput: return PyExc_ValueError;
-    case ErrorKind::OutOfMemory: return PyExc_MemoryError;
-    default: return PyExc_RuntimeError;
+    case ErrorKind::BadInput:
+      return PyExc_ValueError;
+    case ErrorKind::OutOfMemory:
+      return PyExc_MemoryError;
+    default:
+      return PyExc_RuntimeError;
   }
 }
 }  // namespace

@@ -13,7 +13,8 @@ template <typename T>
 class HostArray {
  public:
   HostArray() = default;
-  explicit HostArray(std::size_t size) : data_(static_cast<T*>(std::malloc(std::max<std::size_t>(size, 1) * sizeof(T)))), size_(size) {
+  explicit HostArray(std::size_t size)
+      : data_(static_cast<T*>(std::malloc(std::max<std::size_t>(size, 1) * sizeof(T)))), size_(size) {
     if (!data_) throw std::bad_alloc();
   }
   T* data() { return data_.get(); }

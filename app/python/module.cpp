@@ -51,8 +51,7 @@ PYBIND11_MODULE(_simjoin, module) {
   module.def(
       "join",
       [](const py::array& x, double eps, const std::optional<py::array>& y, const std::string& engine, int k,
-         const std::string& output, bool include_self, const std::vector<int>& devices,
-         const py::object& progress) {
+         const std::string& output, bool include_self, const std::vector<int>& devices, const py::object& progress) {
         return python::join_arrays(x, y, {eps, engine, k, output, include_self, devices, progress});
       },
       py::arg("x"), py::arg("eps"), py::arg("y"), py::arg("engine"), py::arg("k"), py::arg("output"),

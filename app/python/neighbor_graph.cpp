@@ -30,8 +30,8 @@ void sort_row_by_distance(NeighborGraph& graph, std::int64_t begin, std::int64_t
   std::vector<Entry> entries;
   entries.reserve(std::size_t(end - begin));
   for (std::int64_t e = begin; e < end; ++e)
-    entries.push_back({distance(rows.point(row), columns.point(std::size_t(graph.indices[e])), rows.dims()),
-                       graph.indices[e]});
+    entries.push_back(
+        {distance(rows.point(row), columns.point(std::size_t(graph.indices[e])), rows.dims()), graph.indices[e]});
   std::sort(entries.begin(), entries.end());
   for (std::int64_t e = begin; e < end; ++e) {
     graph.data[e] = entries[e - begin].distance;
@@ -40,8 +40,7 @@ void sort_row_by_distance(NeighborGraph& graph, std::int64_t begin, std::int64_t
 }
 }  // namespace
 
-NeighborGraph neighbor_graph(PairListSink& pairs, const JoinSources& sources, GraphLayout layout,
-                             RunControl& control) {
+NeighborGraph neighbor_graph(PairListSink& pairs, const JoinSources& sources, GraphLayout layout, RunControl& control) {
   control.set_phase("neighbour graph");
   const bool self_join = sources.self_join();
   const bool diagonal = self_join && layout.include_self;

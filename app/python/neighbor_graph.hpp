@@ -11,9 +11,9 @@
 namespace simjoin::python {
 
 struct NeighborGraph {
-  std::vector<std::int64_t> indptr;   // row r's entries are [indptr[r], indptr[r + 1])
-  HostArray<std::int64_t> indices;    // their columns
-  HostArray<double> data;             // 1.0, or the distance
+  std::vector<std::int64_t> indptr;  // row r's entries are [indptr[r], indptr[r + 1])
+  HostArray<std::int64_t> indices;   // their columns
+  HostArray<double> data;            // 1.0, or the distance
 };
 
 struct GraphLayout {
@@ -27,7 +27,6 @@ struct GraphLayout {
 // precomputed graph; otherwise data is 1.0 and rows are sorted by column. Pairs may come in any
 // order; they are taken out of `pairs` (which ends empty), each block freed once placed. Checks
 // `control` for cancellation every few milliseconds.
-NeighborGraph neighbor_graph(PairListSink& pairs, const JoinSources& sources, GraphLayout layout,
-                             RunControl& control);
+NeighborGraph neighbor_graph(PairListSink& pairs, const JoinSources& sources, GraphLayout layout, RunControl& control);
 
 }  // namespace simjoin::python

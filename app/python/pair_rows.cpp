@@ -91,7 +91,8 @@ std::vector<std::int64_t> row_offsets(PairListSink& pairs, std::size_t rows, boo
   return offsets;
 }
 
-void for_row_ranges(std::size_t rows, RunControl& control, const std::function<void(std::size_t, std::size_t)>& sort_range) {
+void for_row_ranges(std::size_t rows, RunControl& control,
+                    const std::function<void(std::size_t, std::size_t)>& sort_range) {
   parallel_for_each((rows + kRowsPerCheck - 1) / kRowsPerCheck, 0, control, [&](std::size_t range) {
     const std::size_t begin = range * kRowsPerCheck;
     sort_range(begin, std::min(rows, begin + kRowsPerCheck));

@@ -24,7 +24,8 @@ std::vector<std::int64_t> row_offsets(PairListSink& pairs, std::size_t rows, boo
                                       RunControl& control);
 
 // Calls sort_range(begin, end) for ranges of rows covering [0, rows), in parallel.
-void for_row_ranges(std::size_t rows, RunControl& control, const std::function<void(std::size_t, std::size_t)>& sort_range);
+void for_row_ranges(std::size_t rows, RunControl& control,
+                    const std::function<void(std::size_t, std::size_t)>& sort_range);
 
 // The pairs in (i, j) order, every i being below `rows`, taken out of `pairs` (which ends empty): joined
 // into one array block by block, each block freed once copied, then sorted there by an in-place radix

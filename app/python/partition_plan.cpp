@@ -5,10 +5,10 @@
 #include "app/python/array_points.hpp"
 #include "app/python/owning_array.hpp"
 #include "core/engines/cpu_kmeans.hpp"
-#include "core/run/error.hpp"
 #include "core/frame/join_frame.hpp"
-#include "core/points/kmeans.hpp"
 #include "core/frame/numeric_rules.hpp"
+#include "core/points/kmeans.hpp"
+#include "core/run/error.hpp"
 #include "core/run/parallel.hpp"
 
 namespace py = pybind11;
@@ -22,8 +22,8 @@ void require_within(const PointSet& points, const Bounds64& bounds, const std::s
     for (std::size_t k = 0; k < points.dims(); ++k) {
       const double x = points.point(i)[k];
       if (x < bounds.low[k] || x > bounds.high[k])
-        fail(ErrorKind::BadInput, name + ": row " + std::to_string(i) + " lies outside the plan's bounds in dimension " +
-                                      std::to_string(k));
+        fail(ErrorKind::BadInput,
+             name + ": row " + std::to_string(i) + " lies outside the plan's bounds in dimension " + std::to_string(k));
     }
 }
 }  // namespace
@@ -35,8 +35,8 @@ py::array_t<double> fit_centroids(const py::array& sample, std::size_t k, std::u
   const PointSet points = points_from_array(sample, "sample");
   const Bounds64 bounds{low, high};
   if (low.size() != points.dims() || high.size() != points.dims())
-    fail(ErrorKind::BadInput, "sample: " + std::to_string(points.dims()) + " dimensions, the bounds have " +
-                                  std::to_string(low.size()));
+    fail(ErrorKind::BadInput,
+         "sample: " + std::to_string(points.dims()) + " dimensions, the bounds have " + std::to_string(low.size()));
   std::vector<double> centroids;
   {
     py::gil_scoped_release release;
@@ -55,15 +55,15 @@ py::array_t<double> fit_centroids(const py::array& sample, std::size_t k, std::u
   return owning_array<double>(std::move(centroids), {py::ssize_t(k), py::ssize_t(points.dims())});
 }
 
-py::tuple partition_plan(const py::array& points, const py::array& centroids, double eps, const std::vector<double>& low,
-                         const std::vector<double>& high, const std::string& name) {
+py::tuple partition_plan(const py::array& points, const py::array& centroids, double eps,
+                         const std::vector<double>& low, const std::vector<double>& high, const std::string& name) {
   if (!(eps >= 0) || !std::isfinite(eps)) fail(ErrorKind::Usage, "eps must be a finite number >= 0");
   const PointSet rows = points_from_array(points, name);
   const PointSet centres = points_from_array(centroids, "centroids");
   const Bounds64 bounds{low, high};
   if (centres.dims() != rows.dims() || low.size() != rows.dims() || high.size() != rows.dims())
-    fail(ErrorKind::BadInput, name + ": " + std::to_string(rows.dims()) + " dimensions, the plan has " +
-                                  std::to_string(centres.dims()));
+    fail(ErrorKind::BadInput,
+         name + ": " + std::to_string(rows.dims()) + " dimensions, the plan has " + std::to_string(centres.dims()));
   if (centres.empty()) fail(ErrorKind::Usage, "a plan needs at least one centroid");
   Placement placement;
   {

@@ -6,10 +6,10 @@
 
 #include "app/cli/command_main.hpp"
 #include "app/cli/join_options.hpp"
+#include "app/sweep/sweep_command.hpp"
 #include "core/run/cancel_signals.hpp"
 #include "core/run/error.hpp"
 #include "cuda/gpu_engines.hpp"
-#include "app/sweep/sweep_command.hpp"
 
 int main(int argc, char** argv) {
   using namespace simjoin;
@@ -23,7 +23,9 @@ int main(int argc, char** argv) {
   app.add_option("--input", options->input, "Point file A")->required();
   app.add_option("--input-b", options->input_b, "Point file B: join A with B instead of A with itself");
   app.add_option("--engines", options->engines, "Engines, e.g. cpu-grid,cpu-kmeans")->required()->delimiter(',');
-  cli::add_schema_option(app, option_schema::kEps, options->eps_values, "; several: 0.1,0.2,0.4")->required()->delimiter(',');
+  cli::add_schema_option(app, option_schema::kEps, options->eps_values, "; several: 0.1,0.2,0.4")
+      ->required()
+      ->delimiter(',');
   cli::add_schema_option(app, option_schema::kK, options->k_values, "; several: 4,8,16")->delimiter(',');
   app.add_option("--chart", options->chart_path, "Chart image: .svg, .png or .pdf");
   cli::add_schema_option(app, option_schema::kSize, options->size)->capture_default_str();
@@ -42,15 +44,15 @@ int main(int argc, char** argv) {
   app.add_flag("--quiet", options->quiet, "No line per run on stderr");
   // The whole program is one command.
   const cli::Command sweep{&app, [options, &registry] {
-    // A size in inches meets the sides' range, or not, at the resolution chosen.
-    if (!option_schema::parse_image_size(options->size, options->dpi))
-      fail(ErrorKind::Usage, option_schema::refusal(option_schema::kSize));
-    options->registry = &registry;
-    options->machine = machine_line(this_machine());
-    const int code = ui::run_sweep_command(*options);
-    if (!options->csv_path.empty()) std::printf("wrote %s\n", options->csv_path.c_str());
-    if (!options->chart_path.empty()) std::printf("wrote %s\n", options->chart_path.c_str());
-    return code;
-  }};
+                             // A size in inches meets the sides' range, or not, at the resolution chosen.
+                             if (!option_schema::parse_image_size(options->size, options->dpi))
+                               fail(ErrorKind::Usage, option_schema::refusal(option_schema::kSize));
+                             options->registry = &registry;
+                             options->machine = machine_line(this_machine());
+                             const int code = ui::run_sweep_command(*options);
+                             if (!options->csv_path.empty()) std::printf("wrote %s\n", options->csv_path.c_str());
+                             if (!options->chart_path.empty()) std::printf("wrote %s\n", options->chart_path.c_str());
+                             return code;
+                           }};
   return cli::run_commands(app, {sweep}, argc, argv);
 }

@@ -5,13 +5,13 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/io/file_io.hpp"
 #include "core/run/cancel_signals.hpp"
 #include "core/run/error.hpp"
-#include "core/io/file_io.hpp"
 #include "core/vtkio/load_points.hpp"
+#include "ui/charts/chart_export.hpp"
 #include "ui/charts/sweep_chart.hpp"
 #include "ui/charts/sweep_csv.hpp"
-#include "ui/charts/chart_export.hpp"
 
 namespace simjoin::ui {
 
@@ -31,8 +31,7 @@ std::unique_ptr<QApplication> ensure_gui_application() {
   return std::make_unique<QApplication>(argc, argv);
 }
 
-std::shared_ptr<const PointSet> points_from(const std::shared_ptr<const PointSet>& loaded,
-                                            const std::string& path) {
+std::shared_ptr<const PointSet> points_from(const std::shared_ptr<const PointSet>& loaded, const std::string& path) {
   if (loaded) return loaded;
   if (path.empty()) return nullptr;
   return std::make_shared<const PointSet>(load_points(path));
@@ -40,8 +39,8 @@ std::shared_ptr<const PointSet> points_from(const std::shared_ptr<const PointSet
 
 ImageSize chart_size(const SweepOptions& options) {
   if (!parse_dpi(QString::number(options.dpi)))
-    fail(ErrorKind::Usage, "chart dpi " + std::to_string(options.dpi) + ": give " + std::to_string(kMinDpi) +
-                               " to " + std::to_string(kMaxDpi));
+    fail(ErrorKind::Usage, "chart dpi " + std::to_string(options.dpi) + ": give " + std::to_string(kMinDpi) + " to " +
+                               std::to_string(kMaxDpi));
   const std::optional<QSize> pixels = parse_image_size(QString::fromStdString(options.size), options.dpi);
   if (!pixels)
     fail(ErrorKind::Usage, "chart size '" + options.size + "': give WIDTHxHEIGHT in pixels, each " +

@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "core/run/engine.hpp"
 #include "core/report/repeat_timing.hpp"
+#include "core/run/engine.hpp"
 
 namespace simjoin::ui {
 
@@ -30,14 +30,14 @@ struct SweepOptions {
   const EngineRegistry* registry = nullptr;
   std::vector<std::string> engines;
   std::vector<double> eps_values;
-  std::vector<int> k_values;  // empty: base.k only
-  std::string input;          // point file of A, read with load_points (unless `a` is set)
-  std::string input_b;        // point file of B for A join B; empty for a self-join
+  std::vector<int> k_values;             // empty: base.k only
+  std::string input;                     // point file of A, read with load_points (unless `a` is set)
+  std::string input_b;                   // point file of B for A join B; empty for a self-join
   std::shared_ptr<const PointSet> a, b;  // already loaded points, used instead of the files
-  JoinParams base;            // seed, threads, devices, unicomp, batch size; eps and k are swept
-  RepeatRule timing;          // runs per point
-  std::string machine;        // for the chart's subtitle
-  std::string csv_path;       // at least one of csv_path and chart_path
+  JoinParams base;                       // seed, threads, devices, unicomp, batch size; eps and k are swept
+  RepeatRule timing;                     // runs per point
+  std::string machine;                   // for the chart's subtitle
+  std::string csv_path;                  // at least one of csv_path and chart_path
   std::string chart_path;
   std::string metric = "seconds";
   std::string size = "1200x800";  // the chart's pixels, "WxH", and resolution (ui/export/image_size.hpp)

@@ -29,8 +29,7 @@ JoinShape join_shape(const JoinInputs& inputs, double eps) {
   return shape_of(*inputs.a, inputs.queries(), inputs.self_join(), eps);
 }
 
-RunResult ChoosingEngine::run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink,
-                              RunControl& control) {
+RunResult ChoosingEngine::run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink, RunControl& control) {
   const Choice choice = choose(join_shape(inputs, inputs.search_radius));
   RunResult result = choice.engine->run(inputs, params, sink, control);
   result.stats.notes.insert(result.stats.notes.begin(),

@@ -16,7 +16,7 @@ struct JoinShape {
   std::size_t queries = 0;  // points in B, or in A for a self-join
   std::size_t dims = 0;
   bool self_join = true;
-  double widest = 0;        // A's largest extent in any dimension
+  double widest = 0;  // A's largest extent in any dimension
   double eps = 0;
   double candidates() const { return double(candidate_pairs(self_join, n, queries)); }
 };
@@ -34,8 +34,7 @@ class ChoosingEngine : public Engine {
   };
   virtual Choice choose(const JoinShape& shape) const = 0;
   Choice choose(const JoinSources& sources, double eps) const { return choose(join_shape(sources, eps)); }
-  RunResult run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink,
-                RunControl& control) final;
+  RunResult run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink, RunControl& control) final;
 };
 
 }  // namespace simjoin

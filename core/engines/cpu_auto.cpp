@@ -32,13 +32,12 @@ CpuAutoEngine::Choice CpuAutoEngine::choose(const JoinShape& shape) const {
   if (candidates <= kSmallJoinCandidates)
     return {nlj_.get(), "small input (" + std::to_string(std::uint64_t(candidates)) +
                             " candidate pairs): a nested loop needs no index"};
-  if (widest <= 2 * eps)
-    return {nlj_.get(), "eps spans the data in every dimension: no index can prune"};
+  if (widest <= 2 * eps) return {nlj_.get(), "eps spans the data in every dimension: no index can prune"};
   if (dims <= kLowDims)
     return {grid_.get(), "low dimension (d <= " + std::to_string(kLowDims) + "): the epsilon-grid prunes best"};
   if (dims <= kMidDims)
-    return {kmeans_.get(), "mid dimension (d <= " + std::to_string(kMidDims) +
-                               "): k-means partitions prune where a grid cannot"};
+    return {kmeans_.get(),
+            "mid dimension (d <= " + std::to_string(kMidDims) + "): k-means partitions prune where a grid cannot"};
   return {nlj_.get(), "high dimension (d > " + std::to_string(kMidDims) + "): a vectorised nested loop"};
 }
 

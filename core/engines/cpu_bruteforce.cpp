@@ -11,8 +11,8 @@ Capabilities CpuBruteForceEngine::capabilities() const {
   return caps;
 }
 
-RunResult CpuBruteForceEngine::run(const JoinInputs& inputs, const JoinParams& params,
-                                   PairSink& sink, RunControl& control) {
+RunResult CpuBruteForceEngine::run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink,
+                                   RunControl& control) {
   RunResult result;
   PhaseTimer timer(result.stats, "join");
   control.set_phase("join");
@@ -24,13 +24,16 @@ RunResult CpuBruteForceEngine::run(const JoinInputs& inputs, const JoinParams& p
   std::uint64_t compared = 0;
 
   // Rows of A are the outer loop; for a self-join only j > i is visited.
-  parallel_rows(a.size(), params.threads, control, [&](std::size_t i, PairBuffer& out) {
-    const std::size_t begin = self ? i + 1 : 0;
-    const double* p = a.point(i);
-    for (std::size_t j = begin; j < q.size(); ++j)
-      if (oracle.oracle_within(p, q.point(j), d)) out.push(std::uint32_t(i), std::uint32_t(j));
-    return q.size() - begin;
-  }, sink, compared);
+  parallel_rows(
+      a.size(), params.threads, control,
+      [&](std::size_t i, PairBuffer& out) {
+        const std::size_t begin = self ? i + 1 : 0;
+        const double* p = a.point(i);
+        for (std::size_t j = begin; j < q.size(); ++j)
+          if (oracle.oracle_within(p, q.point(j), d)) out.push(std::uint32_t(i), std::uint32_t(j));
+        return q.size() - begin;
+      },
+      sink, compared);
   result.stats.compared_pairs = compared;
   return result;
 }

@@ -8,8 +8,7 @@
 
 namespace simjoin {
 
-RunResult CpuGridEngine::run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink,
-                             RunControl& control) {
+RunResult CpuGridEngine::run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink, RunControl& control) {
   RunResult result;
   RunStats& stats = result.stats;
   const bool self = inputs.self_join();
@@ -32,17 +31,20 @@ RunResult CpuGridEngine::run(const JoinInputs& inputs, const JoinParams& params,
     control.set_phase("join");
     // Tasks run in cell order, which keeps the neighbour cells of successive tasks in cache.
     const ExactPairTest is_pair = inputs.pair_test();
-    parallel_rows(tasks.size(), params.threads, control, [&](std::size_t t, PairBuffer& out) {
-      return join->run(tasks[t], [&](std::uint32_t q, std::uint32_t p, float d2) {
-        if (!is_pair(d2, p, q)) return;
-        if (!self)
-          out.push(p, q);
-        else if (unicomp)
-          out.push(std::min(p, q), std::max(p, q));
-        else if (q < p)
-          out.push(q, p);
-      });
-    }, sink, stats.compared_pairs);
+    parallel_rows(
+        tasks.size(), params.threads, control,
+        [&](std::size_t t, PairBuffer& out) {
+          return join->run(tasks[t], [&](std::uint32_t q, std::uint32_t p, float d2) {
+            if (!is_pair(d2, p, q)) return;
+            if (!self)
+              out.push(p, q);
+            else if (unicomp)
+              out.push(std::min(p, q), std::max(p, q));
+            else if (q < p)
+              out.push(q, p);
+          });
+        },
+        sink, stats.compared_pairs);
   }
 
   result.grid = join->take_structure();

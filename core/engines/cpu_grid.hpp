@@ -14,8 +14,7 @@ class CpuGridEngine final : public Engine {
            "cost model picks; all cores";
   }
   Capabilities capabilities() const override { return {}; }
-  RunResult run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink,
-                RunControl& control) override;
+  RunResult run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink, RunControl& control) override;
 };
 
 }  // namespace simjoin

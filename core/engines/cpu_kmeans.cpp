@@ -8,9 +8,9 @@
 #include <optional>
 
 #include "core/engines/grid_join.hpp"
-#include "core/run/error.hpp"
-#include "core/points/kmeans.hpp"
 #include "core/frame/numeric_rules.hpp"
+#include "core/points/kmeans.hpp"
+#include "core/run/error.hpp"
 #include "core/run/parallel.hpp"
 
 // Why cpu-kmeans is exact, for self-joins and A join B alike. Let a (own partition i) and b (own
@@ -49,8 +49,8 @@ struct Memberships {
 };
 
 Placement place_each_point(const PointSet32& points, const std::vector<std::uint32_t>* own,
-                       const std::vector<float>& centroids, double eps, bool replicate, int threads,
-                       RunControl& control) {
+                           const std::vector<float>& centroids, double eps, bool replicate, int threads,
+                           RunControl& control) {
   const std::size_t n = points.size(), d = points.dims(), k = centroids.size() / d;
   Placement placement;
   placement.own.resize(n);
@@ -98,8 +98,9 @@ Placement place_points(const PointSet32& points, const std::vector<std::uint32_t
   try {
     return place_each_point(points, own, centroids, eps, replicate, threads, control);
   } catch (const std::bad_alloc&) {
-    fail(ErrorKind::OutOfMemory, "cpu-kmeans: the copies of points near partition borders do not fit in memory "
-                                 "(eps is large compared with the partitions); a smaller k, or cpu-grid, needs fewer");
+    fail(ErrorKind::OutOfMemory,
+         "cpu-kmeans: the copies of points near partition borders do not fit in memory "
+         "(eps is large compared with the partitions); a smaller k, or cpu-grid, needs fewer");
   }
 }
 
@@ -135,8 +136,7 @@ Grouped group(const Placement& placement, std::size_t k) {
   for (std::size_t c = 0; c < k; ++c) grouped.start[c + 1] += grouped.start[c];
   grouped.point.resize(grouped.start[k]);
   std::vector<std::uint64_t> next(grouped.start.begin(), grouped.start.end() - 1);
-  for (std::size_t p = 0; p < placement.own.size(); ++p)
-    grouped.point[next[placement.own[p]]++] = std::uint32_t(p);
+  for (std::size_t p = 0; p < placement.own.size(); ++p) grouped.point[next[placement.own[p]]++] = std::uint32_t(p);
   for (std::size_t r = 0; r < placement.copy_point.size(); ++r)
     grouped.point[next[placement.copy_partition[r]]++] = placement.copy_point[r];
   return grouped;
@@ -147,7 +147,10 @@ std::uint32_t highest_common(const std::uint32_t* p, const std::uint32_t* p_end,
                              const std::uint32_t* q_end) {
   while (p != p_end && q != q_end) {
     if (*p == *q) return *p;
-    if (*p > *q) ++p; else ++q;
+    if (*p > *q)
+      ++p;
+    else
+      ++q;
   }
   return UINT32_MAX;
 }
@@ -195,10 +198,11 @@ PlacedPoints place_and_group(const JoinInputs& inputs, const KMeansResult& clust
   {
     PhaseTimer timer(stats, "replicate");
     control.set_phase("replicate");
-    placed.placed_a =
-        place_points(*inputs.a, &clusters.membership, clusters.centroids, inputs.search_radius, replicate, threads, control);
+    placed.placed_a = place_points(*inputs.a, &clusters.membership, clusters.centroids, inputs.search_radius, replicate,
+                                   threads, control);
     if (!self)
-      placed.placed_b = place_points(*inputs.b, nullptr, clusters.centroids, inputs.search_radius, replicate, threads, control);
+      placed.placed_b =
+          place_points(*inputs.b, nullptr, clusters.centroids, inputs.search_radius, replicate, threads, control);
   }
   control.report(0.1);
   PhaseTimer timer(stats, "group");
@@ -251,18 +255,20 @@ void join_partitions(const JoinInputs& inputs, const PlacedPoints& placed, Parti
   control.set_phase("join");
   // A pair is reported only from the highest partition holding both of its points.
   const ExactPairTest is_pair = inputs.pair_test();
-  parallel_rows(indexed.tasks.size(), params.threads, control, [&](std::size_t t, PairBuffer& out) {
-    const std::uint32_t c = indexed.tasks[t].partition;
-    const std::uint32_t* points_a = group_a.point.data() + group_a.start[c];
-    const std::uint32_t* points_q = other.point.data() + other.start[c];
-    return indexed.grids[c]->run(indexed.tasks[t].task, [&](std::uint32_t row_q, std::uint32_t row_a, float d2) {
-      const std::uint32_t p = points_a[row_a], q = points_q[row_q];
-      if (!is_pair(d2, p, q)) return;
-      if (highest_common(lists_a.begin(p), lists_a.end(p), other_lists.begin(q), other_lists.end(q)) != c)
-        return;
-      out.push(self ? std::min(p, q) : p, self ? std::max(p, q) : q);
-    });
-  }, sink, stats.compared_pairs);
+  parallel_rows(
+      indexed.tasks.size(), params.threads, control,
+      [&](std::size_t t, PairBuffer& out) {
+        const std::uint32_t c = indexed.tasks[t].partition;
+        const std::uint32_t* points_a = group_a.point.data() + group_a.start[c];
+        const std::uint32_t* points_q = other.point.data() + other.start[c];
+        return indexed.grids[c]->run(indexed.tasks[t].task, [&](std::uint32_t row_q, std::uint32_t row_a, float d2) {
+          const std::uint32_t p = points_a[row_a], q = points_q[row_q];
+          if (!is_pair(d2, p, q)) return;
+          if (highest_common(lists_a.begin(p), lists_a.end(p), other_lists.begin(q), other_lists.end(q)) != c) return;
+          out.push(self ? std::min(p, q) : p, self ? std::max(p, q) : q);
+        });
+      },
+      sink, stats.compared_pairs);
 }
 
 // The copies, the memory the partitions took beside the points, and the notes.

@@ -17,8 +17,7 @@ class CpuKMeansEngine final : public Engine {
   std::string name() const override { return replicate_ ? "cpu-kmeans" : "cpu-kmeans-approx"; }
   std::string description() const override;
   Capabilities capabilities() const override;
-  RunResult run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink,
-                RunControl& control) override;
+  RunResult run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink, RunControl& control) override;
 
  private:
   bool replicate_;

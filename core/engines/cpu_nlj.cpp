@@ -28,8 +28,8 @@ std::vector<float> transpose(const PointSet32& points) {
 }
 }  // namespace
 
-RunResult CpuNestedLoopEngine::run(const JoinInputs& inputs, const JoinParams& params,
-                                   PairSink& sink, RunControl& control) {
+RunResult CpuNestedLoopEngine::run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink,
+                                   RunControl& control) {
   RunResult result;
   RunStats& stats = result.stats;
   const PointSet32& a = *inputs.a;
@@ -51,37 +51,40 @@ RunResult CpuNestedLoopEngine::run(const JoinInputs& inputs, const JoinParams& p
   PhaseTimer timer(stats, "join");
   control.set_phase("join");
   const std::size_t tasks = (a.size() + kRowsPerTask - 1) / kRowsPerTask;
-  parallel_rows(tasks, params.threads, control, [&](std::size_t task, PairBuffer& out) {
-    const std::size_t row_begin = task * kRowsPerTask;
-    const std::size_t row_end = std::min(a.size(), row_begin + kRowsPerTask);
-    std::vector<float> acc(block);
-    std::uint64_t compared = 0;
-    // A self-join visits only j > i; the first useful block starts at row_begin + 1.
-    for (std::size_t jb = self ? row_begin + 1 : 0; jb < m; jb += block) {
-      control.throw_if_cancelled();
-      const std::size_t jend = std::min(m, jb + block);
-      for (std::size_t i = row_begin; i < row_end; ++i) {
-        const std::size_t js = self ? std::max(jb, i + 1) : jb;
-        if (js >= jend) continue;
-        const std::size_t len = jend - js;
-        const float* p = a.point(i);
-        std::fill_n(acc.begin(), len, 0.0f);
-        for (std::size_t k = 0; k < d; ++k) {
-          const float pk = p[k];
-          const float* column = columns.data() + k * m + js;
-          for (std::size_t t = 0; t < len; ++t) {
-            const float diff = pk - column[t];
-            acc[t] += diff * diff;
+  parallel_rows(
+      tasks, params.threads, control,
+      [&](std::size_t task, PairBuffer& out) {
+        const std::size_t row_begin = task * kRowsPerTask;
+        const std::size_t row_end = std::min(a.size(), row_begin + kRowsPerTask);
+        std::vector<float> acc(block);
+        std::uint64_t compared = 0;
+        // A self-join visits only j > i; the first useful block starts at row_begin + 1.
+        for (std::size_t jb = self ? row_begin + 1 : 0; jb < m; jb += block) {
+          control.throw_if_cancelled();
+          const std::size_t jend = std::min(m, jb + block);
+          for (std::size_t i = row_begin; i < row_end; ++i) {
+            const std::size_t js = self ? std::max(jb, i + 1) : jb;
+            if (js >= jend) continue;
+            const std::size_t len = jend - js;
+            const float* p = a.point(i);
+            std::fill_n(acc.begin(), len, 0.0f);
+            for (std::size_t k = 0; k < d; ++k) {
+              const float pk = p[k];
+              const float* column = columns.data() + k * m + js;
+              for (std::size_t t = 0; t < len; ++t) {
+                const float diff = pk - column[t];
+                acc[t] += diff * diff;
+              }
+            }
+            for (std::size_t t = 0; t < len; ++t)
+              if (acc[t] <= is_pair.band.reject && is_pair(acc[t], std::uint32_t(i), std::uint32_t(js + t)))
+                out.push(std::uint32_t(i), std::uint32_t(js + t));
+            compared += len;
           }
         }
-        for (std::size_t t = 0; t < len; ++t)
-          if (acc[t] <= is_pair.band.reject && is_pair(acc[t], std::uint32_t(i), std::uint32_t(js + t)))
-            out.push(std::uint32_t(i), std::uint32_t(js + t));
-        compared += len;
-      }
-    }
-    return compared;
-  }, sink, stats.compared_pairs);
+        return compared;
+      },
+      sink, stats.compared_pairs);
   return result;
 }
 

@@ -13,8 +13,7 @@ class CpuNestedLoopEngine final : public Engine {
     return "Blocked float32 nested loop over all pairs, vectorised, all cores";
   }
   Capabilities capabilities() const override { return {}; }
-  RunResult run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink,
-                RunControl& control) override;
+  RunResult run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink, RunControl& control) override;
 };
 
 }  // namespace simjoin

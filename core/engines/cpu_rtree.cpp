@@ -75,9 +75,9 @@ std::vector<Slab<D>> build_slabs(const PointSet32& a, RunControl& control) {
   for (auto& slab_values : values) {
     control.throw_if_cancelled();
     if (slab_values.empty()) continue;
-    const auto [min, max] = std::minmax_element(slab_values.begin(), slab_values.end(), [&](const auto& x, const auto& y) {
-      return a.point(x.second)[dim] < a.point(y.second)[dim];
-    });
+    const auto [min, max] = std::minmax_element(
+        slab_values.begin(), slab_values.end(),
+        [&](const auto& x, const auto& y) { return a.point(x.second)[dim] < a.point(y.second)[dim]; });
     Slab<D>& slab = slabs.emplace_back();
     slab.dim = dim;
     slab.low = a.point(min->second)[dim];
@@ -89,8 +89,7 @@ std::vector<Slab<D>> build_slabs(const PointSet32& a, RunControl& control) {
 }
 
 template <std::size_t D>
-void join(const JoinInputs& inputs, const JoinParams& params, PairSink& sink, RunControl& control,
-          RunStats& stats) {
+void join(const JoinInputs& inputs, const JoinParams& params, PairSink& sink, RunControl& control, RunStats& stats) {
   const PointSet32& a = *inputs.a;
   const PointSet32& q = inputs.queries();
   const bool self = inputs.self_join();
@@ -109,24 +108,30 @@ void join(const JoinInputs& inputs, const JoinParams& params, PairSink& sink, Ru
   control.set_phase("join");
   const ExactPairTest is_pair = inputs.pair_test();
   const double radius = inputs.search_radius;
-  parallel_rows(q.size(), params.threads, control, [&](std::size_t row, PairBuffer& out) {
-    const float* p = q.point(row);
-    std::uint64_t compared = 0;
-    const auto visit = [&](const Value<D>& value) {
-      const std::uint32_t j = value.second;
-      if (self && j <= row) return;  // a self-join reports each pair from its lower id
-      ++compared;
-      const float d2 = squared_distance(a.point(j), p, D);
-      if (self ? is_pair(d2, std::uint32_t(row), j) : is_pair(d2, j, std::uint32_t(row))) {
-        if (self) out.push(std::uint32_t(row), j); else out.push(j, std::uint32_t(row));
-      }
-    };
-    const Box<D> box = eps_box<D>(p, radius, dims);
-    for (const Slab<D>& slab : slabs)
-      if (slab.low <= outward_high(p[slab.dim], radius) && outward_low(p[slab.dim], radius) <= slab.high)
-        slab.tree.query(bgi::intersects(box), boost::make_function_output_iterator(visit));
-    return compared;
-  }, sink, stats.compared_pairs);
+  parallel_rows(
+      q.size(), params.threads, control,
+      [&](std::size_t row, PairBuffer& out) {
+        const float* p = q.point(row);
+        std::uint64_t compared = 0;
+        const auto visit = [&](const Value<D>& value) {
+          const std::uint32_t j = value.second;
+          if (self && j <= row) return;  // a self-join reports each pair from its lower id
+          ++compared;
+          const float d2 = squared_distance(a.point(j), p, D);
+          if (self ? is_pair(d2, std::uint32_t(row), j) : is_pair(d2, j, std::uint32_t(row))) {
+            if (self)
+              out.push(std::uint32_t(row), j);
+            else
+              out.push(j, std::uint32_t(row));
+          }
+        };
+        const Box<D> box = eps_box<D>(p, radius, dims);
+        for (const Slab<D>& slab : slabs)
+          if (slab.low <= outward_high(p[slab.dim], radius) && outward_low(p[slab.dim], radius) <= slab.high)
+            slab.tree.query(bgi::intersects(box), boost::make_function_output_iterator(visit));
+        return compared;
+      },
+      sink, stats.compared_pairs);
 }
 
 using JoinFn = void (*)(const JoinInputs&, const JoinParams&, PairSink&, RunControl&, RunStats&);
@@ -143,8 +148,7 @@ Capabilities CpuRTreeEngine::capabilities() const {
   return caps;
 }
 
-RunResult CpuRTreeEngine::run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink,
-                              RunControl& control) {
+RunResult CpuRTreeEngine::run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink, RunControl& control) {
   static constexpr auto table = join_table(std::make_index_sequence<kMaxDims>{});
   RunResult result;
   table[inputs.a->dims() - 1](inputs, params, sink, control, result.stats);

@@ -15,8 +15,7 @@ class CpuRTreeEngine final : public Engine {
     return "Boost.Geometry R-tree, packed bulk load, eps-box queries refined by distance (d <= 8)";
   }
   Capabilities capabilities() const override;
-  RunResult run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink,
-                RunControl& control) override;
+  RunResult run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink, RunControl& control) override;
 };
 
 }  // namespace simjoin

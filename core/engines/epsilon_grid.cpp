@@ -61,8 +61,7 @@ EpsilonGrid::EpsilonGrid(const PointRows& points, const PointRows& queries, bool
   std::string dims;
   for (int k : grid_.indexed_dims) dims += (dims.empty() ? "" : ",") + std::to_string(k);
   choice_ = "indexed " + std::to_string(m) + " of " + std::to_string(d) + " dimensions (" +
-            (dims.empty() ? "none: one cell" : dims) + "), cell width " + std::to_string(width) + "; " +
-            choice.reason;
+            (dims.empty() ? "none: one cell" : dims) + "), cell width " + std::to_string(width) + "; " + choice.reason;
 
   bits_ = cell_coordinate_bits(grid_, high);
   sort_into_cells(points, grid_, bits_, threads, grid_, control);

@@ -29,8 +29,8 @@ class EpsilonGrid {
   // both sets; the indexed dimensions are as many of the widest as the cost model (grid_cost.hpp)
   // expects to be cheapest. Row numbers in the structure are positions in `points`. Builds on
   // `threads` threads (0: all cores); throws Error(Cancelled) once `control` (if any) is cancelled.
-  EpsilonGrid(const PointRows& points, const PointRows& queries, bool self_join, double search_radius,
-              int threads, const RunControl* control = nullptr);
+  EpsilonGrid(const PointRows& points, const PointRows& queries, bool self_join, double search_radius, int threads,
+              const RunControl* control = nullptr);
 
   const GridStructure& structure() const { return grid_; }
   GridStructure take_structure() { return std::move(grid_); }

@@ -16,9 +16,9 @@ namespace simjoin {
 
 // The sorted cells [first, last) of `cells` (count cells of m coordinates each) that are
 // (x, c[1], ..., c[m-1]) with low <= x <= high. With m = 0 that is the one cell.
-SIMJOIN_HOST_DEVICE inline void cell_run(const std::int64_t* cells, std::uint32_t count, int m,
-                                         const std::int64_t* c, std::int64_t low, std::int64_t high,
-                                         std::uint32_t& first, std::uint32_t& last) {
+SIMJOIN_HOST_DEVICE inline void cell_run(const std::int64_t* cells, std::uint32_t count, int m, const std::int64_t* c,
+                                         std::int64_t low, std::int64_t high, std::uint32_t& first,
+                                         std::uint32_t& last) {
   // -1, 0, 1 as cell t's slots 1..m-1 compare with c's, last slot first.
   const auto compare_upper = [&](std::uint32_t t) {
     const std::int64_t* x = cells + std::size_t(t) * m;
@@ -30,7 +30,10 @@ SIMJOIN_HOST_DEVICE inline void cell_run(const std::int64_t* cells, std::uint32_
   while (lo < hi) {
     const std::uint32_t mid = lo + (hi - lo) / 2;
     const int upper = compare_upper(mid);
-    if (upper < 0 || (upper == 0 && m > 0 && cells[std::size_t(mid) * m] < low)) lo = mid + 1; else hi = mid;
+    if (upper < 0 || (upper == 0 && m > 0 && cells[std::size_t(mid) * m] < low))
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   first = last = lo;
   while (last < count && compare_upper(last) == 0 && (m == 0 || cells[std::size_t(last) * m] <= high)) ++last;

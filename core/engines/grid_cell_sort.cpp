@@ -35,8 +35,8 @@ void radix_sort(std::vector<std::uint64_t>& keys, int low, int high) {
 // The common case: each row's cell key (slot 0 least significant, as grid_cell_order.hpp orders
 // cells) above its row number in one word, one radix sort, and the cells read off the sorted words.
 // Returns false, leaving `out` as it was, when some coordinate needs more than its `bits`.
-bool sort_packed(const PointRows& rows, const GridStructure& g, const std::vector<int>& bits, int row_bits,
-                 int threads, GridStructure& out, const RunControl* control) {
+bool sort_packed(const PointRows& rows, const GridStructure& g, const std::vector<int>& bits, int row_bits, int threads,
+                 GridStructure& out, const RunControl* control) {
   const std::size_t n = rows.size(), m = g.indexed_dims.size();
   const int cell_bits = std::accumulate(bits.begin(), bits.end(), 0);
   std::vector<std::uint64_t> keys(n);

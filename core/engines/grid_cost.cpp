@@ -160,8 +160,8 @@ IndexChoice choose_indexed_dims(const PointRows& points, const PointRows& querie
   for (std::size_t m = 0; m <= dims; ++m) {
     est_tests[m] = tests[m] * scale;
     est_lookups[m] = cell_share[m] * scale * rows_per_cell(m);
-    const double cost = est_lookups[m] * kLookupNs + scanned_rows[m] * scale * kRowNs +
-                        est_tests[m] * test_ns(points.dims());
+    const double cost =
+        est_lookups[m] * kLookupNs + scanned_rows[m] * scale * kRowNs + est_tests[m] * test_ns(points.dims());
     if (m == 0 || cost < best_cost) {
       best = m;
       best_cost = cost;

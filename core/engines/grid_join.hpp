@@ -18,9 +18,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/run/engine.hpp"
 #include "core/engines/epsilon_grid.hpp"
 #include "core/frame/numeric_rules.hpp"
+#include "core/run/engine.hpp"
 
 namespace simjoin {
 
@@ -72,7 +72,7 @@ class GridJoin {
   struct TaskQueries {
     std::uint32_t row[kGridTaskQueries];
     const float* point[kGridTaskQueries];
-    float own_columns[D > 0 && D <= 8 ? kGridTaskQueries * D : 1];
+    float own_columns[D > 0 && D <= 8 ? kGridTaskQueries* D : 1];
   };
 
   // run and scan for D dimensions; D = 0 for any other number.
@@ -81,8 +81,7 @@ class GridJoin {
   template <std::size_t D>
   void load_queries(const GridTask& task, TaskQueries<D>& queries) const;
   template <std::size_t D, typename Hit>
-  std::uint64_t scan(const float* q, std::uint32_t query_row, std::uint32_t begin, std::uint32_t end,
-                     Hit& hit) const;
+  std::uint64_t scan(const float* q, std::uint32_t query_row, std::uint32_t begin, std::uint32_t end, Hit& hit) const;
 
   PointRows query_rows_;
   bool self_, unicomp_;
@@ -94,8 +93,8 @@ class GridJoin {
 };
 
 template <std::size_t D, typename Hit>
-std::uint64_t GridJoin::scan(const float* q, std::uint32_t query_row, std::uint32_t begin,
-                             std::uint32_t end, Hit& hit) const {
+std::uint64_t GridJoin::scan(const float* q, std::uint32_t query_row, std::uint32_t begin, std::uint32_t end,
+                             Hit& hit) const {
   // The sums run over the dimensions in order from 0, as in squared_distance, so results match it
   // exactly. With D known, one loop computes whole distances in registers; otherwise the sums are
   // built one dimension at a time.
@@ -140,15 +139,24 @@ std::uint64_t GridJoin::scan(const float* q, std::uint32_t query_row, std::uint3
 template <typename Hit>
 std::uint64_t GridJoin::run(const GridTask& task, Hit&& hit) const {
   switch (d_) {
-    case 1: return run_task<1>(task, hit);
-    case 2: return run_task<2>(task, hit);
-    case 3: return run_task<3>(task, hit);
-    case 4: return run_task<4>(task, hit);
-    case 5: return run_task<5>(task, hit);
-    case 6: return run_task<6>(task, hit);
-    case 7: return run_task<7>(task, hit);
-    case 8: return run_task<8>(task, hit);
-    default: return run_task<0>(task, hit);
+    case 1:
+      return run_task<1>(task, hit);
+    case 2:
+      return run_task<2>(task, hit);
+    case 3:
+      return run_task<3>(task, hit);
+    case 4:
+      return run_task<4>(task, hit);
+    case 5:
+      return run_task<5>(task, hit);
+    case 6:
+      return run_task<6>(task, hit);
+    case 7:
+      return run_task<7>(task, hit);
+    case 8:
+      return run_task<8>(task, hit);
+    default:
+      return run_task<0>(task, hit);
   }
 }
 

@@ -13,8 +13,7 @@ struct PointRows {
   std::size_t count = 0;
 
   explicit PointRows(const PointSet32& all) : set(&all), count(all.size()) {}
-  PointRows(const PointSet32& from, const std::uint32_t* listed, std::size_t n)
-      : set(&from), ids(listed), count(n) {}
+  PointRows(const PointSet32& from, const std::uint32_t* listed, std::size_t n) : set(&from), ids(listed), count(n) {}
   std::size_t size() const { return count; }
   std::size_t dims() const { return set->dims(); }
   // Row r of these rows.

@@ -1,10 +1,10 @@
-#include "core/run/engine.hpp"
 #include "core/engines/cpu_auto.hpp"
 #include "core/engines/cpu_bruteforce.hpp"
 #include "core/engines/cpu_grid.hpp"
 #include "core/engines/cpu_kmeans.hpp"
 #include "core/engines/cpu_nlj.hpp"
 #include "core/engines/cpu_rtree.hpp"
+#include "core/run/engine.hpp"
 
 namespace simjoin {
 

@@ -10,7 +10,7 @@ namespace simjoin {
 
 namespace {
 constexpr std::size_t kSampleRows = 16384;
-constexpr double kWorkLimit = 0x1p30;        // float64 operations the far points' join may cost
+constexpr double kWorkLimit = 0x1p30;          // float64 operations the far points' join may cost
 constexpr std::size_t kRowsPerItem = 1 << 16;  // rows of the other side one far-join item covers
 
 // Per dimension, the 1st and 99th percentiles of a sample of A and B together, widened by their
@@ -21,8 +21,8 @@ Bounds64 middle_box(const JoinSources& sources, const Bounds64& bounds) {
   std::vector<PointSet> samples;
   for (const PointSet* points : {sources.a, sources.b})
     if (points && !points->empty())
-      samples.push_back(sample_points(*points, std::min(points->size(),
-                                      std::max<std::size_t>(1, kSampleRows * points->size() / total)), 1));
+      samples.push_back(sample_points(
+          *points, std::min(points->size(), std::max<std::size_t>(1, kSampleRows * points->size() / total)), 1));
   Bounds64 box = bounds;
   std::vector<double> column;
   for (std::size_t k = 0; k < d; ++k) {
@@ -108,8 +108,7 @@ FarPoints find_far_points(const JoinSources& sources, double eps, int threads) {
   return find_far_points(sources, JoinFrame(*sources.a, sources.b, eps), threads);
 }
 
-PointSet without_rows(const PointSet& points, std::span<const std::uint32_t> far,
-                      std::vector<std::uint32_t>& kept) {
+PointSet without_rows(const PointSet& points, std::span<const std::uint32_t> far, std::vector<std::uint32_t>& kept) {
   const std::size_t n = points.size(), d = points.dims();
   PointSet rest = PointSet::uninitialized(n - far.size(), d);
   kept.clear();
@@ -129,8 +128,8 @@ PointSet without_rows(const PointSet& points, std::span<const std::uint32_t> far
   return rest;
 }
 
-std::uint64_t join_far_points(const JoinSources& sources, const FarPoints& far, double eps, int threads,
-                              PairSink& sink, RunControl& control) {
+std::uint64_t join_far_points(const JoinSources& sources, const FarPoints& far, double eps, int threads, PairSink& sink,
+                              RunControl& control) {
   const PointSet& a = *sources.a;
   const bool self = sources.self_join();
   const PointSet& b = self ? a : *sources.b;
@@ -147,40 +146,43 @@ std::uint64_t join_far_points(const JoinSources& sources, const FarPoints& far, 
   const std::size_t items = first_kind + (self ? 0 : far.b.size() * a_ranges);
   const std::vector<std::uint32_t>& far_of_b = self ? far.a : far.b;
   std::uint64_t compared = 0;
-  parallel_rows(items, threads, control, [&](std::size_t item, PairBuffer& out) {
-    std::uint64_t tests = 0;
-    const auto test = [&](std::uint32_t i, std::uint32_t j) {
-      ++tests;
-      if (!oracle.oracle_within(a.point(i), b.point(j), d)) return;
-      if (self)
-        out.push(std::min(i, j), std::max(i, j));
-      else
-        out.push(i, j);
-    };
-    if (item < first_kind) {
-      const std::uint32_t i = far.a[item / b_ranges];
-      const std::size_t range = item % b_ranges;
-      // In a self-join a pair of two far points is tested from its first point only.
-      const auto skip = [&](std::size_t j) { return self && (j == i || (far_in_a[j] && j < i)); };
-      if (separated(a.point(i), far.bulk, eps)) {
-        if (range == 0)
-          for (const std::uint32_t j : far_of_b)
-            if (!skip(j)) test(i, j);
-      } else {
-        const std::size_t begin = range * kRowsPerItem, end = std::min(b.size(), begin + kRowsPerItem);
-        for (std::size_t j = begin; j < end; ++j)
-          if (!skip(j)) test(i, std::uint32_t(j));
-      }
-    } else {
-      const std::size_t rest = item - first_kind;
-      const std::uint32_t j = far.b[rest / a_ranges];
-      const std::size_t begin = (rest % a_ranges) * kRowsPerItem, end = std::min(a.size(), begin + kRowsPerItem);
-      if (!separated(b.point(j), far.bulk, eps))
-        for (std::size_t i = begin; i < end; ++i)
-          if (!far_in_a[i]) test(std::uint32_t(i), j);
-    }
-    return tests;
-  }, sink, compared);
+  parallel_rows(
+      items, threads, control,
+      [&](std::size_t item, PairBuffer& out) {
+        std::uint64_t tests = 0;
+        const auto test = [&](std::uint32_t i, std::uint32_t j) {
+          ++tests;
+          if (!oracle.oracle_within(a.point(i), b.point(j), d)) return;
+          if (self)
+            out.push(std::min(i, j), std::max(i, j));
+          else
+            out.push(i, j);
+        };
+        if (item < first_kind) {
+          const std::uint32_t i = far.a[item / b_ranges];
+          const std::size_t range = item % b_ranges;
+          // In a self-join a pair of two far points is tested from its first point only.
+          const auto skip = [&](std::size_t j) { return self && (j == i || (far_in_a[j] && j < i)); };
+          if (separated(a.point(i), far.bulk, eps)) {
+            if (range == 0)
+              for (const std::uint32_t j : far_of_b)
+                if (!skip(j)) test(i, j);
+          } else {
+            const std::size_t begin = range * kRowsPerItem, end = std::min(b.size(), begin + kRowsPerItem);
+            for (std::size_t j = begin; j < end; ++j)
+              if (!skip(j)) test(i, std::uint32_t(j));
+          }
+        } else {
+          const std::size_t rest = item - first_kind;
+          const std::uint32_t j = far.b[rest / a_ranges];
+          const std::size_t begin = (rest % a_ranges) * kRowsPerItem, end = std::min(a.size(), begin + kRowsPerItem);
+          if (!separated(b.point(j), far.bulk, eps))
+            for (std::size_t i = begin; i < end; ++i)
+              if (!far_in_a[i]) test(std::uint32_t(i), j);
+        }
+        return tests;
+      },
+      sink, compared);
   return compared;
 }
 
@@ -190,7 +192,8 @@ void renumber_structures(RunResult& result, std::span<const std::uint32_t> kept,
     const std::size_t d = a.dims();
     constexpr std::uint32_t kFar = UINT32_MAX;
     std::vector<std::uint32_t> membership(a.size(), kFar);
-    for (std::size_t r = 0; r < kept.size() && r < parts.membership.size(); ++r) membership[kept[r]] = parts.membership[r];
+    for (std::size_t r = 0; r < kept.size() && r < parts.membership.size(); ++r)
+      membership[kept[r]] = parts.membership[r];
     for (std::size_t i = 0; i < a.size(); ++i) {
       if (membership[i] != kFar) continue;
       membership[i] = 0;

@@ -8,8 +8,8 @@
 #include <span>
 #include <vector>
 
-#include "core/run/engine.hpp"
 #include "core/frame/join_frame.hpp"
+#include "core/run/engine.hpp"
 
 namespace simjoin {
 
@@ -31,13 +31,12 @@ FarPoints find_far_points(const JoinSources& sources, const JoinFrame& whole, in
 FarPoints find_far_points(const JoinSources& sources, double eps, int threads);
 
 // The rows of `points` not listed in `far` (ascending), and in `kept` their row numbers.
-PointSet without_rows(const PointSet& points, std::span<const std::uint32_t> far,
-                      std::vector<std::uint32_t>& kept);
+PointSet without_rows(const PointSet& points, std::span<const std::uint32_t> far, std::vector<std::uint32_t>& kept);
 
 // Joins the far points with every point (and each other) by the oracle's test on the file's values;
 // pairs go to the sink in its convention. Returns the number of distance tests.
-std::uint64_t join_far_points(const JoinSources& sources, const FarPoints& far, double eps, int threads,
-                              PairSink& sink, RunControl& control);
+std::uint64_t join_far_points(const JoinSources& sources, const FarPoints& far, double eps, int threads, PairSink& sink,
+                              RunControl& control);
 
 // Structures of an engine that joined the rows `kept` of A, renumbered to all of A's rows; far points
 // join the partition of their nearest centroid (centroids in file coordinates) and no grid cell.

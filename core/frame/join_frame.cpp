@@ -126,8 +126,7 @@ PointSet32 JoinFrame::to_frame(const PointSet& points, const RunControl* control
     const std::size_t last = std::min(n, first + kRows);
 #pragma omp parallel for schedule(static) if ((last - first) * d >= (1u << 18))
     for (std::size_t i = first; i < last; ++i)
-      for (std::size_t k = 0; k < d; ++k)
-        to[i * d + k] = float((from[i * d + k] - origin[k]) * scale);
+      for (std::size_t k = 0; k < d; ++k) to[i * d + k] = float((from[i * d + k] - origin[k]) * scale);
   }
   frame.column_names = points.column_names;
   frame.source = points.source;

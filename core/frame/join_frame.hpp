@@ -2,8 +2,8 @@
 // The float32 frame a join computes in. Coordinates are translated by a float64 origin (the middle
 // of the joint bounding box of A and B), scaled by a power of two where eps lies outside
 // [2^-40, 2^40] (bringing it near 1), then rounded to float32: large offsets (UTM or Earth-centred
-// metres) cost no precision, and neither eps^2 nor the squared distances can overflow or underflow. The frame also proves the band of
-// core/frame/exact_test.hpp and the search radius the engines' indexes must cover.
+// metres) cost no precision, and neither eps^2 nor the squared distances can overflow or underflow. The frame also
+// proves the band of core/frame/exact_test.hpp and the search radius the engines' indexes must cover.
 #include <cstddef>
 #include <string>
 #include <vector>

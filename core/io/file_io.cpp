@@ -23,8 +23,7 @@ constexpr std::uint64_t kSyncLimit = std::uint64_t(64) << 20;
 std::string read_file_bytes(const std::string& path, RunControl* control) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) fail(ErrorKind::BadInput, path + ": file not found");
-  if (std::filesystem::is_directory(path, ec))
-    fail(ErrorKind::BadInput, path + ": is a directory, not a point file");
+  if (std::filesystem::is_directory(path, ec)) fail(ErrorKind::BadInput, path + ": is a directory, not a point file");
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (!file) fail(ErrorKind::BadInput, path + ": cannot open: " + std::strerror(errno));
   std::string bytes;

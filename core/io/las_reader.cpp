@@ -3,9 +3,9 @@
 #include <cmath>
 #include <string_view>
 
-#include "core/run/error.hpp"
 #include "core/io/binary_values.hpp"
 #include "core/io/file_io.hpp"
+#include "core/run/error.hpp"
 
 namespace simjoin {
 
@@ -33,8 +33,9 @@ double le_double(std::string_view bytes, std::size_t at) {
 }
 
 std::string laz_advice(const std::string& path) {
-  return path + ": LAZ (compressed LAS) cannot be read; decompress it first, e.g. `laszip -i FILE.laz -o "
-                "FILE.las` (LAStools) or `pdal translate FILE.laz FILE.las` (PDAL)";
+  return path +
+         ": LAZ (compressed LAS) cannot be read; decompress it first, e.g. `laszip -i FILE.laz -o "
+         "FILE.las` (LAStools) or `pdal translate FILE.laz FILE.las` (PDAL)";
 }
 
 // The header size each version needs: LAS 1.0-1.2 227 bytes, 1.3 235, 1.4 375.
@@ -80,8 +81,8 @@ LasHeader parse_header(const std::string& path, std::string_view bytes) {
 
 void check_layout(const std::string& path, std::size_t file_size, const LasHeader& header) {
   if (header.point_format > 10)
-    fail(ErrorKind::BadInput, path + ": LAS point data format " + std::to_string(header.point_format) +
-                                  " is not supported (0 to 10 are)");
+    fail(ErrorKind::BadInput,
+         path + ": LAS point data format " + std::to_string(header.point_format) + " is not supported (0 to 10 are)");
   const std::uint16_t minimum = kMinRecordLength[header.point_format];
   if (header.record_length < minimum)
     fail(ErrorKind::BadInput, path + ": LAS point record length " + std::to_string(header.record_length) +
@@ -98,8 +99,8 @@ void check_layout(const std::string& path, std::size_t file_size, const LasHeade
   if (header.count == 0) fail(ErrorKind::BadInput, path + ": contains no points");
   for (int axis = 0; axis < 3; ++axis) {
     if (!std::isfinite(header.scale[axis]) || header.scale[axis] == 0 || !std::isfinite(header.offset[axis]))
-      fail(ErrorKind::BadInput, path + ": the LAS header's scale and offset of " + "xyz"[axis] +
-                                    " must be finite and the scale non-zero");
+      fail(ErrorKind::BadInput,
+           path + ": the LAS header's scale and offset of " + "xyz"[axis] + " must be finite and the scale non-zero");
   }
 }
 

@@ -35,8 +35,8 @@ void visit_checked(const PairBlocks& pairs, const RunControl* control,
   });
 }
 
-std::vector<std::int64_t> row_offsets(const std::string& prefix, const PairBlocks& pairs, std::size_t n,
-                                      bool self_join, const RunControl* control) {
+std::vector<std::int64_t> row_offsets(const std::string& prefix, const PairBlocks& pairs, std::size_t n, bool self_join,
+                                      const RunControl* control) {
   std::vector<std::int64_t> offsets(n + 1, 0);
   visit_checked(pairs, control, [&](std::span<const Pair> block) {
     for (const Pair& pair : block) {
@@ -66,7 +66,9 @@ std::vector<std::size_t> row_groups(const std::vector<std::int64_t>& offsets, st
   std::vector<std::size_t> groups{0};
   for (std::size_t first = 0; first < n;) {
     std::size_t last = std::size_t(std::upper_bound(offsets.begin() + std::ptrdiff_t(first) + 1, offsets.end(),
-                                                    offsets[first] + budget) - offsets.begin()) - 1;
+                                                    offsets[first] + budget) -
+                                   offsets.begin()) -
+                       1;
     first = std::max(last, first + 1);
     groups.push_back(first);
   }
@@ -74,8 +76,8 @@ std::vector<std::size_t> row_groups(const std::vector<std::int64_t>& offsets, st
 }
 
 // The lists of rows [first, last), `ids` holding them from offsets[first] on: each sorted.
-void sort_rows(std::uint32_t* ids, const std::vector<std::int64_t>& offsets, std::size_t first,
-               std::size_t last, const RunControl* control) {
+void sort_rows(std::uint32_t* ids, const std::vector<std::int64_t>& offsets, std::size_t first, std::size_t last,
+               const RunControl* control) {
   const RunControl unused;
   const std::size_t ranges = (last - first + kRowsPerCheck - 1) / kRowsPerCheck;
   parallel_for_each(ranges, 0, control ? *control : unused, [&](std::size_t range) {
@@ -136,8 +138,8 @@ void write_neighbors_csr(const std::string& prefix, const PairBlocks& pairs, std
 
 void write_neighbors_csr(const std::string& prefix, const std::vector<Pair>& pairs, std::size_t n, bool self_join,
                          RunControl* control) {
-  write_neighbors_csr(prefix, [&](const std::function<void(std::span<const Pair>)>& visit) { visit(pairs); }, n,
-                      self_join, control);
+  write_neighbors_csr(
+      prefix, [&](const std::function<void(std::span<const Pair>)>& visit) { visit(pairs); }, n, self_join, control);
 }
 
 }  // namespace simjoin

@@ -8,8 +8,8 @@
 #include <optional>
 #include <vector>
 
-#include "core/run/error.hpp"
 #include "core/io/file_io.hpp"
+#include "core/run/error.hpp"
 
 namespace simjoin {
 
@@ -41,8 +41,9 @@ class HeaderParser {
       if (key == "descr") {
         skip_space();
         if (pos_ < text_.size() && text_[pos_] == '[')
-          fail(ErrorKind::BadInput, path_ + ": unsupported dtype: structured (record) arrays cannot be "
-                                            "read; save a plain numeric array of shape (n, d)");
+          fail(ErrorKind::BadInput, path_ +
+                                        ": unsupported dtype: structured (record) arrays cannot be "
+                                        "read; save a plain numeric array of shape (n, d)");
         header.descr = parse_string();
         seen_descr = true;
       } else if (key == "fortran_order") {
@@ -153,8 +154,8 @@ bool exact_in_double(T value, double converted) {
 
 // Converts the raw array into `out` (n x d, row-major) and returns how many values changed.
 template <typename T>
-std::size_t convert(const char* src, std::size_t n, std::size_t d, bool fortran, double* out,
-                    const std::string& path, RunControl* control) {
+std::size_t convert(const char* src, std::size_t n, std::size_t d, bool fortran, double* out, const std::string& path,
+                    RunControl* control) {
   std::size_t changed = 0;
   const std::size_t majors = fortran ? d : n;
   const std::size_t minors = fortran ? n : d;
@@ -172,8 +173,8 @@ std::size_t convert(const char* src, std::size_t n, std::size_t d, bool fortran,
       const std::size_t dim = fortran ? a : b;
       if constexpr (std::is_floating_point_v<T>) {
         if (!std::isfinite(value))
-          fail(ErrorKind::BadInput, path + ": point " + std::to_string(point) + ", dimension " +
-                                        std::to_string(dim) + " is " + (std::isnan(value) ? "NaN" : "infinite") +
+          fail(ErrorKind::BadInput, path + ": point " + std::to_string(point) + ", dimension " + std::to_string(dim) +
+                                        " is " + (std::isnan(value) ? "NaN" : "infinite") +
                                         "; every coordinate must be a finite number");
       }
       const double converted = double(value);
@@ -225,20 +226,18 @@ PointSet read_npy(const std::string& path, RunControl* control) {
     header_start = 12;
   } else {
     fail(ErrorKind::BadInput, path + ": unsupported NPY format version " + std::to_string(major) + "." +
-                                  std::to_string(static_cast<unsigned char>(bytes[7])) +
-                                  " (supported: 1.0, 2.0, 3.0)");
+                                  std::to_string(static_cast<unsigned char>(bytes[7])) + " (supported: 1.0, 2.0, 3.0)");
   }
   if (bytes.size() - header_start < header_len)
     fail(ErrorKind::BadInput, path + ": truncated NPY header: it declares " + std::to_string(header_len) +
                                   " bytes, the file has " + std::to_string(bytes.size() - header_start));
-  const NpyHeader header =
-      HeaderParser(std::string_view(bytes).substr(header_start, header_len), path).parse();
+  const NpyHeader header = HeaderParser(std::string_view(bytes).substr(header_start, header_len), path).parse();
   const DtypeInfo& dtype = find_dtype(header.descr, path);
 
   const auto& shape = header.shape;
   if (shape.empty() || shape.size() > 2)
-    fail(ErrorKind::BadInput, path + ": array of shape " + shape_text(shape) + " has " +
-                                  std::to_string(shape.size()) + " dimensions; need (n,) or (n, d)");
+    fail(ErrorKind::BadInput, path + ": array of shape " + shape_text(shape) + " has " + std::to_string(shape.size()) +
+                                  " dimensions; need (n,) or (n, d)");
   const std::uint64_t n = shape[0];
   const std::uint64_t d = shape.size() == 2 ? shape[1] : 1;
   if (n == 0) fail(ErrorKind::BadInput, path + ": array of shape " + shape_text(shape) + " has zero points");
@@ -252,10 +251,9 @@ PointSet read_npy(const std::string& path, RunControl* control) {
   const std::size_t data_start = header_start + header_len;
   const std::uint64_t available = bytes.size() - data_start;
   if (available != expected)
-    fail(ErrorKind::BadInput, path + ": " + std::string(available < expected ? "truncated: " : "") +
-                                  "expected " + std::to_string(expected) + " bytes of data for shape " +
-                                  shape_text(shape) + " " + std::string(dtype.name) + ", file has " +
-                                  std::to_string(available));
+    fail(ErrorKind::BadInput, path + ": " + std::string(available < expected ? "truncated: " : "") + "expected " +
+                                  std::to_string(expected) + " bytes of data for shape " + shape_text(shape) + " " +
+                                  std::string(dtype.name) + ", file has " + std::to_string(available));
 
   Coordinates<double> coords(values);
   const std::size_t changed =
@@ -288,8 +286,8 @@ std::string npy_header(std::string_view descr, std::span<const std::uint64_t> sh
 void write_npy(const std::string& path, const PointSet& points) {
   const std::uint64_t shape[] = {points.size(), points.dims()};
   const std::size_t values = points.size() * points.dims();
-  const bool fits_float32 = std::all_of(points.data(), points.data() + values,
-                                        [](double value) { return double(float(value)) == value; });
+  const bool fits_float32 =
+      std::all_of(points.data(), points.data() + values, [](double value) { return double(float(value)) == value; });
   OutputFile file(path);
   if (fits_float32) {
     const std::vector<float> narrow(points.data(), points.data() + values);

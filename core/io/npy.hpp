@@ -22,7 +22,6 @@ void write_npy(const std::string& path, const PointSet& points);
 // An NPY version 1.0 header for a little-endian C-order array with dtype `descr` (e.g. "<u4"),
 // padded with spaces to `min_size` bytes at least and to a multiple of 64, so that a header written
 // before the final shape is known can later be rewritten in place with the same size.
-std::string npy_header(std::string_view descr, std::span<const std::uint64_t> shape,
-                       std::size_t min_size = 0);
+std::string npy_header(std::string_view descr, std::span<const std::uint64_t> shape, std::size_t min_size = 0);
 
 }  // namespace simjoin

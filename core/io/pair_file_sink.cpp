@@ -60,8 +60,12 @@ PairFileSink::PairFileSink(const std::string& path, PairFormat format, std::uint
 void PairFileSink::write_header(std::uint64_t count) {
   std::string header;
   switch (format_) {
-    case PairFormat::Csv: header = "i,j\n"; break;
-    case PairFormat::Npy: header = npy_pair_header(wide_ids_, count, header_size_); break;
+    case PairFormat::Csv:
+      header = "i,j\n";
+      break;
+    case PairFormat::Npy:
+      header = npy_pair_header(wide_ids_, count, header_size_);
+      break;
     case PairFormat::Binary:
       header.assign(kBinaryMagic, sizeof kBinaryMagic);
       header.append(reinterpret_cast<const char*>(&count), sizeof count);

@@ -12,8 +12,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "core/run/error.hpp"
 #include "core/io/file_io.hpp"
+#include "core/run/error.hpp"
 #include "core/run/pair_sink.hpp"
 
 namespace simjoin {

@@ -2,20 +2,20 @@
 
 #include <utility>
 
-#include "core/run/error.hpp"
 #include "core/io/line_reader.hpp"
 #include "core/io/number_text.hpp"
+#include "core/run/error.hpp"
 
 namespace simjoin {
 
 namespace {
 
 const std::pair<std::string_view, NumberType> kPlyTypes[] = {
-    {"char", NumberType::Int8},     {"int8", NumberType::Int8},       {"uchar", NumberType::UInt8},
-    {"uint8", NumberType::UInt8},   {"short", NumberType::Int16},     {"int16", NumberType::Int16},
-    {"ushort", NumberType::UInt16}, {"uint16", NumberType::UInt16},   {"int", NumberType::Int32},
-    {"int32", NumberType::Int32},   {"uint", NumberType::UInt32},     {"uint32", NumberType::UInt32},
-    {"float", NumberType::Float32}, {"float32", NumberType::Float32}, {"double", NumberType::Float64},
+    {"char", NumberType::Int8},      {"int8", NumberType::Int8},       {"uchar", NumberType::UInt8},
+    {"uint8", NumberType::UInt8},    {"short", NumberType::Int16},     {"int16", NumberType::Int16},
+    {"ushort", NumberType::UInt16},  {"uint16", NumberType::UInt16},   {"int", NumberType::Int32},
+    {"int32", NumberType::Int32},    {"uint", NumberType::UInt32},     {"uint32", NumberType::UInt32},
+    {"float", NumberType::Float32},  {"float32", NumberType::Float32}, {"double", NumberType::Float64},
     {"float64", NumberType::Float64}};
 
 }  // namespace
@@ -48,10 +48,14 @@ class HeaderParser {
       split_ply_words(line, words);
       if (words.empty() || words[0] == "comment" || words[0] == "obj_info") continue;
       if (words[0] == "end_header") break;
-      if (words[0] == "format") parse_format(words), has_format = true;
-      else if (words[0] == "element") parse_element(words);
-      else if (words[0] == "property") parse_property(words);
-      else error("unknown header keyword '" + std::string(words[0]) + "'");
+      if (words[0] == "format")
+        parse_format(words), has_format = true;
+      else if (words[0] == "element")
+        parse_element(words);
+      else if (words[0] == "property")
+        parse_property(words);
+      else
+        error("unknown header keyword '" + std::string(words[0]) + "'");
     }
     if (!has_format) error("the header has no format line");
     header_.data_offset = lines_.offset();
@@ -61,11 +65,16 @@ class HeaderParser {
 
  private:
   void parse_format(const std::vector<std::string_view>& words) {
-    if (words.size() != 3 || words[2] != "1.0") error("expected 'format ascii|binary_little_endian|binary_big_endian 1.0'");
-    if (words[1] == "ascii") header_.format = PlyFormat::Ascii;
-    else if (words[1] == "binary_little_endian") header_.format = PlyFormat::BinaryLittleEndian;
-    else if (words[1] == "binary_big_endian") header_.format = PlyFormat::BinaryBigEndian;
-    else error("unknown format '" + std::string(words[1]) + "'");
+    if (words.size() != 3 || words[2] != "1.0")
+      error("expected 'format ascii|binary_little_endian|binary_big_endian 1.0'");
+    if (words[1] == "ascii")
+      header_.format = PlyFormat::Ascii;
+    else if (words[1] == "binary_little_endian")
+      header_.format = PlyFormat::BinaryLittleEndian;
+    else if (words[1] == "binary_big_endian")
+      header_.format = PlyFormat::BinaryBigEndian;
+    else
+      error("unknown format '" + std::string(words[1]) + "'");
   }
 
   void parse_element(const std::vector<std::string_view>& words) {

@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <string_view>
 
-#include "core/run/error.hpp"
 #include "core/io/file_io.hpp"
 #include "core/io/line_reader.hpp"
 #include "core/io/number_text.hpp"
 #include "core/io/ply_header.hpp"
+#include "core/run/error.hpp"
 
 namespace simjoin {
 
@@ -135,8 +135,8 @@ class AsciiBody {
     for (std::uint64_t i = 0; i < element.count; ++i) {
       if (control_ && i % kCancelEvery == 0) control_->throw_if_cancelled();
       if (!next_line())
-        fail(ErrorKind::BadInput, path_ + ": truncated PLY file: the file ends before element '" + element.name +
-                                      "' " + std::to_string(i) + " of " + std::to_string(element.count));
+        fail(ErrorKind::BadInput, path_ + ": truncated PLY file: the file ends before element '" + element.name + "' " +
+                                      std::to_string(i) + " of " + std::to_string(element.count));
       std::size_t next = 0;
       for (std::size_t k = 0; k < element.properties.size(); ++k)
         read_property(element, i, element.properties[k], next, columns ? columns->column_of[k] : -1, row);
@@ -157,17 +157,19 @@ class AsciiBody {
     return false;
   }
 
-  void read_property(const PlyElement& element, std::uint64_t index, const PlyProperty& property,
-                     std::size_t& next, int column, std::vector<double>& row) {
+  void read_property(const PlyElement& element, std::uint64_t index, const PlyProperty& property, std::size_t& next,
+                     int column, std::vector<double>& row) {
     const std::string_view word = take(element, index, property, next);
     if (property.list_count) {
       std::uint64_t length = 0;
       if (!parse_count(word, length))
-        error(element, index, ", property '" + property.name + "': list length '" + std::string(word) +
-                                  "' is not a non-negative integer");
+        error(element, index,
+              ", property '" + property.name + "': list length '" + std::string(word) +
+                  "' is not a non-negative integer");
       if (length > words_.size() - next)
-        error(element, index, ", property '" + property.name + "': a list of " + std::to_string(length) +
-                                  " items, the line has " + std::to_string(words_.size() - next) + " values left");
+        error(element, index,
+              ", property '" + property.name + "': a list of " + std::to_string(length) + " items, the line has " +
+                  std::to_string(words_.size() - next) + " values left");
       next += std::size_t(length);
       return;
     }
@@ -182,14 +184,14 @@ class AsciiBody {
   std::string_view take(const PlyElement& element, std::uint64_t index, const PlyProperty& property,
                         std::size_t& next) {
     if (next >= words_.size())
-      error(element, index, " has " + std::to_string(words_.size()) + " values; property '" + property.name +
-                                "' is missing");
+      error(element, index,
+            " has " + std::to_string(words_.size()) + " values; property '" + property.name + "' is missing");
     return words_[next++];
   }
 
   [[noreturn]] void error(const PlyElement& element, std::uint64_t index, const std::string& why) const {
-    fail(ErrorKind::BadInput, path_ + ": line " + std::to_string(lines_.number()) + ": element '" + element.name + "' " +
-                                  std::to_string(index) + why);
+    fail(ErrorKind::BadInput, path_ + ": line " + std::to_string(lines_.number()) + ": element '" + element.name +
+                                  "' " + std::to_string(index) + why);
   }
 
   const std::string& path_;

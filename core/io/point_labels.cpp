@@ -5,8 +5,7 @@
 
 namespace simjoin {
 
-NeighborCountSink::NeighborCountSink(std::size_t points_a, bool self_join)
-    : counts_(points_a), self_join_(self_join) {}
+NeighborCountSink::NeighborCountSink(std::size_t points_a, bool self_join) : counts_(points_a), self_join_(self_join) {}
 
 std::vector<std::int32_t> NeighborCountSink::counts() const {
   std::vector<std::int32_t> result(counts_.size());
@@ -30,9 +29,8 @@ IntArrays point_labels(std::size_t points_a, const RunResult& result, const Neig
     for (std::uint32_t point : parts->replica_point)
       if (point < points_a) ++replicated[point];
   }
-  return {{"partition", std::move(partition)},
-          {"replicated", std::move(replicated)},
-          {"neighbors", neighbors.counts()}};
+  return {
+      {"partition", std::move(partition)}, {"replicated", std::move(replicated)}, {"neighbors", neighbors.counts()}};
 }
 
 }  // namespace simjoin

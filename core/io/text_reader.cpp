@@ -7,9 +7,9 @@
 #include <cstring>
 #include <string_view>
 
-#include "core/run/error.hpp"
 #include "core/io/file_io.hpp"
 #include "core/io/number_text.hpp"
+#include "core/run/error.hpp"
 
 namespace simjoin {
 
@@ -114,8 +114,7 @@ class TextParser {
   PointSet read(const TextReadOptions& options, RunControl* control, std::size_t total_bytes) {
     std::string_view line;
     if (total_bytes == 0) fail(ErrorKind::BadInput, path_ + ": file is empty");
-    if (!lines_.next(line))
-      fail(ErrorKind::BadInput, path_ + ": no data (only blank lines and comments)");
+    if (!lines_.next(line)) fail(ErrorKind::BadInput, path_ + ": no data (only blank lines and comments)");
     delimiter_ = options.delimiter.value_or(detect_delimiter(line));
     const std::vector<std::string_view> first = fields_of(line, delimiter_);
     columns_ = first.size();
@@ -127,8 +126,7 @@ class TextParser {
     if (header) {
       names_.assign(first.begin(), first.end());
       if (!lines_.next(line))
-        fail(ErrorKind::BadInput, path_ + ": has a header (line " + std::to_string(first_line_) +
-                                      ") but no data rows");
+        fail(ErrorKind::BadInput, path_ + ": has a header (line " + std::to_string(first_line_) + ") but no data rows");
     }
     check_field_count(fields_of(line, delimiter_).size());
     select_columns(options.columns, line);
@@ -206,8 +204,7 @@ class TextParser {
       return index;
     }
     if (names_.empty())
-      fail(ErrorKind::BadInput, path_ + ": column '" + name +
-                                    "' is selected by name, but the file has no header line");
+      fail(ErrorKind::BadInput, path_ + ": column '" + name + "' is selected by name, but the file has no header line");
     std::string known;
     for (const std::string& column : names_) known += (known.empty() ? "" : ", ") + column;
     fail(ErrorKind::BadInput, path_ + ": unknown column '" + name + "'; the header has: " + known);
@@ -237,7 +234,9 @@ class TextParser {
         case ParseResult::Ok:
           if (!std::isfinite(value)) cell_error(column, quote_cell(text) + " is not a finite number");
           break;
-        case ParseResult::OutOfRange: cell_error(column, quote_cell(text) + " is outside the float64 range"); break;
+        case ParseResult::OutOfRange:
+          cell_error(column, quote_cell(text) + " is outside the float64 range");
+          break;
         case ParseResult::NotNumber:
           cell_error(column, text.empty() ? "empty cell, expected a number" : quote_cell(text) + " is not a number");
       }
@@ -248,9 +247,9 @@ class TextParser {
 
   void check_field_count(std::size_t fields) const {
     if (fields != columns_)
-      fail(ErrorKind::BadInput, path_ + ": line " + std::to_string(lines_.number()) + " has " +
-                                    std::to_string(fields) + " fields, expected " + std::to_string(columns_) +
-                                    " (as line " + std::to_string(first_line_) + ")");
+      fail(ErrorKind::BadInput, path_ + ": line " + std::to_string(lines_.number()) + " has " + std::to_string(fields) +
+                                    " fields, expected " + std::to_string(columns_) + " (as line " +
+                                    std::to_string(first_line_) + ")");
   }
 
   std::string column_text(std::size_t column) const {
@@ -270,7 +269,7 @@ class TextParser {
   std::size_t columns_ = 0;
   std::size_t first_line_ = 0;
   std::vector<std::string> names_;
-  std::vector<int> slot_of_column_;       // per file column: its output slot, or -1
+  std::vector<int> slot_of_column_;        // per file column: its output slot, or -1
   std::vector<std::size_t> slot_columns_;  // per output slot: the file column
   std::vector<std::string> warnings_;
 };

@@ -24,7 +24,6 @@ struct TextReadOptions {
 // Reads the points, skipping blank lines and lines starting with '#'. Fields may be padded with
 // spaces and wrapped in double quotes (quoted delimiters are not supported). Throws Error(BadInput)
 // naming the file, the line and the column (counted from 1, with the header name when there is one).
-PointSet read_text(const std::string& path, const TextReadOptions& options = {},
-                   RunControl* control = nullptr);
+PointSet read_text(const std::string& path, const TextReadOptions& options = {}, RunControl* control = nullptr);
 
 }  // namespace simjoin

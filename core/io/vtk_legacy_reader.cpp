@@ -3,12 +3,12 @@
 #include <string_view>
 #include <vector>
 
-#include "core/run/error.hpp"
 #include "core/io/file_io.hpp"
 #include "core/io/line_reader.hpp"
 #include "core/io/number_text.hpp"
 #include "core/io/ply_header.hpp"
 #include "core/io/vtk_number_types.hpp"
+#include "core/run/error.hpp"
 
 namespace simjoin {
 
@@ -39,10 +39,14 @@ class HeaderReader {
       if (!next_line()) error("the file ends before POINTS");
       split_ply_words(line_, words);
       if (words.empty()) continue;
-      if (words[0] == "DATASET") dataset(words);
-      else if (words[0] == "DIMENSIONS") grid_points = dimensions(words);
-      else if (words[0] == "POINTS") break;
-      else error("'" + std::string(words[0].substr(0, 40)) + "' before POINTS cannot be read");
+      if (words[0] == "DATASET")
+        dataset(words);
+      else if (words[0] == "DIMENSIONS")
+        grid_points = dimensions(words);
+      else if (words[0] == "POINTS")
+        break;
+      else
+        error("'" + std::string(words[0].substr(0, 40)) + "' before POINTS cannot be read");
     }
     if (!dataset_seen_) error("POINTS before DATASET");
     points(words, section);
@@ -55,7 +59,8 @@ class HeaderReader {
   bool next_line() { return lines_.next(line_); }
 
   void dataset(const std::vector<std::string_view>& words) {
-    if (words.size() != 2 || (words[1] != "POLYDATA" && words[1] != "UNSTRUCTURED_GRID" && words[1] != "STRUCTURED_GRID"))
+    if (words.size() != 2 ||
+        (words[1] != "POLYDATA" && words[1] != "UNSTRUCTURED_GRID" && words[1] != "STRUCTURED_GRID"))
       error("the data set is '" + std::string(line_.substr(0, 60)) +
             "'; need DATASET POLYDATA, UNSTRUCTURED_GRID or STRUCTURED_GRID");
     dataset_seen_ = true;
@@ -94,9 +99,11 @@ class HeaderReader {
 Coordinates<double> read_values(const std::string& path, std::string_view bytes, const PointsSection& section,
                                 RunControl* control) {
   const std::string_view data = bytes.substr(section.data_offset);
-  const std::string where = path + ": line " + std::to_string(section.line) + ": POINTS " + std::to_string(section.count);
+  const std::string where =
+      path + ": line " + std::to_string(section.line) + ": POINTS " + std::to_string(section.count);
   std::uint64_t values = 0, needed = 0;
-  const bool sized = checked_multiply(section.count, 3, values) && checked_multiply(values, size_of(section.type), needed);
+  const bool sized =
+      checked_multiply(section.count, 3, values) && checked_multiply(values, size_of(section.type), needed);
   // Binary values take their size; ASCII values at least a character and a separator.
   if (!sized || (section.binary ? needed > data.size() : values > data.size() / 2 + 1))
     fail(ErrorKind::BadInput, where + ": the file is too short for that many points");
@@ -108,12 +115,15 @@ Coordinates<double> read_values(const std::string& path, std::string_view bytes,
     }
     return coords;
   }
-  parse_number_list(data, std::size_t(values), section.type, coords.data(), [&](std::size_t i, std::size_t offset) {
-    std::size_t line = section.line + 1;
-    for (std::size_t k = 0; k < offset; ++k) line += data[k] == '\n';
-    return path + ": line " + std::to_string(line) + ": point " + std::to_string(i / 3) + ", component " +
-           std::to_string(i % 3);
-  }, control);
+  parse_number_list(
+      data, std::size_t(values), section.type, coords.data(),
+      [&](std::size_t i, std::size_t offset) {
+        std::size_t line = section.line + 1;
+        for (std::size_t k = 0; k < offset; ++k) line += data[k] == '\n';
+        return path + ": line " + std::to_string(line) + ": point " + std::to_string(i / 3) + ", component " +
+               std::to_string(i % 3);
+      },
+      control);
   return coords;
 }
 

@@ -6,9 +6,9 @@ namespace simjoin {
 
 std::optional<NumberType> vtk_xml_number_type(std::string_view name) {
   static const std::pair<std::string_view, NumberType> types[] = {
-      {"Int8", NumberType::Int8},     {"UInt8", NumberType::UInt8},   {"Int16", NumberType::Int16},
-      {"UInt16", NumberType::UInt16}, {"Int32", NumberType::Int32},   {"UInt32", NumberType::UInt32},
-      {"Int64", NumberType::Int64},   {"UInt64", NumberType::UInt64}, {"Float32", NumberType::Float32},
+      {"Int8", NumberType::Int8},      {"UInt8", NumberType::UInt8},   {"Int16", NumberType::Int16},
+      {"UInt16", NumberType::UInt16},  {"Int32", NumberType::Int32},   {"UInt32", NumberType::UInt32},
+      {"Int64", NumberType::Int64},    {"UInt64", NumberType::UInt64}, {"Float32", NumberType::Float32},
       {"Float64", NumberType::Float64}};
   for (const auto& [text, type] : types)
     if (name == text) return type;

@@ -6,8 +6,8 @@
 #include <array>
 #include <vector>
 
-#include "core/run/error.hpp"
 #include "core/io/binary_values.hpp"
+#include "core/run/error.hpp"
 #include "core/run/run_control.hpp"
 
 namespace simjoin {
@@ -79,7 +79,8 @@ class StreamReader {
   }
   std::string_view take(std::uint64_t bytes) {
     if (bytes > stream_.size() - pos_)
-      error("the data needs " + std::to_string(bytes) + " bytes, " + std::to_string(stream_.size() - pos_) + " are left");
+      error("the data needs " + std::to_string(bytes) + " bytes, " + std::to_string(stream_.size() - pos_) +
+            " are left");
     const std::string_view taken = stream_.substr(pos_, std::size_t(bytes));
     pos_ += std::size_t(bytes);
     return taken;
@@ -97,7 +98,8 @@ class StreamReader {
 std::string read_uncompressed(StreamReader& reader, std::size_t expected) {
   const std::uint64_t size = reader.next_header_value();
   if (size != expected)
-    reader.error("the size header says " + std::to_string(size) + " bytes, the points need " + std::to_string(expected));
+    reader.error("the size header says " + std::to_string(size) + " bytes, the points need " +
+                 std::to_string(expected));
   return std::string(reader.take(size));
 }
 

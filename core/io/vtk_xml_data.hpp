@@ -16,7 +16,7 @@ inline constexpr std::uint64_t kZlibMaxRatio = 1032;
 struct VtkBinaryLayout {
   std::size_t header_size = 4;  // bytes of each header integer: 4 (UInt32) or 8 (UInt64)
   bool big_endian = false;
-  bool zlib = false;            // blocks compressed by vtkZLibDataCompressor
+  bool zlib = false;  // blocks compressed by vtkZLibDataCompressor
 };
 
 // Decodes base64 from the start of `text` up to its first character that is neither base64 nor

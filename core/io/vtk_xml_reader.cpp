@@ -4,12 +4,12 @@
 #include <optional>
 #include <string_view>
 
-#include "core/run/error.hpp"
 #include "core/io/file_io.hpp"
 #include "core/io/number_text.hpp"
 #include "core/io/vtk_number_types.hpp"
 #include "core/io/vtk_xml_data.hpp"
 #include "core/io/xml_tags.hpp"
+#include "core/run/error.hpp"
 
 namespace simjoin {
 
@@ -17,9 +17,9 @@ namespace {
 
 struct PointsArray {
   NumberType type = NumberType::Float32;
-  std::string format;          // ascii, binary or appended
-  std::uint64_t offset = 0;    // appended: from the byte after AppendedData's '_'
-  std::size_t content = 0;     // ascii and binary: where the text inside the DataArray starts
+  std::string format;        // ascii, binary or appended
+  std::uint64_t offset = 0;  // appended: from the byte after AppendedData's '_'
+  std::size_t content = 0;   // ascii and binary: where the text inside the DataArray starts
 };
 
 struct Piece {
@@ -46,11 +46,16 @@ class VtpScanner {
       if (!tag) break;
       tag_pos_ = tag->start;
       pos = tag->end;
-      if (tag->name == "VTKFile") root(*tag), seen_root = true;
-      else if (tag->name == "Piece") piece(*tag);
-      else if (tag->name == "Points") in_points = !layout_.pieces.empty();
-      else if (tag->name == "/Points") in_points = false;
-      else if (tag->name == "DataArray" && in_points && !layout_.pieces.back().array) points_array(*tag);
+      if (tag->name == "VTKFile")
+        root(*tag), seen_root = true;
+      else if (tag->name == "Piece")
+        piece(*tag);
+      else if (tag->name == "Points")
+        in_points = !layout_.pieces.empty();
+      else if (tag->name == "/Points")
+        in_points = false;
+      else if (tag->name == "DataArray" && in_points && !layout_.pieces.back().array)
+        points_array(*tag);
       else if (tag->name == "AppendedData") {
         appended(*tag);
         break;
@@ -101,7 +106,8 @@ class VtpScanner {
     array.type = *number_type;
     const std::string_view components = tag.attribute("NumberOfComponents").value_or("1");
     if (components != "3")
-      error("the points' DataArray has NumberOfComponents=\"" + std::string(components.substr(0, 40)) + "\"; points have 3");
+      error("the points' DataArray has NumberOfComponents=\"" + std::string(components.substr(0, 40)) +
+            "\"; points have 3");
     array.format = required(tag, "format");
     if (array.format == "appended") {
       if (!parse_count(required(tag, "offset"), array.offset)) error("the points' DataArray has a bad offset");
@@ -114,7 +120,8 @@ class VtpScanner {
 
   void appended(const XmlTag& tag) {
     const std::string_view encoding = required(tag, "encoding");
-    if (encoding != "raw" && encoding != "base64") error("AppendedData has unknown encoding '" + std::string(encoding) + "'");
+    if (encoding != "raw" && encoding != "base64")
+      error("AppendedData has unknown encoding '" + std::string(encoding) + "'");
     layout_.appended_base64 = encoding == "base64";
     const std::size_t underscore = bytes_.find('_', tag.end);
     if (underscore == std::string_view::npos) error("AppendedData has no '_' before its data");
@@ -140,7 +147,8 @@ class PieceReader {
   void read(const Piece& piece, std::size_t index, Coordinates<double>& out) {
     if (piece.points == 0) return;
     where_ = path_ + ": line " + std::to_string(line_at(piece.offset)) + ": piece " + std::to_string(index);
-    if (!piece.array) fail(ErrorKind::BadInput, where_ + " has " + std::to_string(piece.points) + " points but no Points DataArray");
+    if (!piece.array)
+      fail(ErrorKind::BadInput, where_ + " has " + std::to_string(piece.points) + " points but no Points DataArray");
     const PointsArray& array = *piece.array;
     std::uint64_t values = 0, bytes = 0;
     if (!checked_multiply(piece.points, 3, values) || !checked_multiply(values, size_of(array.type), bytes))
@@ -160,14 +168,16 @@ class PieceReader {
   // pieces cost one pass over the file.
   std::size_t line_at(std::size_t offset) {
     if (offset < line_offset_) line_ = 1, line_offset_ = 0;
-    line_ += std::size_t(std::count(bytes_.begin() + std::ptrdiff_t(line_offset_), bytes_.begin() + std::ptrdiff_t(offset), '\n'));
+    line_ += std::size_t(
+        std::count(bytes_.begin() + std::ptrdiff_t(line_offset_), bytes_.begin() + std::ptrdiff_t(offset), '\n'));
     line_offset_ = offset;
     return line_;
   }
 
   void read_ascii(const PointsArray& array, std::size_t values, Coordinates<double>& out) {
     const std::size_t close = bytes_.find('<', array.content);
-    const std::string_view text = bytes_.substr(array.content, close == std::string_view::npos ? close : close - array.content);
+    const std::string_view text =
+        bytes_.substr(array.content, close == std::string_view::npos ? close : close - array.content);
     if (values > text.size() / 2 + 1)  // each value takes a character and a separator
       fail(ErrorKind::BadInput, where_ + ": " + std::to_string(values) + " values cannot fit in " +
                                     std::to_string(text.size()) + " characters of ascii data");
@@ -184,7 +194,8 @@ class PieceReader {
 
   std::string binary_data(const PointsArray& array, std::size_t bytes) {
     // Pieces may point at the same appended data: all their points together must come from the file.
-    if (!checked_add(total_bytes_, bytes, total_bytes_) || total_bytes_ / (layout_.binary.zlib ? kZlibMaxRatio : 1) > bytes_.size())
+    if (!checked_add(total_bytes_, bytes, total_bytes_) ||
+        total_bytes_ / (layout_.binary.zlib ? kZlibMaxRatio : 1) > bytes_.size())
       fail(ErrorKind::BadInput, where_ + ": the points need " + std::to_string(total_bytes_) +
                                     " bytes of data, more than the file can hold");
     const std::size_t max_stream = max_vtk_stream_bytes(bytes, layout_.binary);
@@ -194,7 +205,8 @@ class PieceReader {
     if (!layout_.appended_start) fail(ErrorKind::BadInput, where_ + ": appended Points but no AppendedData");
     const std::string_view appended = bytes_.substr(*layout_.appended_start);
     if (array.offset > appended.size())
-      fail(ErrorKind::BadInput, where_ + ": the Points' offset " + std::to_string(array.offset) + " is beyond the file's end");
+      fail(ErrorKind::BadInput,
+           where_ + ": the Points' offset " + std::to_string(array.offset) + " is beyond the file's end");
     const std::string_view stream = appended.substr(std::size_t(array.offset));
     if (layout_.appended_base64)
       return read_vtk_binary_array(decode_base64(stream, max_stream, where_, control_), bytes, layout_.binary, where_,

@@ -78,10 +78,14 @@ std::optional<XmlTag> next_xml_tag(std::string_view text, std::size_t pos, const
     if (pos == std::string_view::npos) return std::nullopt;
     const std::string_view rest = text.substr(pos);
     std::string_view closer;
-    if (rest.starts_with("<!--")) closer = "-->";
-    else if (rest.starts_with("<?")) closer = "?>";
-    else if (rest.starts_with("<!")) closer = ">";
-    else return TagParser(text, pos, path).parse();
+    if (rest.starts_with("<!--"))
+      closer = "-->";
+    else if (rest.starts_with("<?"))
+      closer = "?>";
+    else if (rest.starts_with("<!"))
+      closer = ">";
+    else
+      return TagParser(text, pos, path).parse();
     const std::size_t end = text.find(closer, pos + 2);
     if (end == std::string_view::npos)
       fail(ErrorKind::BadInput, path + ": line " + std::to_string(line_of(text, pos)) + ": malformed XML: unclosed " +

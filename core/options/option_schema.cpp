@@ -61,9 +61,7 @@ std::string check_seed(std::string_view text) {
   return whole_number<std::uint64_t>(text) ? "" : "must be an integer from 0 to 18446744073709551615";
 }
 
-std::string check_threads(std::string_view text) {
-  return integer_in(text, 0, 65536) ? "" : range_reason(0, 65536);
-}
+std::string check_threads(std::string_view text) { return integer_in(text, 0, 65536) ? "" : range_reason(0, 65536); }
 
 std::string check_device(std::string_view text) {
   return integer_in(text, 0, 1023) ? "" : "must be GPU ordinals, integers from 0, e.g. 0,1";
@@ -73,9 +71,7 @@ std::string check_repeat(std::string_view text) { return integer_in(text, 1, 100
 
 std::string check_warmup(std::string_view text) { return integer_in(text, 0, 100) ? "" : range_reason(0, 100); }
 
-std::string check_dpi(std::string_view text) {
-  return parse_dpi(text) ? "" : range_reason(kMinDpi, kMaxDpi);
-}
+std::string check_dpi(std::string_view text) { return parse_dpi(text) ? "" : range_reason(kMinDpi, kMaxDpi); }
 
 // "3.5x2.4in" (lower case, trimmed): the two sides in inches, each positive and finite.
 std::optional<std::pair<double, double>> size_in_inches(std::string_view lower) {
@@ -157,7 +153,8 @@ const OptionSpec kDevices{"devices", "N",
                           "GPU ordinals, e.g. --devices 0,1: gpu-grid and gpu-kmeans split the work across them "
                           "(default: every GPU); the other GPU engines run on the first (default: 0)",
                           check_device};
-const OptionSpec kRepeat{"repeat", "R", "timed runs of each engine, and of each point of a sweep (their median is reported)", check_repeat};
+const OptionSpec kRepeat{
+    "repeat", "R", "timed runs of each engine, and of each point of a sweep (their median is reported)", check_repeat};
 const OptionSpec kWarmup{"warmup", "W", "untimed runs before the timed ones", check_warmup};
 const OptionSpec kSize{"size", "WxH", kSizeHelp, check_size};
 const OptionSpec kDpi{"dpi", "N", kDpiHelp, check_dpi};

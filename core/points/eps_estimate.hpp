@@ -13,8 +13,8 @@ struct EpsEstimate {
   // join at this eps finds about ten neighbours for a typical point. 1 when all points coincide, a
   // hundredth of the diameter where most points have ten duplicates or more.
   double eps = 1;
-  double nearest = 0;   // the median distance to the nearest neighbour (0 with many duplicates)
-  double diameter = 0;  // the diagonal of the bounding box
+  double nearest = 0;         // the median distance to the nearest neighbour (0 with many duplicates)
+  double diameter = 0;        // the diagonal of the bounding box
   std::size_t queries = 0;    // points whose neighbours were measured
   std::size_t reference = 0;  // points they were measured against (all)
 

@@ -39,8 +39,8 @@ PointSet generate(const GeneratorSpec& spec) {
   PointSet points(spec.n, spec.dims);
   std::mt19937_64 rng(spec.seed);
   const std::size_t d = spec.dims;
-  points.source = to_string(spec.kind) + " n=" + std::to_string(spec.n) + " d=" +
-                  std::to_string(d) + " seed=" + std::to_string(spec.seed);
+  points.source = to_string(spec.kind) + " n=" + std::to_string(spec.n) + " d=" + std::to_string(d) +
+                  " seed=" + std::to_string(spec.seed);
   // Values are float32 numbers (kept in float64), so that written .npy files are float32 and reload to
   // the same values.
   if (spec.kind == Distribution::Uniform) {
@@ -76,9 +76,12 @@ Distribution parse_distribution(const std::string& name) {
 
 std::string to_string(Distribution kind) {
   switch (kind) {
-    case Distribution::Uniform: return "uniform";
-    case Distribution::Clusters: return "clusters";
-    case Distribution::Correlated: return "correlated";
+    case Distribution::Uniform:
+      return "uniform";
+    case Distribution::Clusters:
+      return "clusters";
+    case Distribution::Correlated:
+      return "correlated";
   }
   return "?";
 }

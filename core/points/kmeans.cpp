@@ -6,8 +6,8 @@
 #include <cmath>
 #include <random>
 
-#include "core/run/error.hpp"
 #include "core/frame/numeric_rules.hpp"
+#include "core/run/error.hpp"
 
 namespace simjoin {
 
@@ -20,14 +20,12 @@ bool cancelled(const RunControl* control) { return control && control->cancelled
 
 // k-means++: each further centre is drawn with probability proportional to the squared distance
 // to the nearest centre chosen so far.
-std::vector<float> seed_centroids(const PointSet32& points, std::size_t k, std::mt19937_64& random,
-                                  int threads, const RunControl* control) {
+std::vector<float> seed_centroids(const PointSet32& points, std::size_t k, std::mt19937_64& random, int threads,
+                                  const RunControl* control) {
   const std::size_t n = points.size(), d = points.dims();
   std::vector<float> centroids;
   centroids.reserve(k * d);
-  const auto take = [&](std::size_t i) {
-    centroids.insert(centroids.end(), points.point(i), points.point(i) + d);
-  };
+  const auto take = [&](std::size_t i) { centroids.insert(centroids.end(), points.point(i), points.point(i) + d); };
   take(std::uniform_int_distribution<std::size_t>(0, n - 1)(random));
   std::vector<double> nearest(n, INFINITY);
   for (std::size_t c = 1; c < k; ++c) {
@@ -57,8 +55,8 @@ std::vector<float> seed_centroids(const PointSet32& points, std::size_t k, std::
 // The nearest centroid of every point. With the centroids transposed, the distances from a point to
 // all of them take one vectorised loop per dimension; each is still summed over the dimensions in
 // order, as in nearest_centroid, and ties go to the lowest index, so the memberships are the same.
-void assign(const PointSet32& points, const std::vector<float>& centroids,
-            std::vector<std::uint32_t>& membership, int threads, const RunControl* control) {
+void assign(const PointSet32& points, const std::vector<float>& centroids, std::vector<std::uint32_t>& membership,
+            int threads, const RunControl* control) {
   const std::size_t d = points.dims(), k = centroids.size() / d;
   std::vector<float> columns(k * d);  // column t: coordinate t of every centroid
   for (std::size_t c = 0; c < k; ++c)
@@ -88,15 +86,13 @@ void assign(const PointSet32& points, const std::vector<float>& centroids,
 // m of the points, evenly spaced in their order: a fair sample of data in any order, sorted included.
 PointSet32 evenly_spaced(const PointSet32& points, std::size_t m) {
   PointSet32 sample(m, points.dims());
-  for (std::size_t i = 0; i < m; ++i)
-    std::copy_n(points.point(i * points.size() / m), points.dims(), sample.point(i));
+  for (std::size_t i = 0; i < m; ++i) std::copy_n(points.point(i * points.size() / m), points.dims(), sample.point(i));
   return sample;
 }
 
 // Moves each centroid to the mean of its members (float64 sums); an empty partition keeps its
 // centroid. Returns the largest distance a centroid moved.
-double update(const PointSet32& points, const std::vector<std::uint32_t>& membership,
-              std::vector<float>& centroids) {
+double update(const PointSet32& points, const std::vector<std::uint32_t>& membership, std::vector<float>& centroids) {
   const std::size_t d = points.dims(), k = centroids.size() / d;
   std::vector<double> sums(k * d, 0.0);
   std::vector<std::size_t> counts(k, 0);
@@ -135,8 +131,8 @@ std::uint32_t nearest_centroid(const float* p, const std::vector<float>& centroi
 
 KMeansResult kmeans(const PointSet32& points, const KMeansParams& params, const RunControl* control) {
   if (params.k < 1 || params.k > points.size())
-    fail(ErrorKind::Usage, "k-means needs 1 <= k <= " + std::to_string(points.size()) + " (got k = " +
-                               std::to_string(params.k) + ")");
+    fail(ErrorKind::Usage,
+         "k-means needs 1 <= k <= " + std::to_string(points.size()) + " (got k = " + std::to_string(params.k) + ")");
   const int threads = params.threads > 0 ? params.threads : omp_get_max_threads();
   const std::size_t fitted = std::max(params.sample, params.k);
   if (params.sample != 0 && fitted < points.size()) {

@@ -170,8 +170,8 @@ NearestSlots measure(const Queries& queries, const std::vector<std::size_t>* can
       const double* p = points.point(row);
       grid.for_each_query(grid.cell_of(p), [&](std::uint32_t q) {
         if (queries.rows[q] == row) return;
-        const double squared = squared_distance_below(points.point(queries.rows[q]), p, points.dims(),
-                                                      queries.scale, mine.worst[q]);
+        const double squared =
+            squared_distance_below(points.point(queries.rows[q]), p, points.dims(), queries.scale, mine.worst[q]);
         if (squared < mine.worst[q]) mine.offer(q, squared);
       });
     }
@@ -195,7 +195,8 @@ bool thin_queries(Queries& queries, std::vector<double>& radii, const QueryGrid&
     ++per_cell[grid.cell_of(points.point(i))];
   }
   double tests = 0;
-  for (std::size_t cell = 0; cell < grid.cells(); ++cell) tests += double(per_cell[cell]) * double(grid.queries_in(cell));
+  for (std::size_t cell = 0; cell < grid.cells(); ++cell)
+    tests += double(per_cell[cell]) * double(grid.queries_in(cell));
   const double terms = tests * double(points.dims());
   const std::size_t m = queries.rows.size();
   if (terms <= kPassTerms || m <= kMinQueries) return false;
@@ -238,7 +239,8 @@ NeighbourDistances kth_neighbour_distances(const PointSet& points, const std::ve
   const bool whole = sample_size >= n;
   std::vector<std::size_t> sample(whole ? 0 : sample_size);
   for (std::size_t i = 0; i < sample.size(); ++i) sample[i] = i * n / sample_size + (n / sample_size) / 2;
-  const NearestSlots bounded = measure(queries, whole ? nullptr : &sample, QueryGrid(m), std::vector<double>(m, kInfinity), control);
+  const NearestSlots bounded =
+      measure(queries, whole ? nullptr : &sample, QueryGrid(m), std::vector<double>(m, kInfinity), control);
   if (whole) return distances_of(queries, bounded);
 
   std::vector<double> radii = bounded.worst, squared;

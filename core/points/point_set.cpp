@@ -14,8 +14,7 @@ namespace simjoin {
 void check_dims(std::size_t dims) {
   if (dims == 0) fail(ErrorKind::BadInput, "point set has 0 dimensions (need 1 to 1024)");
   if (dims > kMaxDims)
-    fail(ErrorKind::BadInput,
-         "point set has " + std::to_string(dims) + " dimensions, more than the supported 1024");
+    fail(ErrorKind::BadInput, "point set has " + std::to_string(dims) + " dimensions, more than the supported 1024");
 }
 
 void check_coordinate_count(std::size_t values, std::size_t n, std::size_t dims) {
@@ -96,8 +95,7 @@ void require_finite(const PointSet& points, const std::string& where) {
     const double* p = points.point(i);
     for (std::size_t k = 0; k < d; ++k) {
       if (!std::isfinite(p[k]))
-        fail(ErrorKind::BadInput, where + ": point " + std::to_string(i) + ", dimension " +
-                                      std::to_string(k) + " is " +
+        fail(ErrorKind::BadInput, where + ": point " + std::to_string(i) + ", dimension " + std::to_string(k) + " is " +
                                       (std::isnan(p[k]) ? "NaN" : "infinite") +
                                       "; every coordinate must be a finite number");
     }

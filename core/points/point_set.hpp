@@ -54,8 +54,7 @@ class BasicPointSet {
     check_dims(dims);
     coords_.assign(n * dims, T{});
   }
-  BasicPointSet(std::size_t n, std::size_t dims, Coordinates<T> coords)
-      : n_(n), d_(dims), coords_(std::move(coords)) {
+  BasicPointSet(std::size_t n, std::size_t dims, Coordinates<T> coords) : n_(n), d_(dims), coords_(std::move(coords)) {
     check_dims(dims);
     check_coordinate_count(coords_.size(), n, dims);
   }

@@ -20,10 +20,8 @@ VerifyReport compare_pairs(std::vector<Pair> got, std::vector<Pair> expected) {
   VerifyReport report;
   report.duplicates = remove_duplicates(got);
   remove_duplicates(expected);
-  std::set_difference(expected.begin(), expected.end(), got.begin(), got.end(),
-                      std::back_inserter(report.missing));
-  std::set_difference(got.begin(), got.end(), expected.begin(), expected.end(),
-                      std::back_inserter(report.extra));
+  std::set_difference(expected.begin(), expected.end(), got.begin(), got.end(), std::back_inserter(report.missing));
+  std::set_difference(got.begin(), got.end(), expected.begin(), expected.end(), std::back_inserter(report.extra));
   return report;
 }
 

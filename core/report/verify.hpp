@@ -10,8 +10,8 @@
 namespace simjoin {
 
 struct VerifyReport {
-  std::vector<Pair> missing;  // in the oracle, not in the result
-  std::vector<Pair> extra;    // in the result, not in the oracle
+  std::vector<Pair> missing;     // in the oracle, not in the result
+  std::vector<Pair> extra;       // in the result, not in the oracle
   std::uint64_t duplicates = 0;  // pairs the result holds more than once
   bool ok() const { return missing.empty() && extra.empty() && duplicates == 0; }
   std::string summary() const;

@@ -3,8 +3,8 @@
 #include <chrono>
 #include <cmath>
 
-#include "core/run/error.hpp"
 #include "core/frame/frame_step.hpp"
+#include "core/run/error.hpp"
 
 namespace simjoin {
 
@@ -15,13 +15,12 @@ void validate(const Engine& engine, const JoinSources& inputs, const JoinParams&
     fail(ErrorKind::Usage, "eps must be a finite number >= 0 (got " + std::to_string(params.eps) + ")");
   if (params.k < 0) fail(ErrorKind::Usage, "k must be >= 0");
   const Capabilities caps = engine.capabilities();
-  if (inputs.self_join() && !caps.self_join)
-    fail(ErrorKind::Usage, engine.name() + " does not support self-joins");
+  if (inputs.self_join() && !caps.self_join) fail(ErrorKind::Usage, engine.name() + " does not support self-joins");
   if (!inputs.self_join()) {
     if (!caps.ab_join) fail(ErrorKind::Usage, engine.name() + " does not support A-join-B");
     if (inputs.b->dims() != inputs.a->dims())
-      fail(ErrorKind::Usage, "A has " + std::to_string(inputs.a->dims()) + " dimensions but B has " +
-                                 std::to_string(inputs.b->dims()));
+      fail(ErrorKind::Usage,
+           "A has " + std::to_string(inputs.a->dims()) + " dimensions but B has " + std::to_string(inputs.b->dims()));
   }
   if (inputs.a->dims() > caps.max_dims)
     fail(ErrorKind::Usage, engine.name() + " supports at most " + std::to_string(caps.max_dims) +
@@ -34,8 +33,8 @@ void validate(const Engine& engine, const JoinSources& inputs, const JoinParams&
     fail(ErrorKind::Unavailable, engine.name() + " is not available: " + availability.reason);
 }
 // Float64 engines compute on the file's values, and search the caller's eps itself.
-RunResult run_on_file_values(Engine& engine, const JoinSources& sources, const JoinParams& params,
-                             PairSink& sink, RunControl& control) {
+RunResult run_on_file_values(Engine& engine, const JoinSources& sources, const JoinParams& params, PairSink& sink,
+                             RunControl& control) {
   JoinInputs inputs;
   inputs.exact_a = sources.a;
   inputs.exact_b = sources.b;
@@ -64,8 +63,8 @@ void drop_unasked_structures(RunResult& result, const JoinParams& params) {
   result.grid.reset();
 }
 
-RunResult run_engine(Engine& engine, const JoinSources& sources, const JoinParams& params,
-                     PairSink& sink, RunControl& control) {
+RunResult run_engine(Engine& engine, const JoinSources& sources, const JoinParams& params, PairSink& sink,
+                     RunControl& control) {
   validate(engine, sources, params);
   const auto start = std::chrono::steady_clock::now();
   RunResult result = engine.capabilities().precision == Precision::Float64

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "core/frame/exact_test.hpp"
-#include "core/run/pair_sink.hpp"
 #include "core/points/point_set.hpp"
+#include "core/run/pair_sink.hpp"
 #include "core/run/run_control.hpp"
 #include "core/run/run_stats.hpp"
 
@@ -38,20 +38,18 @@ struct JoinInputs {
   const PointSet32& queries() const { return b ? *b : *a; }
   const PointSet& exact_queries() const { return exact_b ? *exact_b : *exact_a; }
   // The exact test of rows of A against rows of the queries.
-  ExactPairTest pair_test() const {
-    return {band, exact_a->data(), exact_queries().data(), exact_a->dims()};
-  }
+  ExactPairTest pair_test() const { return {band, exact_a->data(), exact_queries().data(), exact_a->dims()}; }
 };
 
 struct JoinParams {
   // The caller's eps, in the file's units; engines search JoinInputs::search_radius.
   double eps = 0;
-  int k = 0;                  // partitions for KMEANS-JOIN; 0 lets the engine choose
-  std::uint64_t seed = 1;     // for anything randomised (k-means seeding)
-  bool unicomp = true;        // grid engines: compare each pair once
-  std::vector<int> devices;   // GPU ordinals; empty means device 0
+  int k = 0;                      // partitions for KMEANS-JOIN; 0 lets the engine choose
+  std::uint64_t seed = 1;         // for anything randomised (k-means seeding)
+  bool unicomp = true;            // grid engines: compare each pair once
+  std::vector<int> devices;       // GPU ordinals; empty means device 0
   std::uint64_t batch_bytes = 0;  // GPU result batch memory; 0 lets the engine choose
-  int threads = 0;            // CPU threads; 0 uses all cores
+  int threads = 0;                // CPU threads; 0 uses all cores
   // The structures for the views (RunResult::partitions, RunResult::grid); callers with no view (the
   // command line, the Python module) turn them off, since copying them from a GPU costs a join's time.
   bool structures = true;
@@ -65,7 +63,7 @@ struct Capabilities {
   bool ab_join = true;
   bool count_only = true;
   bool gpu = false;
-  bool exact = true;          // false for approximate engines (may miss pairs)
+  bool exact = true;  // false for approximate engines (may miss pairs)
   std::size_t max_dims = kMaxDims;
   Precision precision = Precision::Float32;
 };
@@ -85,16 +83,15 @@ class Engine {
   // Runs the join. Pairs go to `sink`; returns stats (pairs and seconds_total filled in by the caller
   // of run_engine) and the structures for the views, in frame coordinates. Throws Error on bad
   // parameters, memory exhaustion or cancellation.
-  virtual RunResult run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink,
-                        RunControl& control) = 0;
+  virtual RunResult run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink, RunControl& control) = 0;
 };
 
 // Validates inputs and parameters against the engine, moves the points into the join's float32 frame
 // (unless the engine computes in float64), runs it, maps its structures back to file coordinates and
 // fills in the common stats fields (engine, n, d, eps, pairs, seconds_total). Use this rather than
 // Engine::run directly.
-RunResult run_engine(Engine& engine, const JoinSources& sources, const JoinParams& params,
-                     PairSink& sink, RunControl& control);
+RunResult run_engine(Engine& engine, const JoinSources& sources, const JoinParams& params, PairSink& sink,
+                     RunControl& control);
 
 // Drops the structures an engine made where the caller asked for none (JoinParams::structures), so
 // that every engine answers alike; engines for which they are costly do not make them at all.

@@ -4,13 +4,18 @@ namespace simjoin {
 
 int exit_code_for(ErrorKind kind) {
   switch (kind) {
-    case ErrorKind::Usage: return 2;
-    case ErrorKind::BadInput: return 3;
+    case ErrorKind::Usage:
+      return 2;
+    case ErrorKind::BadInput:
+      return 3;
     case ErrorKind::OutOfMemory:
     case ErrorKind::OutOfSpace:
-    case ErrorKind::Unavailable: return 4;
-    case ErrorKind::Cancelled: return 130;
-    case ErrorKind::Internal: break;
+    case ErrorKind::Unavailable:
+      return 4;
+    case ErrorKind::Cancelled:
+      return 130;
+    case ErrorKind::Internal:
+      break;
   }
   return 1;
 }

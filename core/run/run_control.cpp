@@ -19,8 +19,7 @@ void RunControl::set_phase(const std::string& name) {
 void RunControl::report(double fraction) {
   fraction = std::clamp(fraction, 0.0, 1.0);
   double previous = progress_.load(std::memory_order_relaxed);
-  while (fraction > previous &&
-         !progress_.compare_exchange_weak(previous, fraction, std::memory_order_relaxed)) {
+  while (fraction > previous && !progress_.compare_exchange_weak(previous, fraction, std::memory_order_relaxed)) {
   }
   if (fraction <= previous || !callback_) return;
   std::lock_guard lock(mutex_);

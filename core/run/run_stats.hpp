@@ -46,8 +46,8 @@ void to_json(nlohmann::json& json, const RunStats& stats);
 // k-means partitions and the epsilon-bound replication (KMEANS-JOIN engines).
 struct PartitionStructure {
   std::size_t k = 0;
-  std::vector<double> centroids;            // k x d
-  std::vector<std::uint32_t> membership;    // per point of A: its own partition
+  std::vector<double> centroids;                 // k x d
+  std::vector<std::uint32_t> membership;         // per point of A: its own partition
   std::vector<std::uint32_t> replica_point;      // copy r is point replica_point[r] ...
   std::vector<std::uint32_t> replica_partition;  // ... placed into partition replica_partition[r]
   int iterations = 0;
@@ -57,15 +57,15 @@ struct PartitionStructure {
 // their integer coordinates, so the cells stay eps wide however far apart the points lie.
 struct GridStructure {
   double cell_width = 0;
-  std::vector<int> indexed_dims;          // dimensions the grid is built on
-  std::vector<double> origin;             // per indexed dimension: cell c covers [origin + c w, origin + (c+1) w)
+  std::vector<int> indexed_dims;  // dimensions the grid is built on
+  std::vector<double> origin;     // per indexed dimension: cell c covers [origin + c w, origin + (c+1) w)
   // B: the coordinates of the non-empty cells, indexed_dims.size() per cell, cells sorted by
   // coordinate tuple with the last slot most significant (the first varies fastest). One cell with
   // no coordinates when nothing is indexed.
   std::vector<std::int64_t> cell_coords;
   std::vector<std::uint32_t> cell_begin;  // G: range [begin, end) of each cell in point_order
   std::vector<std::uint32_t> cell_end;
-  std::vector<std::uint32_t> point_order; // A: point ids sorted by cell
+  std::vector<std::uint32_t> point_order;  // A: point ids sorted by cell
   bool unicomp = true;
   std::size_t cell_count() const { return cell_begin.size(); }
 };

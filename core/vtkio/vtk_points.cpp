@@ -13,9 +13,9 @@
 #include <algorithm>
 #include <mutex>
 
-#include "core/run/error.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/io/file_io.hpp"
+#include "core/run/error.hpp"
 
 namespace simjoin {
 
@@ -98,8 +98,8 @@ void write_labeled_vtp(const std::string& path, const PointSet& points,
   poly->SetVerts(vertices);
   for (const auto& [name, values] : int_arrays) {
     if (values.size() != n)
-      fail(ErrorKind::Internal, path + ": array '" + name + "' has " + std::to_string(values.size()) +
-                                    " values for " + std::to_string(n) + " points");
+      fail(ErrorKind::Internal, path + ": array '" + name + "' has " + std::to_string(values.size()) + " values for " +
+                                    std::to_string(n) + " points");
     auto array = vtkSmartPointer<vtkIntArray>::New();
     array->SetName(name.c_str());
     array->SetNumberOfValues(vtkIdType(n));
@@ -113,8 +113,9 @@ void write_labeled_vtp(const std::string& path, const PointSet& points,
   writer->SetFileName(file.written_path().c_str());
   writer->SetInputData(poly);
   if (writer->Write() == 0 || !capture.errors().empty())
-    fail(ErrorKind::BadInput, path + ": cannot write: " +
-                               (capture.errors().empty() ? std::string("VTK writer failed") : capture.first_error()));
+    fail(ErrorKind::BadInput,
+         path + ": cannot write: " +
+             (capture.errors().empty() ? std::string("VTK writer failed") : capture.first_error()));
   file.commit();
 }
 

@@ -209,8 +209,7 @@ BoehmQueries order_queries(const BoehmDirectory& directory, const PointSet32& qu
   BoehmQueries result;
   const Coordinates<float> rotated = rotate_points(directory, queries, control);
   Entries entries(n);
-  for_rows(n, kGatherRowsPerPiece, control,
-           [&](std::size_t i) { entries[i] = {rotated[i * d], std::uint32_t(i)}; });
+  for_rows(n, kGatherRowsPerPiece, control, [&](std::size_t i) { entries[i] = {rotated[i * d], std::uint32_t(i)}; });
   const int parts = int(std::min<std::size_t>(kQueryParts, std::max<std::size_t>(n, 1)));
   cut_quantiles(entries.data(), n, parts, control);
   sort_quantiles(entries.data(), n, parts, control);

@@ -15,12 +15,12 @@ namespace simjoin::gpu {
 
 struct BoehmDirectory {
   std::size_t d = 0;
-  std::vector<double> mean, components;  // the rotation: y = components * (x - mean), d x d rows
-  std::vector<std::uint32_t> order;      // point ids in directory order
-  std::vector<std::uint32_t> page_begin; // page p holds order[page_begin[p], page_begin[p + 1])
+  std::vector<double> mean, components;    // the rotation: y = components * (x - mean), d x d rows
+  std::vector<std::uint32_t> order;        // point ids in directory order
+  std::vector<std::uint32_t> page_begin;   // page p holds order[page_begin[p], page_begin[p + 1])
   std::vector<float> page_low, page_high;  // pages x d, rotated coordinates
-  Coordinates<float> rotated;            // n x d rotated coordinates, in directory order
-  float rounding = 0;                    // bound on the float32 rounding of a rotated coordinate
+  Coordinates<float> rotated;              // n x d rotated coordinates, in directory order
+  float rounding = 0;                      // bound on the float32 rounding of a rotated coordinate
 };
 
 // Rotates `points` with the PCA of `points` itself and builds the directory.

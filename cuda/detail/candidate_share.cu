@@ -46,8 +46,8 @@ double sampled_share_within(const DevicePoints& rows, const DevicePoints& cols, 
   DeviceBuffer<unsigned long long> within(1, "sampled pairs within");
   SIMJOIN_CUDA_CHECK(cudaMemsetAsync(within.data(), 0, sizeof(unsigned long long)));
   const std::size_t shared = sample * dims * sizeof(float);
-  SIMJOIN_CUDA_CHECK(cudaFuncSetAttribute(count_within_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          int(shared)));
+  SIMJOIN_CUDA_CHECK(
+      cudaFuncSetAttribute(count_within_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
   count_within_kernel<<<persistent_blocks(blocks_for(cols.n, kThreads), kBlocksPerMultiprocessor), kThreads, shared>>>(
       rows.coords.data(), device_ids.data(), unsigned(sample), cols.coords.data(), std::uint32_t(cols.n),
       unsigned(rows.stride), unsigned(cols.stride), unsigned(dims), limit, self, within.data());

@@ -16,8 +16,8 @@ namespace simjoin::gpu {
 namespace {
 constexpr std::size_t kSamplePoints = 4096;
 constexpr unsigned kThreads = 256;
-constexpr int kLargestExponent = 14;  // the largest scaled coordinate stays below 2^14
-constexpr int kMaxScaleExponent = 20; // tiny spreads are scaled up by at most 2^20
+constexpr int kLargestExponent = 14;   // the largest scaled coordinate stays below 2^14
+constexpr int kMaxScaleExponent = 20;  // tiny spreads are scaled up by at most 2^20
 
 // One thread per row: the translated row, zeros past dims, and its squared norm.
 __global__ void translate_kernel(const float* points, std::uint64_t n, unsigned dims, unsigned in_stride,
@@ -93,15 +93,15 @@ std::vector<CenteredPoints> center_points(const std::vector<const DevicePoints*>
     out.norms = DeviceBuffer<float>(out.n, "point norms");
     translated.emplace_back(out.n * stride, "translated point coordinates");
     if (out.n == 0) continue;
-    translate_kernel<<<blocks_for(out.n, kThreads), kThreads>>>(sets[s]->coords.data(), out.n, unsigned(dims),
-                                                      unsigned(sets[s]->stride), device_reference.data(),
-                                                      unsigned(stride), translated[s].data(), out.norms.data());
+    translate_kernel<<<blocks_for(out.n, kThreads), kThreads>>>(
+        sets[s]->coords.data(), out.n, unsigned(dims), unsigned(sets[s]->stride), device_reference.data(),
+        unsigned(stride), translated[s].data(), out.norms.data());
     SIMJOIN_CUDA_CHECK_LAUNCH();
-    out.max_norm = thrust::reduce(thrust::device, out.norms.data(), out.norms.data() + out.n, 0.0f,
-                                  thrust::maximum<float>());
+    out.max_norm =
+        thrust::reduce(thrust::device, out.norms.data(), out.norms.data() + out.n, 0.0f, thrust::maximum<float>());
     const float* begin = translated[s].data();
-    largest = std::max(largest, thrust::transform_reduce(thrust::device, begin, begin + out.n * stride,
-                                                         AbsoluteValue(), 0.0f, thrust::maximum<float>()));
+    largest = std::max(largest, thrust::transform_reduce(thrust::device, begin, begin + out.n * stride, AbsoluteValue(),
+                                                         0.0f, thrust::maximum<float>()));
   }
   int exponent = 0;
   std::frexp(largest, &exponent);  // largest < 2^exponent (exponent 0 for largest 0)
@@ -111,7 +111,7 @@ std::vector<CenteredPoints> center_points(const std::vector<const DevicePoints*>
     out.words = DeviceBuffer<std::uint32_t>(out.n * stride, "split point coordinates");
     if (out.n == 0) continue;
     split_kernel<<<blocks_for(out.n, kThreads), kThreads>>>(translated[s].data(), out.n, unsigned(stride), scale,
-                                                  reinterpret_cast<__half*>(out.words.data()));
+                                                            reinterpret_cast<__half*>(out.words.data()));
     SIMJOIN_CUDA_CHECK_LAUNCH();
   }
   SIMJOIN_CUDA_CHECK(cudaDeviceSynchronize());  // before the translated rows are freed

@@ -21,8 +21,8 @@ struct CenteredPoints {
   DeviceBuffer<std::uint32_t> words;
   DeviceBuffer<float> norms;  // n squared norms of the translated rows, unscaled
   std::size_t n = 0;
-  std::size_t stride = 0;     // a multiple of 16
-  float max_norm = 0;         // the largest of `norms` (infinite when a norm overflows)
+  std::size_t stride = 0;  // a multiple of 16
+  float max_norm = 0;      // the largest of `norms` (infinite when a norm overflows)
 };
 
 // The mean of up to 4096 evenly spaced points of a, and as many of b when given (any point near the

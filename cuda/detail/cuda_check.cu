@@ -40,8 +40,8 @@ void* pinned_allocate(std::size_t bytes, const char* what) {
   const cudaError_t status = cudaMallocHost(&pointer, bytes);
   if (status == cudaSuccess) return pointer;
   cudaGetLastError();
-  fail(ErrorKind::OutOfMemory, std::string("out of pinned host memory allocating ") + what +
-                                   ": asked for " + mebibytes(bytes));
+  fail(ErrorKind::OutOfMemory,
+       std::string("out of pinned host memory allocating ") + what + ": asked for " + mebibytes(bytes));
 }
 
 EventTimer::EventTimer(cudaStream_t stream) : stream_(stream) {

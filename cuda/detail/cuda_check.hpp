@@ -31,9 +31,14 @@ class DeviceBuffer {
   DeviceBuffer() = default;
   explicit DeviceBuffer(std::size_t count, const char* what = "device buffer")
       : data_(count ? static_cast<T*>(device_allocate(count * sizeof(T), what)) : nullptr), size_(count) {}
-  ~DeviceBuffer() { if (data_) cudaFree(data_); }
+  ~DeviceBuffer() {
+    if (data_) cudaFree(data_);
+  }
   DeviceBuffer(DeviceBuffer&& other) noexcept { swap(other); }
-  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept { swap(other); return *this; }
+  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+    swap(other);
+    return *this;
+  }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
 
@@ -71,9 +76,18 @@ class PinnedBuffer {
   PinnedBuffer() = default;
   explicit PinnedBuffer(std::size_t count, const char* what = "pinned buffer")
       : data_(count ? static_cast<T*>(pinned_allocate(count * sizeof(T), what)) : nullptr), size_(count) {}
-  ~PinnedBuffer() { if (data_) cudaFreeHost(data_); }
-  PinnedBuffer(PinnedBuffer&& other) noexcept { std::swap(data_, other.data_); std::swap(size_, other.size_); }
-  PinnedBuffer& operator=(PinnedBuffer&& other) noexcept { std::swap(data_, other.data_); std::swap(size_, other.size_); return *this; }
+  ~PinnedBuffer() {
+    if (data_) cudaFreeHost(data_);
+  }
+  PinnedBuffer(PinnedBuffer&& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+  }
+  PinnedBuffer& operator=(PinnedBuffer&& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+    return *this;
+  }
   PinnedBuffer(const PinnedBuffer&) = delete;
   PinnedBuffer& operator=(const PinnedBuffer&) = delete;
   T* data() const { return data_; }

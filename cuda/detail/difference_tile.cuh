@@ -26,14 +26,12 @@ struct Shared {
 
 // Tile-local row (or column) of a thread's r-th register row: two groups of four, 64 apart, so that
 // the 16-byte shared-memory reads of a warp are contiguous.
-__device__ inline unsigned local_index(unsigned group, unsigned r) {
-  return (r < 4 ? 0 : 64) + group * 4 + (r & 3);
-}
+__device__ inline unsigned local_index(unsigned group, unsigned r) { return (r < 4 ? 0 : 64) + group * 4 + (r & 3); }
 __device__ inline unsigned row_group() { return threadIdx.x / 16; }
 __device__ inline unsigned col_group() { return threadIdx.x % 16; }
 
-__device__ inline void stage(float (*target)[kTile], const float* points, unsigned count, unsigned stride,
-                             unsigned k0, unsigned dims) {
+__device__ inline void stage(float (*target)[kTile], const float* points, unsigned count, unsigned stride, unsigned k0,
+                             unsigned dims) {
   const unsigned vectors = dims / 4;
   for (unsigned v = threadIdx.x; v < kTile * vectors; v += kThreads) {
     const unsigned point = v / vectors, part = v % vectors;
@@ -129,8 +127,8 @@ __device__ inline unsigned long long exact_bits(unsigned long long candidates,
   if (!undecided) return candidates;
   return (candidates & ~undecided) | keep_bits(undecided, [&](int bit) {
            const Pair pair = pair_of(bit);
-           return test.band.oracle_within(test.a + std::size_t(pair.i) * test.d,
-                                          test.b + std::size_t(pair.j) * test.d, test.d);
+           return test.band.oracle_within(test.a + std::size_t(pair.i) * test.d, test.b + std::size_t(pair.j) * test.d,
+                                          test.d);
          });
 }
 
@@ -141,8 +139,7 @@ __device__ inline unsigned long long filter(unsigned long long mask, Keep keep) 
 }
 
 // Item `item` of the triangle {(r, c): r <= c < tiles}, numbered row by row.
-__device__ inline void triangle_item(std::uint64_t item, std::uint64_t tiles, std::uint32_t& r,
-                                     std::uint32_t& c) {
+__device__ inline void triangle_item(std::uint64_t item, std::uint64_t tiles, std::uint32_t& r, std::uint32_t& c) {
   const double t = double(2 * tiles + 1);
   std::uint64_t row = std::uint64_t((t - sqrt(t * t - 8.0 * double(item))) / 2);
   const auto start = [&](std::uint64_t x) { return x * tiles - x * (x - 1) / 2; };

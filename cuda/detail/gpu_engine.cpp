@@ -23,8 +23,8 @@ void Phase::end() noexcept {
   }
 }
 
-DeviceInputs upload_inputs(GpuResources& resources, const JoinInputs& inputs, std::size_t row_multiple,
-                           RunStats& stats, RunControl* control) {
+DeviceInputs upload_inputs(GpuResources& resources, const JoinInputs& inputs, std::size_t row_multiple, RunStats& stats,
+                           RunControl* control) {
   Phase phase(stats, "upload", control);
   DeviceInputs device;
   device.a = upload_points(resources, *inputs.a, row_multiple);

@@ -56,8 +56,8 @@ struct DeviceInputs {
 
 // Uploads the points of `inputs`, rows padded to a multiple of `row_multiple` floats, as the phase
 // "upload" (named to `control` where given).
-DeviceInputs upload_inputs(GpuResources& resources, const JoinInputs& inputs, std::size_t row_multiple,
-                           RunStats& stats, RunControl* control = nullptr);
+DeviceInputs upload_inputs(GpuResources& resources, const JoinInputs& inputs, std::size_t row_multiple, RunStats& stats,
+                           RunControl* control = nullptr);
 
 class GpuEngine : public Engine {
  public:

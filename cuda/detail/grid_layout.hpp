@@ -15,9 +15,9 @@ namespace simjoin::gpu {
 inline constexpr int kMaxIndexedDims = 8;
 
 struct GridLayout {
-  double cell_width = 1;           // grid_cell_width: pairs within the search radius lie in adjacent cells
-  std::vector<int> dims;           // indexed dimensions; dims[0] varies fastest in the cells' order
-  std::vector<double> origin;      // per indexed dimension: cell c covers [origin + c w, origin + (c+1) w)
+  double cell_width = 1;             // grid_cell_width: pairs within the search radius lie in adjacent cells
+  std::vector<int> dims;             // indexed dimensions; dims[0] varies fastest in the cells' order
+  std::vector<double> origin;        // per indexed dimension: cell c covers [origin + c w, origin + (c+1) w)
   std::vector<std::uint64_t> cells;  // per indexed dimension: coordinates lie in [0, cells)
   std::vector<std::string> notes;
 };

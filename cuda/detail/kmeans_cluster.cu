@@ -6,8 +6,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "core/points/kmeans.hpp"
 #include "core/frame/numeric_rules.hpp"
+#include "core/points/kmeans.hpp"
 #include "cuda/detail/difference_tile.cuh"
 #include "cuda/detail/kmeans_seeding.hpp"
 #include "cuda/detail/launch_size.hpp"
@@ -31,10 +31,9 @@ __device__ inline void keep_nearer(float& distance, std::uint32_t& index, float 
 // Nearest centroid of every point (lowest index on ties): a block compares 128 points with every tile of
 // 128 centroids (difference_tile.cuh, which sums the squared differences in dimension order as a loop
 // over the dimensions would); the 16 threads sharing a point's row then agree on its nearest.
-__global__ void __launch_bounds__(tile::kThreads) assign_kernel(const float* points, std::uint32_t n, unsigned stride,
-                                                                const float* centroids, std::uint32_t k,
-                                                                std::uint32_t* membership,
-                                                                unsigned long long* changes) {
+__global__ void __launch_bounds__(tile::kThreads)
+    assign_kernel(const float* points, std::uint32_t n, unsigned stride, const float* centroids, std::uint32_t k,
+                  std::uint32_t* membership, unsigned long long* changes) {
   __shared__ tile::Shared shared;
   const std::uint32_t row0 = blockIdx.x * tile::kTile;
   const unsigned rows = min(tile::kTile, n - row0);
@@ -75,8 +74,8 @@ __global__ void __launch_bounds__(tile::kThreads) assign_kernel(const float* poi
 // Otherwise a warp takes a point, lanes along its dimensions, so that each atomic instruction of a
 // warp lands on consecutive addresses.
 __global__ void accumulate_kernel(const float* points, std::uint32_t n, unsigned stride,
-                                  const std::uint32_t* membership, std::uint32_t k, bool in_shared,
-                                  float* sums, unsigned* counts) {
+                                  const std::uint32_t* membership, std::uint32_t k, bool in_shared, float* sums,
+                                  unsigned* counts) {
   extern __shared__ float shared[];
   if (!in_shared) {
     const unsigned lane = threadIdx.x % 32;
@@ -175,8 +174,7 @@ DeviceBuffer<float> seed_centroids(GpuResources& resources, const PointSet32& po
   clustering.sample = std::min(points.size(), std::max<std::size_t>(4096, 8 * clustering.k));
   PointSet32 sample(clustering.sample, points.dims());
   const std::vector<std::size_t> chosen = sample_indices(points.size(), clustering.sample, seed);
-  for (std::size_t s = 0; s < chosen.size(); ++s)
-    std::copy_n(points.point(chosen[s]), points.dims(), sample.point(s));
+  for (std::size_t s = 0; s < chosen.size(); ++s) std::copy_n(points.point(chosen[s]), points.dims(), sample.point(s));
   clustering.tolerance = kKMeansSettle * mean_variance(sample);
   return kmeans_plus_plus(upload_points(resources, sample, kKMeansRowMultiple), points.dims(), clustering.k, seed);
 }
@@ -189,9 +187,9 @@ void accumulate(const DevicePoints& points, std::size_t k, const std::uint32_t* 
   SIMJOIN_CUDA_CHECK(cudaMemsetAsync(counts, 0, k * sizeof(unsigned)));
   const bool in_shared = k * stride + k <= kSharedFloats;
   accumulate_kernel<<<std::min<unsigned>(blocks_for(points.n, kThreads), 1024), kThreads,
-                      in_shared ? (k * stride + k) * sizeof(float) : 0>>>(
-      points.coords.data(), std::uint32_t(points.n), unsigned(stride), membership, std::uint32_t(k), in_shared, sums,
-      counts);
+                      in_shared ? (k * stride + k) * sizeof(float) : 0>>>(points.coords.data(), std::uint32_t(points.n),
+                                                                          unsigned(stride), membership,
+                                                                          std::uint32_t(k), in_shared, sums, counts);
   SIMJOIN_CUDA_CHECK_LAUNCH();
 }
 
@@ -218,8 +216,8 @@ DevicePoints evenly_spaced(const DevicePoints& points, std::size_t m) {
 
 std::size_t choose_k(int requested, std::size_t n, std::size_t d, std::vector<std::string>& notes) {
   if (requested > 0 && std::size_t(requested) > kMaxK)
-    fail(ErrorKind::Usage, "gpu-kmeans supports k up to " + std::to_string(kMaxK) + " (got " +
-                               std::to_string(requested) + ")");
+    fail(ErrorKind::Usage,
+         "gpu-kmeans supports k up to " + std::to_string(kMaxK) + " (got " + std::to_string(requested) + ")");
   const double width = double(std::max<std::size_t>(d, 8));
   const auto automatic = std::clamp<std::size_t>(std::size_t(std::sqrt(double(n) * width / 512)), 1,
                                                  std::min(kMaxK, std::size_t(32 * width)));
@@ -236,8 +234,7 @@ DeviceClustering seed_clustering(GpuResources& resources, const PointSet32& poin
 
 void refine_clustering(const DevicePoints& points, DeviceClustering& clustering, RunControl& control) {
   const std::size_t k = clustering.k, stride = points.stride, n = points.n;
-  if (clustering.membership.size() != n)
-    clustering.membership = DeviceBuffer<std::uint32_t>(n, "k-means membership");
+  if (clustering.membership.size() != n) clustering.membership = DeviceBuffer<std::uint32_t>(n, "k-means membership");
   clustering.fitted = std::min(n, kGpuKMeansFitting.points(k));
   const bool sampled = clustering.fitted < n;
   const DevicePoints sample = sampled ? evenly_spaced(points, clustering.fitted) : DevicePoints{};
@@ -253,8 +250,8 @@ void refine_clustering(const DevicePoints& points, DeviceClustering& clustering,
     ++clustering.iterations;
     SIMJOIN_CUDA_CHECK(cudaMemsetAsync(progress.data(), 0, sizeof(RoundProgress)));
     accumulate(fitted, k, membership, sums.data(), counts.data());
-    divide_kernel<<<blocks_for(k * stride, kThreads), kThreads>>>(clustering.centroids.data(), sums.data(), counts.data(),
-                                                        std::uint32_t(k), unsigned(stride), progress.data());
+    divide_kernel<<<blocks_for(k * stride, kThreads), kThreads>>>(
+        clustering.centroids.data(), sums.data(), counts.data(), std::uint32_t(k), unsigned(stride), progress.data());
     SIMJOIN_CUDA_CHECK_LAUNCH();
     assign(fitted, clustering, membership, &progress.data()->changes);
     RoundProgress host{};
@@ -265,8 +262,7 @@ void refine_clustering(const DevicePoints& points, DeviceClustering& clustering,
   if (sampled) assign(points, clustering, clustering.membership.data(), nullptr);
 }
 
-void assign_nearest(const DevicePoints& points, const DeviceClustering& clustering,
-                    std::uint32_t* membership) {
+void assign_nearest(const DevicePoints& points, const DeviceClustering& clustering, std::uint32_t* membership) {
   assign(points, clustering, membership, nullptr);
 }
 

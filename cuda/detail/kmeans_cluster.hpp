@@ -22,9 +22,9 @@ struct DeviceClustering {
   std::size_t sample = 0;  // points the seeds were chosen from
   std::size_t fitted = 0;  // points the Lloyd rounds ran on
   int iterations = 0;
-  double tolerance = 0;    // settling threshold on the summed squared centroid movement
-  DeviceBuffer<float> centroids;          // k x stride
-  DeviceBuffer<std::uint32_t> membership; // per point
+  double tolerance = 0;                    // settling threshold on the summed squared centroid movement
+  DeviceBuffer<float> centroids;           // k x stride
+  DeviceBuffer<std::uint32_t> membership;  // per point
 };
 
 // k = 0 picks sqrt(n max(d, 8) / 512), at most 32 max(d, 8) and 4096: sqrt(n / 64), at most 256, up to 8
@@ -46,8 +46,7 @@ DeviceClustering seed_clustering(GpuResources& resources, const PointSet32& poin
 void refine_clustering(const DevicePoints& points, DeviceClustering& clustering, RunControl& control);
 
 // Nearest centroid (lowest index on ties) of every point of `points`, into membership.
-void assign_nearest(const DevicePoints& points, const DeviceClustering& clustering,
-                    std::uint32_t* membership);
+void assign_nearest(const DevicePoints& points, const DeviceClustering& clustering, std::uint32_t* membership);
 
 // Sum over the partitions of |mean of the members - centroid|, computed in float64; empty partitions
 // add nothing (RE-JOIN's quality metric).

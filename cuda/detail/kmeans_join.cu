@@ -20,25 +20,26 @@ struct GroupedView {
 };
 
 GroupedView view(const PartitionedPoints& p) {
-  return {p.grouped_coords.data(), p.grouped_ids.data(), p.part_begin.data(), p.list_begin.data(),
-          p.lists.data()};
+  return {p.grouped_coords.data(), p.grouped_ids.data(), p.part_begin.data(), p.list_begin.data(), p.lists.data()};
 }
 
 // The highest partition in both ascending lists.
-__device__ std::uint32_t highest_common(const std::uint32_t* a, long long na, const std::uint32_t* b,
-                                        long long nb) {
+__device__ std::uint32_t highest_common(const std::uint32_t* a, long long na, const std::uint32_t* b, long long nb) {
   long long x = na - 1, y = nb - 1;
   while (x >= 0 && y >= 0) {
     if (a[x] == b[y]) return a[x];
-    if (a[x] > b[y]) --x; else --y;
+    if (a[x] > b[y])
+      --x;
+    else
+      --y;
   }
   return 0xFFFFFFFFu;
 }
 
 __global__ void __launch_bounds__(tile::kThreads, kBlocksPerMultiprocessor)
-kmeans_join_kernel(GroupedView a, GroupedView b, const unsigned long long* item_begin, std::uint32_t k,
-                   unsigned stride, ExactPairTest test, JoinShape shape, std::uint32_t a_first_id, std::uint64_t first,
-                   std::uint64_t last, PairOutput out) {
+    kmeans_join_kernel(GroupedView a, GroupedView b, const unsigned long long* item_begin, std::uint32_t k,
+                       unsigned stride, ExactPairTest test, JoinShape shape, std::uint32_t a_first_id,
+                       std::uint64_t first, std::uint64_t last, PairOutput out) {
   __shared__ tile::Shared shared;
   const bool self = shape == JoinShape::Self;
   for (std::uint64_t item = first + blockIdx.x; item < last; item += gridDim.x) {
@@ -46,7 +47,10 @@ kmeans_join_kernel(GroupedView a, GroupedView b, const unsigned long long* item_
     std::uint32_t low = 0, high = k - 1;
     while (low < high) {
       const std::uint32_t mid = (low + high + 1) / 2;
-      if (item_begin[mid] <= item) low = mid; else high = mid - 1;
+      if (item_begin[mid] <= item)
+        low = mid;
+      else
+        high = mid - 1;
     }
     const std::uint32_t c = low;
     const std::uint64_t local = item - item_begin[c];
@@ -93,8 +97,7 @@ kmeans_join_kernel(GroupedView a, GroupedView b, const unsigned long long* item_
 }
 }  // namespace
 
-PartitionWork partition_work(const PartitionedPoints& a, const PartitionedPoints& b, JoinShape shape,
-                             std::size_t k) {
+PartitionWork partition_work(const PartitionedPoints& a, const PartitionedPoints& b, JoinShape shape, std::size_t k) {
   // Work items: per partition, the triangle (self-join) or rectangle of its tile pairs.
   const bool self = shape == JoinShape::Self;
   PartitionWork work;
@@ -111,24 +114,26 @@ PartitionWork partition_work(const PartitionedPoints& a, const PartitionedPoints
 }
 
 void join_partition_items(const PartitionedPoints& a, const PartitionedPoints& b, JoinShape shape,
-                          std::uint32_t a_first_id, const PartitionWork& work, std::uint64_t first,
-                          std::uint64_t last, std::size_t stride, const ExactPairTest& test, GpuResources& resources,
+                          std::uint32_t a_first_id, const PartitionWork& work, std::uint64_t first, std::uint64_t last,
+                          std::size_t stride, const ExactPairTest& test, GpuResources& resources,
                           const JoinParams& params, PairSink& sink, SharedProgress& progress, RunStats& stats) {
   const std::size_t k = work.item_begin.size() - 1;
   DeviceBuffer<unsigned long long> item_begin_device(k + 1, "work item offsets");
   item_begin_device.upload(work.item_begin.data(), k + 1);
-  PairBatches(resources, sink, params).run(first, last, BatchPlan{},
-      [&](std::uint64_t from, std::uint64_t to, const PairOutput& out, cudaStream_t stream) {
-        kmeans_join_kernel<<<persistent_blocks(to - from, kBlocksPerMultiprocessor), tile::kThreads, 0, stream>>>(
-            view(a), view(b), item_begin_device.data(), std::uint32_t(k), unsigned(stride), test, shape, a_first_id,
-            from, to, out);
-      }, progress, stats);
+  PairBatches(resources, sink, params)
+      .run(
+          first, last, BatchPlan{},
+          [&](std::uint64_t from, std::uint64_t to, const PairOutput& out, cudaStream_t stream) {
+            kmeans_join_kernel<<<persistent_blocks(to - from, kBlocksPerMultiprocessor), tile::kThreads, 0, stream>>>(
+                view(a), view(b), item_begin_device.data(), std::uint32_t(k), unsigned(stride), test, shape, a_first_id,
+                from, to, out);
+          },
+          progress, stats);
 }
 
-void join_partitions(const PartitionedPoints& a, const PartitionedPoints& b, JoinShape shape,
-                     std::uint32_t a_first_id, std::size_t k, std::size_t stride, const ExactPairTest& test,
-                     GpuResources& resources, const JoinParams& params, PairSink& sink, RunControl& control,
-                     RunStats& stats) {
+void join_partitions(const PartitionedPoints& a, const PartitionedPoints& b, JoinShape shape, std::uint32_t a_first_id,
+                     std::size_t k, std::size_t stride, const ExactPairTest& test, GpuResources& resources,
+                     const JoinParams& params, PairSink& sink, RunControl& control, RunStats& stats) {
   const PartitionWork work = partition_work(a, b, shape, k);
   const std::uint64_t items = work.item_begin.back();
   SharedProgress progress(control, double(items));

@@ -11,8 +11,8 @@
 namespace simjoin::gpu {
 
 enum class JoinShape {
-  Self,         // a and b are one partitioning: pairs (i, j), i < j
-  Cross,        // A-join-B: pairs (index in a, index in b)
+  Self,           // a and b are one partitioning: pairs (i, j), i < j
+  Cross,          // A-join-B: pairs (index in a, index in b)
   NewAgainstAll,  // a holds the newest points, numbered from a_first_id on, b all points (new ones
                   // included): pairs (q, p) with q < p and p new, i.e. new x old and new x new once each
 };
@@ -23,23 +23,21 @@ struct PartitionWork {
   std::vector<unsigned long long> item_begin;  // k + 1 offsets
   std::uint64_t compared = 0;
 };
-PartitionWork partition_work(const PartitionedPoints& a, const PartitionedPoints& b, JoinShape shape,
-                             std::size_t k);
+PartitionWork partition_work(const PartitionedPoints& a, const PartitionedPoints& b, JoinShape shape, std::size_t k);
 
 // Joins work items [first, last) on the current GPU (a, b and test's values live there) into the
 // sink (cuda/detail/pair_batches.hpp adds its phases to stats) and the finished items to progress.
 // test decides each pair (core/frame/exact_test.hpp): for Cross its rows are indices in a and b, otherwise
 // it reads one set of all points twice.
 void join_partition_items(const PartitionedPoints& a, const PartitionedPoints& b, JoinShape shape,
-                          std::uint32_t a_first_id, const PartitionWork& work, std::uint64_t first,
-                          std::uint64_t last, std::size_t stride, const ExactPairTest& test, GpuResources& resources,
+                          std::uint32_t a_first_id, const PartitionWork& work, std::uint64_t first, std::uint64_t last,
+                          std::size_t stride, const ExactPairTest& test, GpuResources& resources,
                           const JoinParams& params, PairSink& sink, SharedProgress& progress, RunStats& stats);
 
 // Joins a with b partition by partition into the sink; adds the join's phases and
 // the compared pairs to stats.
-void join_partitions(const PartitionedPoints& a, const PartitionedPoints& b, JoinShape shape,
-                     std::uint32_t a_first_id, std::size_t k, std::size_t stride, const ExactPairTest& test,
-                     GpuResources& resources, const JoinParams& params, PairSink& sink, RunControl& control,
-                     RunStats& stats);
+void join_partitions(const PartitionedPoints& a, const PartitionedPoints& b, JoinShape shape, std::uint32_t a_first_id,
+                     std::size_t k, std::size_t stride, const ExactPairTest& test, GpuResources& resources,
+                     const JoinParams& params, PairSink& sink, RunControl& control, RunStats& stats);
 
 }  // namespace simjoin::gpu

@@ -32,7 +32,8 @@ __global__ void gaps_kernel(const float* centroids, std::uint32_t k, unsigned st
 struct Float32Band {
   float margin, tiny, two_eps;
   __device__ Float32Band(unsigned stride, double eps)
-      : margin(float(stride + 8) * 0x1p-22f), tiny(float(stride + 8) * 0x1p-126f),
+      : margin(float(stride + 8) * 0x1p-22f),
+        tiny(float(stride + 8) * 0x1p-126f),
         two_eps(float(2 * eps) * (1 + 0x1p-20f)) {}
   // Written as "not rejected", so that distances past float32's range (inf, NaN) go to float64.
   __device__ __forceinline__ bool may_hold(float to_c, float to_o, float gap) const {
@@ -66,9 +67,9 @@ __device__ __forceinline__ void mark_tile(const float (&acc)[tile::kPerThread][t
 // and marks the centroids it lets through in shared memory; thread t then decides point t's marks, in
 // ascending order, with the float64 band test.
 __global__ void __launch_bounds__(tile::kThreads)
-list_kernel(const float* points, std::uint32_t n, unsigned stride, const std::uint32_t* membership,
-            const float* centroids, const double* gaps, std::uint32_t k, double eps, bool replicate,
-            unsigned long long* counts, const unsigned long long* list_begin, std::uint32_t* lists) {
+    list_kernel(const float* points, std::uint32_t n, unsigned stride, const std::uint32_t* membership,
+                const float* centroids, const double* gaps, std::uint32_t k, double eps, bool replicate,
+                unsigned long long* counts, const unsigned long long* list_begin, std::uint32_t* lists) {
   __shared__ tile::Shared shared;
   __shared__ std::uint32_t marks[tile::kTile][kMarkWords];
   __shared__ float own_distance[tile::kTile];  // squared |p - own|, in float32
@@ -170,15 +171,14 @@ void exclusive_sum(const unsigned long long* in, unsigned long long* out, std::u
 DeviceBuffer<double> centroid_gaps(const DeviceClustering& clustering, std::size_t stride) {
   const std::uint64_t k = clustering.k;
   DeviceBuffer<double> gaps(k * k, "centroid distances");
-  gaps_kernel<<<blocks_for(k * k, kThreads), kThreads>>>(clustering.centroids.data(), std::uint32_t(k), unsigned(stride),
-                                              gaps.data());
+  gaps_kernel<<<blocks_for(k * k, kThreads), kThreads>>>(clustering.centroids.data(), std::uint32_t(k),
+                                                         unsigned(stride), gaps.data());
   SIMJOIN_CUDA_CHECK_LAUNCH();
   return gaps;
 }
 
 PartitionedPoints partition_points(const DevicePoints& points, const std::uint32_t* membership,
-                                   const DeviceClustering& clustering, const double* gaps, double eps,
-                                   bool replicate) {
+                                   const DeviceClustering& clustering, const double* gaps, double eps, bool replicate) {
   PartitionedPoints result;
   const std::uint64_t n = points.n, k = clustering.k;
   const unsigned stride = unsigned(points.stride);
@@ -186,18 +186,18 @@ PartitionedPoints partition_points(const DevicePoints& points, const std::uint32
     EventTimer timer;
     DeviceBuffer<unsigned long long> counts(n + 1, "membership list sizes");
     SIMJOIN_CUDA_CHECK(cudaMemset(counts.data(), 0, counts.bytes()));
-    list_kernel<<<blocks_for(n, tile::kTile), tile::kThreads>>>(points.coords.data(), std::uint32_t(n), stride, membership,
-                                             clustering.centroids.data(), gaps, std::uint32_t(k), eps,
-                                             replicate, counts.data(), nullptr, nullptr);
+    list_kernel<<<blocks_for(n, tile::kTile), tile::kThreads>>>(
+        points.coords.data(), std::uint32_t(n), stride, membership, clustering.centroids.data(), gaps, std::uint32_t(k),
+        eps, replicate, counts.data(), nullptr, nullptr);
     SIMJOIN_CUDA_CHECK_LAUNCH();
     result.list_begin = DeviceBuffer<unsigned long long>(n + 1, "membership list offsets");
     exclusive_sum(counts.data(), result.list_begin.data(), n + 1);
-    SIMJOIN_CUDA_CHECK(cudaMemcpy(&result.entries, result.list_begin.data() + n, sizeof(unsigned long long),
-                                  cudaMemcpyDeviceToHost));
+    SIMJOIN_CUDA_CHECK(
+        cudaMemcpy(&result.entries, result.list_begin.data() + n, sizeof(unsigned long long), cudaMemcpyDeviceToHost));
     result.lists = DeviceBuffer<std::uint32_t>(result.entries, "membership lists");
-    list_kernel<<<blocks_for(n, tile::kTile), tile::kThreads>>>(points.coords.data(), std::uint32_t(n), stride, membership,
-                                             clustering.centroids.data(), gaps, std::uint32_t(k), eps,
-                                             replicate, nullptr, result.list_begin.data(), result.lists.data());
+    list_kernel<<<blocks_for(n, tile::kTile), tile::kThreads>>>(
+        points.coords.data(), std::uint32_t(n), stride, membership, clustering.centroids.data(), gaps, std::uint32_t(k),
+        eps, replicate, nullptr, result.list_begin.data(), result.lists.data());
     SIMJOIN_CUDA_CHECK_LAUNCH();
     result.replication_seconds = timer.seconds();
   }
@@ -207,9 +207,9 @@ PartitionedPoints partition_points(const DevicePoints& points, const std::uint32
     SIMJOIN_CUDA_CHECK(cudaMemset(sizes.data(), 0, sizes.bytes()));
     std::size_t bytes = 0;
     const auto histogram = [&](void* temp) {
-      SIMJOIN_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(
-          temp, bytes, result.lists.data(), sizes.data(), int(k + 1), std::uint32_t(0), std::uint32_t(k),
-          std::int64_t(result.entries)));
+      SIMJOIN_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(temp, bytes, result.lists.data(), sizes.data(), int(k + 1),
+                                                             std::uint32_t(0), std::uint32_t(k),
+                                                             std::int64_t(result.entries)));
     };
     histogram(nullptr);
     DeviceBuffer<char> temp(bytes, "histogram workspace");
@@ -219,8 +219,8 @@ PartitionedPoints partition_points(const DevicePoints& points, const std::uint32
     DeviceBuffer<unsigned long long> cursor(k + 1, "partition cursors");
     SIMJOIN_CUDA_CHECK(cudaMemcpy(cursor.data(), result.part_begin.data(), cursor.bytes(), cudaMemcpyDeviceToDevice));
     result.grouped_ids = DeviceBuffer<std::uint32_t>(result.entries, "grouped point ids");
-    scatter_kernel<<<blocks_for(n, kThreads), kThreads>>>(std::uint32_t(n), result.list_begin.data(), result.lists.data(),
-                                                cursor.data(), result.grouped_ids.data());
+    scatter_kernel<<<blocks_for(n, kThreads), kThreads>>>(
+        std::uint32_t(n), result.list_begin.data(), result.lists.data(), cursor.data(), result.grouped_ids.data());
     SIMJOIN_CUDA_CHECK_LAUNCH();
     result.grouped_coords = DeviceBuffer<float>(result.entries * stride, "grouped coordinates");
     gather_kernel<<<blocks_for(result.entries * (stride / 4), kThreads), kThreads>>>(
@@ -253,7 +253,7 @@ void download_replicas(const PartitionedPoints& parts, const std::uint32_t* memb
   if (copies == 0) return;
   DeviceBuffer<std::uint32_t> points(copies, "replica points"), partitions(copies, "replica partitions");
   replicas_kernel<<<blocks_for(n, kThreads), kThreads>>>(std::uint32_t(n), parts.list_begin.data(), parts.lists.data(),
-                                               membership, points.data(), partitions.data());
+                                                         membership, points.data(), partitions.data());
   SIMJOIN_CUDA_CHECK_LAUNCH();
   points.download(replica_point.data(), copies);
   partitions.download(replica_partition.data(), copies);

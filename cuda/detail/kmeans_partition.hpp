@@ -17,8 +17,8 @@ struct PartitionedPoints {
   DeviceBuffer<std::uint32_t> lists;            // each point's partitions, ascending
   DeviceBuffer<unsigned long long> part_begin;  // k + 1 offsets into the grouped arrays
   std::vector<unsigned long long> part_begin_host;
-  DeviceBuffer<std::uint32_t> grouped_ids;      // point ids grouped by partition
-  DeviceBuffer<float> grouped_coords;           // their coordinates, stride floats each
+  DeviceBuffer<std::uint32_t> grouped_ids;  // point ids grouped by partition
+  DeviceBuffer<float> grouped_coords;       // their coordinates, stride floats each
   double replication_seconds = 0, sort_seconds = 0;
 };
 
@@ -26,8 +26,7 @@ struct PartitionedPoints {
 DeviceBuffer<double> centroid_gaps(const DeviceClustering& clustering, std::size_t stride);
 
 PartitionedPoints partition_points(const DevicePoints& points, const std::uint32_t* membership,
-                                   const DeviceClustering& clustering, const double* gaps, double eps,
-                                   bool replicate);
+                                   const DeviceClustering& clustering, const double* gaps, double eps, bool replicate);
 
 // What join_partitions reads of `parts` (which live on GPU `owner`), copied to the current GPU.
 PartitionedPoints copy_for_join(const PartitionedPoints& parts, int owner);

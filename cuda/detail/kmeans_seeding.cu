@@ -13,8 +13,8 @@ namespace {
 constexpr unsigned kThreads = 256;
 
 // Folds every sample point's squared distance to `centre` (the centre just chosen) into `nearest`.
-__global__ void nearer_kernel(const float* sample, std::uint32_t n, unsigned stride, unsigned dims,
-                              const float* centre, bool first, double* nearest) {
+__global__ void nearer_kernel(const float* sample, std::uint32_t n, unsigned stride, unsigned dims, const float* centre,
+                              bool first, double* nearest) {
   const std::uint64_t i = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const double distance = squared_distance(sample + i * stride, centre, int(dims), INFINITY);

@@ -6,9 +6,7 @@
 namespace simjoin::gpu {
 
 // Blocks of `threads` threads that cover `items` items.
-inline unsigned blocks_for(std::uint64_t items, unsigned threads) {
-  return unsigned((items + threads - 1) / threads);
-}
+inline unsigned blocks_for(std::uint64_t items, unsigned threads) { return unsigned((items + threads - 1) / threads); }
 
 // Blocks for a persistent grid over `items` work items: enough to fill every multiprocessor of the
 // current GPU.

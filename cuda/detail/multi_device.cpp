@@ -65,8 +65,7 @@ int current_device() {
 std::string device_label(const std::vector<int>& devices) {
   if (devices.size() == 1) return device_name(devices.front());
   std::string label;
-  for (int d : devices)
-    label += (label.empty() ? "" : " + ") + device_name(d) + " (GPU " + std::to_string(d) + ")";
+  for (int d : devices) label += (label.empty() ? "" : " + ") + device_name(d) + " (GPU " + std::to_string(d) + ")";
   return label;
 }
 
@@ -108,9 +107,7 @@ void on_each_device(const std::vector<int>& devices, SharedProgress& progress,
 }
 
 std::pair<std::uint64_t, std::uint64_t> share_range(std::uint64_t total, std::size_t share, std::size_t shares) {
-  const auto bound = [&](std::size_t s) {
-    return std::uint64_t((unsigned __int128)total * s / shares);
-  };
+  const auto bound = [&](std::size_t s) { return std::uint64_t((unsigned __int128)total * s / shares); };
   return {bound(share), bound(share + 1)};
 }
 
@@ -118,8 +115,8 @@ void merge_share_stats(const std::vector<int>& devices, const std::vector<RunSta
   std::vector<PhaseTime> slowest;  // per phase name, in order of first appearance
   for (const RunStats& share : shares) {
     for (const PhaseTime& phase : share.phases) {
-      const auto it = std::find_if(slowest.begin(), slowest.end(),
-                                   [&](const PhaseTime& p) { return p.name == phase.name; });
+      const auto it =
+          std::find_if(slowest.begin(), slowest.end(), [&](const PhaseTime& p) { return p.name == phase.name; });
       if (it == slowest.end())
         slowest.push_back(phase);
       else

@@ -8,8 +8,8 @@
 // from split FP16 operands (split_half_mma.cuh), accumulated onto the column terms.
 //
 // R is the exact test's reject bound (core/frame/exact_test.hpp): no pair of the oracle has a float32
-// difference-form distance above it. Why no candidate within R is missed: with u = 2^-24 and stride padded dimensions, the computed value
-// differs from the exact one by at most (13 stride + 16) u (|p|^2 + |q|^2), plus an absolute part:
+// difference-form distance above it. Why no candidate within R is missed: with u = 2^-24 and stride padded dimensions,
+// the computed value differs from the exact one by at most (13 stride + 16) u (|p|^2 + |q|^2), plus an absolute part:
 // the float32 norms (stride u each), the split products (3 * 2^-22 relative), tensor-core
 // accumulation truncating up to 17 ulps of its largest term in each of the 3 stride / 16 steps
 // (terms below 2 (|p|^2 + |q|^2)), and the translation's rounding (2 u); the absolute part, from FP16
@@ -159,8 +159,7 @@ __device__ inline unsigned long long candidates(const StagedTile& rows, const St
       const float limit = r < rows.count ? 0.5f * (keep_scaled * rows.norms[r] - bound_scaled) : INFINITY;
       float largest = acc[mi][0][2 * h];
 #pragma unroll
-      for (unsigned ni = 0; ni < 4; ++ni)
-        largest = fmaxf(largest, fmaxf(acc[mi][ni][2 * h], acc[mi][ni][2 * h + 1]));
+      for (unsigned ni = 0; ni < 4; ++ni) largest = fmaxf(largest, fmaxf(acc[mi][ni][2 * h], acc[mi][ni][2 * h + 1]));
       if (!(largest >= limit)) continue;
 #pragma unroll
       for (unsigned ni = 0; ni < 4; ++ni)

@@ -23,7 +23,7 @@ constexpr std::uint64_t kInitialPairs = std::uint64_t(1) << 23;
 // of one launch's pairs); the host round trip between launches costs well under 1% of it.
 constexpr double kLaunchSeconds = 0.02;
 constexpr double kMaxGrowth = 4;  // per launch, while the first small launches find the speed
-constexpr double kFill = 0.8;      // of a buffer, planned by the pairs per item seen: room for variation
+constexpr double kFill = 0.8;     // of a buffer, planned by the pairs per item seen: room for variation
 
 struct Range {
   std::uint64_t begin = 0, end = 0;
@@ -180,8 +180,8 @@ bool serial_batches() {
 // runs again, split or with larger buffers; launches are sized by the speed and pairs per item seen.
 class BatchRun {
  public:
-  BatchRun(PairSlots& slots, PairSink& sink, const BatchPlan& plan, const LaunchItems& launch,
-           SharedProgress& progress, Range items, std::uint64_t budget, bool chosen)
+  BatchRun(PairSlots& slots, PairSink& sink, const BatchPlan& plan, const LaunchItems& launch, SharedProgress& progress,
+           Range items, std::uint64_t budget, bool chosen)
       : s_(slots),
         sink_(sink),
         plan_(plan),
@@ -198,7 +198,9 @@ class BatchRun {
         // with its pairs estimated, starts at a third: fewer launches, fewer partly filled last waves.
         span_(std::max(wave_, items.size() / (plan.reads_cancel && plan.estimate ? 3 : 1024))),
         // A batch memory the caller chose is taken whole; the automatic one follows the result.
-        target_(chosen ? budget : plan.estimate ? 0 : std::min(budget, kInitialPairs)),
+        target_(chosen          ? budget
+                : plan.estimate ? 0
+                                : std::min(budget, kInitialPairs)),
         next_item_(items.begin) {}
 
   // Pairs per item from a sample, before the first launch.
@@ -341,8 +343,8 @@ class BatchRun {
   std::uint64_t span_;    // items of the next launch
   std::uint64_t target_;  // pairs each slot's buffer should hold (it never shrinks)
   std::uint64_t next_item_;
-  double density_ = -1;   // pairs per item, once seen or estimated
-  double estimate_ = -1;  // pairs of the whole range, estimated
+  double density_ = -1;      // pairs per item, once seen or estimated
+  double estimate_ = -1;     // pairs of the whole range, estimated
   std::deque<Range> retry_;  // launches to run again after an overflow, split or with larger buffers
   std::size_t launches_ = 0, reruns_ = 0;
   double transfer_seconds_ = 0, delivery_seconds_ = 0;
@@ -354,7 +356,8 @@ PairBatches::PairBatches(GpuResources& resources, PairSink& sink, const JoinPara
     : pool_(resources.pair_slots),
       sink_(sink),
       chosen_(params.batch_bytes != 0),
-      budget_(std::max<std::uint64_t>(1, (params.batch_bytes ? params.batch_bytes : kDefaultBatchBytes) / 2 / sizeof(Pair))) {
+      budget_(std::max<std::uint64_t>(
+          1, (params.batch_bytes ? params.batch_bytes : kDefaultBatchBytes) / 2 / sizeof(Pair))) {
   int device = 0;
   SIMJOIN_CUDA_CHECK(cudaGetDevice(&device));
   slots_ = pool_->acquire(device, [](int owner) {

@@ -58,9 +58,7 @@ class PairBatches {
   void run(std::uint64_t first, std::uint64_t last, const BatchPlan& plan, const LaunchItems& launch,
            SharedProgress& progress, RunStats& stats);
   // The same over [0, items) of a run on one GPU.
-  void run(std::uint64_t items, const BatchPlan& plan, const LaunchItems& launch, RunControl& control,
-           RunStats& stats);
-
+  void run(std::uint64_t items, const BatchPlan& plan, const LaunchItems& launch, RunControl& control, RunStats& stats);
 
  private:
   std::shared_ptr<DevicePool<PairSlots>> pool_;

@@ -14,7 +14,6 @@ namespace simjoin::gpu {
 // Enqueues the copy of `bytes` from `host` (pageable memory) to `device` on `stream`, through a stager
 // leased from `resources`. When it returns, `host` may be reused; the copy may still be in flight on
 // the stream, as with cudaMemcpyAsync.
-void upload_staged(GpuResources& resources, void* device, const void* host, std::size_t bytes,
-                   cudaStream_t stream = 0);
+void upload_staged(GpuResources& resources, void* device, const void* host, std::size_t bytes, cudaStream_t stream = 0);
 
 }  // namespace simjoin::gpu

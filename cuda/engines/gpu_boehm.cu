@@ -15,17 +15,17 @@ struct DeviceDirectory {
   int d = 0;
   std::uint32_t pages = 0;
   const std::uint32_t* page_begin = nullptr;
-  const float* page_low = nullptr;   // pages x d, rotated
+  const float* page_low = nullptr;  // pages x d, rotated
   const float* page_high = nullptr;
-  const float* points = nullptr;     // n x d, original coordinates, directory order
+  const float* points = nullptr;  // n x d, original coordinates, directory order
   const std::uint32_t* order = nullptr;
-  double reach2 = 0;                 // (search radius widened by rounding margins)^2
-  float slack = 0;                   // per-coordinate rounding margin of the rotated bounds
+  double reach2 = 0;  // (search radius widened by rounding margins)^2
+  float slack = 0;    // per-coordinate rounding margin of the rotated bounds
 };
 
 // Squared gap between the boxes [low_a, high_a] and [low_b, high_b], less the rounding slack.
-__device__ double box_gap2(const float* low_a, const float* high_a, const float* low_b, const float* high_b,
-                           int d, float slack) {
+__device__ double box_gap2(const float* low_a, const float* high_a, const float* low_b, const float* high_b, int d,
+                           float slack) {
   double sum = 0;
   for (int k = 0; k < d; ++k) {
     const double gap = max(max(double(low_b[k]) - high_a[k], double(low_a[k]) - high_b[k]) - slack, 0.0);
@@ -173,21 +173,24 @@ void GpuBoehmEngine::join(GpuRun& run) const {
   g.reach2 = reach * reach;
 
   const std::size_t shared_bytes = 2 * d * sizeof(float) + (kThreads + 1) * sizeof(int);
-  const BatchPlan plan{
-      .wave = kThreads * resident_blocks(reinterpret_cast<const void*>(boehm_join_kernel<true>), kThreads, shared_bytes),
-      .estimate = true,
-      .reads_cancel = true};
-  PairBatches(run.resources, run.sink, run.params).run(run.inputs.queries().size(), plan,
-      [&](std::uint64_t begin, std::uint64_t end, const PairOutput& out, cudaStream_t stream) {
-        const unsigned blocks = blocks_for(end - begin, kThreads);
-        if (self)
-          boehm_join_kernel<true><<<blocks, kThreads, shared_bytes, stream>>>(
-              g, index.rotated.data(), index.points.data(), index.order.data(), begin, end, exact.test, out);
-        else
-          boehm_join_kernel<false><<<blocks, kThreads, shared_bytes, stream>>>(
-              g, index.query_rotated.data(), index.query_points.data(), index.query_order.data(), begin, end,
-              exact.test, out);
-      }, control, stats);
+  const BatchPlan plan{.wave = kThreads * resident_blocks(reinterpret_cast<const void*>(boehm_join_kernel<true>),
+                                                          kThreads, shared_bytes),
+                       .estimate = true,
+                       .reads_cancel = true};
+  PairBatches(run.resources, run.sink, run.params)
+      .run(
+          run.inputs.queries().size(), plan,
+          [&](std::uint64_t begin, std::uint64_t end, const PairOutput& out, cudaStream_t stream) {
+            const unsigned blocks = blocks_for(end - begin, kThreads);
+            if (self)
+              boehm_join_kernel<true><<<blocks, kThreads, shared_bytes, stream>>>(
+                  g, index.rotated.data(), index.points.data(), index.order.data(), begin, end, exact.test, out);
+            else
+              boehm_join_kernel<false>
+                  <<<blocks, kThreads, shared_bytes, stream>>>(g, index.query_rotated.data(), index.query_points.data(),
+                                                               index.query_order.data(), begin, end, exact.test, out);
+          },
+          control, stats);
 }
 
 }  // namespace simjoin::gpu

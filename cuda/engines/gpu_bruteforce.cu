@@ -57,8 +57,8 @@ __device__ inline TilePair next_tile_pair(TilePair pair, bool self, std::uint64_
 // Hands a thread's hits of tile pair `pair` to the output; a self-join's diagonal tiles keep only
 // row < column. Every lane of the warp must call it.
 template <typename RowOf, typename ColOf>
-__device__ inline void emit_tile(const PairOutput& out, unsigned long long mask, TilePair pair, bool self,
-                                 RowOf row_of, ColOf col_of) {
+__device__ inline void emit_tile(const PairOutput& out, unsigned long long mask, TilePair pair, bool self, RowOf row_of,
+                                 ColOf col_of) {
   if (mask && self && pair.ta == pair.tb)
     mask = tile::keep_bits(mask, [&](int bit) { return row_of(bit) < col_of(bit); });
   const std::uint32_t row0 = pair.ta * kTile, col0 = pair.tb * kTile;
@@ -67,8 +67,8 @@ __device__ inline void emit_tile(const PairOutput& out, unsigned long long mask,
 
 // Float32 difference form on CUDA cores.
 __global__ void __launch_bounds__(kThreads, kBlocksPerMultiprocessor)
-difference_kernel(const float* a, std::uint32_t na, const float* b, std::uint32_t nb, unsigned stride,
-                  ExactPairTest test, bool self, std::uint64_t first, std::uint64_t last, PairOutput out) {
+    difference_kernel(const float* a, std::uint32_t na, const float* b, std::uint32_t nb, unsigned stride,
+                      ExactPairTest test, bool self, std::uint64_t first, std::uint64_t last, PairOutput out) {
   __shared__ tile::Shared shared;
   const std::uint64_t tiles_a = (na + kTile - 1) / kTile, tiles_b = (nb + kTile - 1) / kTile;
   for (std::uint64_t item = first + blockIdx.x; item < last; item += gridDim.x) {
@@ -80,10 +80,11 @@ difference_kernel(const float* a, std::uint32_t na, const float* b, std::uint32_
     unsigned long long mask = tile::within(acc, test.band.reject);
     if (mask) mask = tile::filter(mask, [&](unsigned r, unsigned c) { return r < rows && c < cols; });
     if (mask)
-      mask = tile::exact_bits(mask, acc, test,
-                              [&](int bit) { return Pair{row0 + tile::bit_row(bit), col0 + tile::bit_col(bit)}; });
-    emit_tile(out, mask, pair, self, [](int bit) { return tile::bit_row(bit); },
-              [](int bit) { return tile::bit_col(bit); });
+      mask = tile::exact_bits(mask, acc, test, [&](int bit) {
+        return Pair{row0 + tile::bit_row(bit), col0 + tile::bit_col(bit)};
+      });
+    emit_tile(
+        out, mask, pair, self, [](int bit) { return tile::bit_row(bit); }, [](int bit) { return tile::bit_col(bit); });
   }
 }
 
@@ -103,8 +104,8 @@ struct TensorOperands {
 // frame's rows (a, b, exact_stride). Each block takes a contiguous run of work items, so its row tile changes
 // rarely, and copies the next column tile into shared memory while it computes the current one.
 __global__ void __launch_bounds__(kThreads, kBlocksPerMultiprocessor)
-tensor_kernel(TensorOperands in, const float* a, const float* b, unsigned exact_stride, ExactPairTest test, bool self,
-              std::uint64_t first, std::uint64_t last, PairOutput out) {
+    tensor_kernel(TensorOperands in, const float* a, const float* b, unsigned exact_stride, ExactPairTest test,
+                  bool self, std::uint64_t first, std::uint64_t last, PairOutput out) {
   extern __shared__ float4 shared_vectors[];
   std::uint32_t* const rows = reinterpret_cast<std::uint32_t*>(shared_vectors);
   const std::size_t tile_words = std::size_t(kTile) * norm_tile::row_words(in.stride);
@@ -146,8 +147,9 @@ tensor_kernel(TensorOperands in, const float* a, const float* b, unsigned exact_
                                      int(exact_stride), test.band.reject),
                     r, c);
       });
-    emit_tile(out, mask, pair, self, [](int bit) { return norm_tile::bit_row(bit); },
-              [](int bit) { return norm_tile::bit_col(bit); });
+    emit_tile(
+        out, mask, pair, self, [](int bit) { return norm_tile::bit_row(bit); },
+        [](int bit) { return norm_tile::bit_col(bit); });
     pair = next;
     current ^= 1;
   }
@@ -174,8 +176,8 @@ bool band_fits(float widest_band, float reject, const DevicePoints& da, const De
   if (widest_band <= kBandTakenAtOnce * reject) return true;
   const double share = sampled_share_within(da, db, dims, reject + 2 * widest_band, self);
   std::ostringstream band_share;
-  band_share << std::setprecision(2) << "the rounding band (" << widest_band / reject << " eps^2) lets "
-             << 100 * share << "% of sampled pairs through";
+  band_share << std::setprecision(2) << "the rounding band (" << widest_band / reject << " eps^2) lets " << 100 * share
+             << "% of sampled pairs through";
   if (share > kMaxCandidateShare) {
     notes.push_back("CUDA cores: in the tensor-core form " + band_share.str() + ", too many to re-check");
     return false;
@@ -209,14 +211,16 @@ std::optional<TensorInputs> tensor_inputs(const JoinInputs& inputs, const Device
   std::string sampled;
   if (!band_fits(widest_band, reject, da, db, a.dims(), self, notes, sampled)) return std::nullopt;
   const float scale2 = scale * scale;
-  t.operands = {ca.words.data(), ca.norms.data(), std::uint32_t(ca.n), cb.words.data(), cb.norms.data(),
-                std::uint32_t(cb.n), stride, (1 - f) * scale2, bound * scale2};
-  SIMJOIN_CUDA_CHECK(cudaFuncSetAttribute(tensor_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          int(t.shared_bytes)));
+  t.operands = {ca.words.data(),     ca.norms.data(), std::uint32_t(ca.n), cb.words.data(), cb.norms.data(),
+                std::uint32_t(cb.n), stride,          (1 - f) * scale2,    bound * scale2};
+  SIMJOIN_CUDA_CHECK(
+      cudaFuncSetAttribute(tensor_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(t.shared_bytes)));
   SIMJOIN_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&t.blocks_per_multiprocessor, tensor_kernel,
                                                                    int(kThreads), t.shared_bytes));
-  notes.push_back("tensor cores: norm form from split FP16 operands, candidates re-checked in float32 and "
-                  "float64 where float32 cannot decide" + sampled);
+  notes.push_back(
+      "tensor cores: norm form from split FP16 operands, candidates re-checked in float32 and "
+      "float64 where float32 cannot decide" +
+      sampled);
   return t;
 }
 
@@ -238,17 +242,21 @@ void GpuBruteForceEngine::join(GpuRun& run) const {
   const unsigned stride = unsigned(da.stride);
   const std::uint64_t tiles_a = (na + kTile - 1) / kTile, tiles_b = (nb + kTile - 1) / kTile;
   const std::uint64_t items = self ? tiles_a * (tiles_a + 1) / 2 : tiles_a * tiles_b;
-  PairBatches(run.resources, run.sink, run.params).run(items, BatchPlan{},
-      [&](std::uint64_t first, std::uint64_t last, const PairOutput& out, cudaStream_t stream) {
-        if (tensor) {
-          const unsigned blocks = persistent_blocks(last - first, tensor->blocks_per_multiprocessor);
-          tensor_kernel<<<blocks, kThreads, tensor->shared_bytes, stream>>>(
-              tensor->operands, da.coords.data(), db.coords.data(), stride, device.exact.test, self, first, last, out);
-        } else {
-          difference_kernel<<<persistent_blocks(last - first, kBlocksPerMultiprocessor), kThreads, 0, stream>>>(
-              da.coords.data(), na, db.coords.data(), nb, stride, device.exact.test, self, first, last, out);
-        }
-      }, run.control, run.stats());
+  PairBatches(run.resources, run.sink, run.params)
+      .run(
+          items, BatchPlan{},
+          [&](std::uint64_t first, std::uint64_t last, const PairOutput& out, cudaStream_t stream) {
+            if (tensor) {
+              const unsigned blocks = persistent_blocks(last - first, tensor->blocks_per_multiprocessor);
+              tensor_kernel<<<blocks, kThreads, tensor->shared_bytes, stream>>>(
+                  tensor->operands, da.coords.data(), db.coords.data(), stride, device.exact.test, self, first, last,
+                  out);
+            } else {
+              difference_kernel<<<persistent_blocks(last - first, kBlocksPerMultiprocessor), kThreads, 0, stream>>>(
+                  da.coords.data(), na, db.coords.data(), nb, stride, device.exact.test, self, first, last, out);
+            }
+          },
+          run.control, run.stats());
   run.stats().compared_pairs = candidate_pairs(self, na, nb);
 }
 

@@ -1,8 +1,8 @@
 #include "cuda/engines/gpu_grid.hpp"
 
-#include <cub/cub.cuh>
 #include <thrust/execution_policy.h>
 #include <thrust/sequence.h>
+#include <cub/cub.cuh>
 
 #include <algorithm>
 #include <bit>
@@ -29,13 +29,13 @@ struct DeviceGrid {
   double width = 1;
   int dims[kMaxIndexedDims] = {};
   double origin[kMaxIndexedDims] = {};
-  long long cells[kMaxIndexedDims] = {};              // coordinates lie in [0, cells)
+  long long cells[kMaxIndexedDims] = {};             // coordinates lie in [0, cells)
   const std::uint32_t* masks[kMaxIndexedDims] = {};  // occupied cell coordinates; null: not kept
-  const std::int64_t* cell_coords = nullptr;          // B: k per cell, sorted (grid_cell_order.hpp)
-  const std::uint32_t* cell_begin = nullptr;          // G: cell t holds sorted positions [begin[t], begin[t+1])
+  const std::int64_t* cell_coords = nullptr;         // B: k per cell, sorted (grid_cell_order.hpp)
+  const std::uint32_t* cell_begin = nullptr;         // G: cell t holds sorted positions [begin[t], begin[t+1])
   std::uint32_t cell_count = 0;
-  const float* points = nullptr;                      // the indexed set, sorted by cell
-  const std::uint32_t* order = nullptr;               // A: point id at each sorted position
+  const float* points = nullptr;         // the indexed set, sorted by cell
+  const std::uint32_t* order = nullptr;  // A: point id at each sorted position
 };
 
 // A point set sorted by cell.
@@ -147,8 +147,7 @@ __global__ void join_kernel(DeviceGrid g, const float* query_points, const std::
         const int offset = rest % 3 - 1;
         rest /= 3;
         const std::int64_t nc = c[j] + offset;
-        if (nc < 0 || nc >= g.cells[j] ||
-            (g.masks[j] && !(g.masks[j][nc / 32] & (1u << (nc % 32))))) {
+        if (nc < 0 || nc >= g.cells[j] || (g.masks[j] && !(g.masks[j][nc / 32] & (1u << (nc % 32))))) {
           skip = true;
           break;
         }
@@ -259,9 +258,8 @@ std::uint32_t list_cells(GridIndex& out, std::size_t n) {
   SIMJOIN_CUDA_CHECK(cudaMemcpy(&cells_found, numbers.data() + n - 1, sizeof cells_found, cudaMemcpyDeviceToHost));
   out.cell_coords = DeviceBuffer<std::int64_t>(std::size_t(cells_found) * grid.k, "cell coordinates (B)");
   out.cell_begin = DeviceBuffer<std::uint32_t>(cells_found + 1, "cell offsets (G)");
-  cell_list_kernel<<<blocks_for(n, kThreads), kThreads>>>(grid, out.index.coords.data(), n, starts.data(),
-                                                          numbers.data(), out.cell_coords.data(),
-                                                          out.cell_begin.data());
+  cell_list_kernel<<<blocks_for(n, kThreads), kThreads>>>(
+      grid, out.index.coords.data(), n, starts.data(), numbers.data(), out.cell_coords.data(), out.cell_begin.data());
   SIMJOIN_CUDA_CHECK_LAUNCH();
   grid.cell_coords = out.cell_coords.data();
   grid.cell_begin = out.cell_begin.data();
@@ -314,8 +312,7 @@ GridIndex build_index(GpuResources& resources, const JoinInputs& inputs, const G
   return out;
 }
 
-void fill_structure(GridStructure& out, const GridLayout& layout, const DeviceGrid& grid, std::size_t n,
-                    bool unicomp) {
+void fill_structure(GridStructure& out, const GridLayout& layout, const DeviceGrid& grid, std::size_t n, bool unicomp) {
   out.cell_width = layout.cell_width;
   out.indexed_dims = layout.dims;
   out.origin = layout.origin;
@@ -325,10 +322,9 @@ void fill_structure(GridStructure& out, const GridLayout& layout, const DeviceGr
   out.point_order.resize(n);
   SIMJOIN_CUDA_CHECK(cudaMemcpy(out.cell_coords.data(), grid.cell_coords, out.cell_coords.size() * sizeof(std::int64_t),
                                 cudaMemcpyDeviceToHost));
-  SIMJOIN_CUDA_CHECK(cudaMemcpy(begin.data(), grid.cell_begin, begin.size() * sizeof(std::uint32_t),
-                                cudaMemcpyDeviceToHost));
-  SIMJOIN_CUDA_CHECK(cudaMemcpy(out.point_order.data(), grid.order, n * sizeof(std::uint32_t),
-                                cudaMemcpyDeviceToHost));
+  SIMJOIN_CUDA_CHECK(
+      cudaMemcpy(begin.data(), grid.cell_begin, begin.size() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+  SIMJOIN_CUDA_CHECK(cudaMemcpy(out.point_order.data(), grid.order, n * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
   out.cell_begin.assign(begin.begin(), begin.end() - 1);
   out.cell_end.assign(begin.begin() + 1, begin.end());
 }
@@ -362,19 +358,22 @@ void join_share(GpuRun& run, const GridLayout& layout, std::size_t s, SharedProg
   const BatchPlan plan{
       .wave = kThreads * resident_blocks(reinterpret_cast<const void*>(join_kernel<true, true>), kThreads, 0),
       .estimate = true};
-  PairBatches(run.resources, run.sink, run.params).run(first, last, plan,
-      [&](std::uint64_t begin, std::uint64_t end, const PairOutput& out, cudaStream_t stream) {
-        const unsigned blocks = blocks_for(end - begin, kThreads);
-        if (!self)
-          join_kernel<false, false><<<blocks, kThreads, 0, stream>>>(grid, query_points, query_order, begin, end,
-                                                                     test, out);
-        else if (unicomp)
-          join_kernel<true, true><<<blocks, kThreads, 0, stream>>>(grid, query_points, query_order, begin, end,
-                                                                   test, out);
-        else
-          join_kernel<true, false><<<blocks, kThreads, 0, stream>>>(grid, query_points, query_order, begin, end,
-                                                                    test, out);
-      }, progress, share);
+  PairBatches(run.resources, run.sink, run.params)
+      .run(
+          first, last, plan,
+          [&](std::uint64_t begin, std::uint64_t end, const PairOutput& out, cudaStream_t stream) {
+            const unsigned blocks = blocks_for(end - begin, kThreads);
+            if (!self)
+              join_kernel<false, false>
+                  <<<blocks, kThreads, 0, stream>>>(grid, query_points, query_order, begin, end, test, out);
+            else if (unicomp)
+              join_kernel<true, true>
+                  <<<blocks, kThreads, 0, stream>>>(grid, query_points, query_order, begin, end, test, out);
+            else
+              join_kernel<true, false>
+                  <<<blocks, kThreads, 0, stream>>>(grid, query_points, query_order, begin, end, test, out);
+          },
+          progress, share);
   if (structure.valid()) {
     const double seconds = structure.get();  // not a phase: it overlaps the join
     share.notes.push_back("grid structure copied to the host beside the join in " +
@@ -393,8 +392,8 @@ void GpuGridEngine::join(GpuRun& run) const {
   const std::vector<int>& devices = run.devices;
   RunStats& stats = run.stats();
   run.control.set_phase("build");
-  const GridLayout layout = choose_grid_layout(joint_bounds(a, run.inputs.b), bulk_bounds(a), a.size(),
-                                               run.inputs.search_radius);
+  const GridLayout layout =
+      choose_grid_layout(joint_bounds(a, run.inputs.b), bulk_bounds(a), a.size(), run.inputs.search_radius);
   stats.notes.insert(stats.notes.end(), layout.notes.begin(), layout.notes.end());
   if (devices.size() > 1)
     stats.notes.push_back("queries split into " + std::to_string(devices.size()) +

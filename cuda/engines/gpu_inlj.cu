@@ -18,8 +18,8 @@ constexpr std::uint32_t kStepsPerCancelCheck = 32;
 
 // Copies chunk c into shared memory with row pitch `pitch` (odd, so that threads reading their own
 // rows hit different banks); rows past n are zero.
-__device__ void load_chunk(float* target, const float* points, std::uint32_t n, unsigned stride,
-                           unsigned pitch, std::uint32_t chunk) {
+__device__ void load_chunk(float* target, const float* points, std::uint32_t n, unsigned stride, unsigned pitch,
+                           std::uint32_t chunk) {
   const std::uint64_t first = std::uint64_t(chunk) * kThreads;
   for (unsigned k = threadIdx.x; k < kThreads * stride; k += blockDim.x) {
     const unsigned row = k / stride, col = k % stride;
@@ -80,16 +80,18 @@ void GpuInljEngine::join(GpuRun& run) const {
   std::uint32_t chunks = std::uint32_t((points.n + kThreads - 1) / kThreads);
   if (chunks % 2 == 0) ++chunks;  // an empty chunk makes the count odd
   const std::size_t shared_bytes = 2 * kThreads * (stride + 1) * sizeof(float);
-  SIMJOIN_CUDA_CHECK(cudaFuncSetAttribute(inlj_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          int(shared_bytes)));
+  SIMJOIN_CUDA_CHECK(cudaFuncSetAttribute(inlj_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared_bytes)));
   const BatchPlan plan{.wave = resident_blocks(reinterpret_cast<const void*>(inlj_kernel), kThreads, shared_bytes),
                        .reads_cancel = true};
-  PairBatches(run.resources, run.sink, run.params).run(chunks, plan,
-      [&](std::uint64_t first, std::uint64_t last, const PairOutput& out, cudaStream_t stream) {
-        inlj_kernel<<<unsigned(last - first), kThreads, shared_bytes, stream>>>(
-            points.coords.data(), std::uint32_t(points.n), stride, device.exact.test, chunks, std::uint32_t(first),
-            out);
-      }, run.control, run.stats());
+  PairBatches(run.resources, run.sink, run.params)
+      .run(
+          chunks, plan,
+          [&](std::uint64_t first, std::uint64_t last, const PairOutput& out, cudaStream_t stream) {
+            inlj_kernel<<<unsigned(last - first), kThreads, shared_bytes, stream>>>(
+                points.coords.data(), std::uint32_t(points.n), stride, device.exact.test, chunks, std::uint32_t(first),
+                out);
+          },
+          run.control, run.stats());
   run.stats().compared_pairs = candidate_pairs(true, points.n, points.n);
 }
 

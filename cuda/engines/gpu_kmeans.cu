@@ -40,8 +40,8 @@ void join_on_devices(GpuRun& run, const DeviceExact& exact, const PartitionedPoi
   on_each_device(devices, progress, [&](std::size_t s) {
     const auto [first, last] = share_range(items, s, devices.size());
     if (s == 0) {
-      join_partition_items(parts_a, parts_b, shape, 0, work, first, last, stride, exact.test, run.resources,
-                           run.params, run.sink, progress, shares[s]);
+      join_partition_items(parts_a, parts_b, shape, 0, work, first, last, stride, exact.test, run.resources, run.params,
+                           run.sink, progress, shares[s]);
       return;
     }
     PartitionedPoints copy_a, copy_b;
@@ -110,8 +110,8 @@ void GpuKMeansEngine::join(GpuRun& run) const {
                                                run.inputs.search_radius, replicate_);
   PartitionedPoints parts_b_own;
   if (!self)
-    parts_b_own = partition_points(device.b, membership_b.data(), clustering, gaps.data(),
-                                   run.inputs.search_radius, replicate_);
+    parts_b_own =
+        partition_points(device.b, membership_b.data(), clustering, gaps.data(), run.inputs.search_radius, replicate_);
   const PartitionedPoints& parts_b = self ? parts_a : parts_b_own;
   stats.add_phase("replication", parts_a.replication_seconds + parts_b_own.replication_seconds);
   stats.add_phase("sort", parts_a.sort_seconds + parts_b_own.sort_seconds);

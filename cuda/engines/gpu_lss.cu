@@ -1,8 +1,8 @@
 #include "cuda/engines/gpu_lss.hpp"
 
-#include <cub/cub.cuh>
 #include <thrust/execution_policy.h>
 #include <thrust/sequence.h>
+#include <cub/cub.cuh>
 
 #include <algorithm>
 #include <cmath>
@@ -83,7 +83,10 @@ __device__ std::size_t search_corner(const DeviceLists& g, int list, const float
     const std::uint32_t* q = g.coords + std::size_t(order[mid]) * g.d;
     const auto point = [&](int k) { return q[k] + shift; };
     const bool before = upper ? !z_less(corner, point, g.d) : z_less(point, corner, g.d);
-    if (before) low = mid + 1; else high = mid;
+    if (before)
+      low = mid + 1;
+    else
+      high = mid;
   }
   return low;
 }
@@ -202,15 +205,18 @@ void GpuLssEngine::join(GpuRun& run) const {
   const BatchPlan plan{
       .wave = kThreads * resident_blocks(reinterpret_cast<const void*>(lss_join_kernel<true>), kThreads, 0),
       .estimate = true};
-  PairBatches(run.resources, run.sink, run.params).run(run.inputs.queries().size(), plan,
-      [&](std::uint64_t begin, std::uint64_t end, const PairOutput& out, cudaStream_t stream) {
-        if (self)
-          lss_join_kernel<true><<<blocks_for(end - begin, kThreads), kThreads, 0, stream>>>(
-              lists, query_points, begin, end, device.exact.test, out);
-        else
-          lss_join_kernel<false><<<blocks_for(end - begin, kThreads), kThreads, 0, stream>>>(
-              lists, query_points, begin, end, device.exact.test, out);
-      }, run.control, stats);
+  PairBatches(run.resources, run.sink, run.params)
+      .run(
+          run.inputs.queries().size(), plan,
+          [&](std::uint64_t begin, std::uint64_t end, const PairOutput& out, cudaStream_t stream) {
+            if (self)
+              lss_join_kernel<true><<<blocks_for(end - begin, kThreads), kThreads, 0, stream>>>(
+                  lists, query_points, begin, end, device.exact.test, out);
+            else
+              lss_join_kernel<false><<<blocks_for(end - begin, kThreads), kThreads, 0, stream>>>(
+                  lists, query_points, begin, end, device.exact.test, out);
+          },
+          run.control, stats);
 }
 
 }  // namespace simjoin::gpu

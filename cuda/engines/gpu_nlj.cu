@@ -14,9 +14,9 @@ constexpr unsigned kThreads = 256;
 constexpr std::size_t kSharedBytes = 48 * 1024;
 
 // Block b handles query points b*kThreads ...; launched over blocks [first_block, last_block).
-__global__ void nlj_kernel(const float* a, std::uint32_t na, const float* b, std::uint32_t nb,
-                           unsigned stride, ExactPairTest test, bool self, std::uint32_t first_block,
-                           unsigned tile_points, PairOutput out) {
+__global__ void nlj_kernel(const float* a, std::uint32_t na, const float* b, std::uint32_t nb, unsigned stride,
+                           ExactPairTest test, bool self, std::uint32_t first_block, unsigned tile_points,
+                           PairOutput out) {
   extern __shared__ float tile[];
   const std::uint64_t block_start = std::uint64_t(first_block + blockIdx.x) * blockDim.x;
   const std::uint64_t i = block_start + threadIdx.x;
@@ -52,12 +52,14 @@ void GpuNljEngine::join(GpuRun& run) const {
   const bool self = run.self();
   const BatchPlan plan{.wave = resident_blocks(reinterpret_cast<const void*>(nlj_kernel), kThreads, shared_bytes),
                        .reads_cancel = true};
-  PairBatches(run.resources, run.sink, run.params).run((a.n + kThreads - 1) / kThreads, plan,
-      [&](std::uint64_t first, std::uint64_t last, const PairOutput& out, cudaStream_t stream) {
-        nlj_kernel<<<unsigned(last - first), kThreads, shared_bytes, stream>>>(
-            a.coords.data(), std::uint32_t(a.n), b.coords.data(), std::uint32_t(b.n), stride, device.exact.test,
-            self, std::uint32_t(first), tile_points, out);
-      }, run.control, run.stats());
+  PairBatches(run.resources, run.sink, run.params)
+      .run((a.n + kThreads - 1) / kThreads, plan,
+           [&](std::uint64_t first, std::uint64_t last, const PairOutput& out, cudaStream_t stream) {
+             nlj_kernel<<<unsigned(last - first), kThreads, shared_bytes, stream>>>(
+                 a.coords.data(), std::uint32_t(a.n), b.coords.data(), std::uint32_t(b.n), stride, device.exact.test,
+                 self, std::uint32_t(first), tile_points, out);
+           },
+           run.control, run.stats());
   run.stats().compared_pairs = candidate_pairs(self, a.n, b.n);
 }
 

@@ -22,8 +22,8 @@ struct RejoinSession::State {
   std::size_t dims = 0, k = 0;
   bool started = false;
   std::optional<JoinFrame> frame;
-  gpu::DevicePoints points;           // all points in frame coordinates, in arrival order
-  gpu::DeviceBuffer<double> values;   // the same points' file values
+  gpu::DevicePoints points;          // all points in frame coordinates, in arrival order
+  gpu::DeviceBuffer<double> values;  // the same points' file values
   gpu::DeviceClustering clustering;
   PairListSink pairs;
   // The session's pinned buffers and streams, kept from step to step.
@@ -55,7 +55,8 @@ gpu::DeviceBuffer<T> extended(const gpu::DeviceBuffer<T>& held, std::size_t extr
 
 // The held values, then the new ones, in one device array.
 template <typename T>
-gpu::DeviceBuffer<T> concatenate(const gpu::DeviceBuffer<T>& held, const gpu::DeviceBuffer<T>& fresh, const char* what) {
+gpu::DeviceBuffer<T> concatenate(const gpu::DeviceBuffer<T>& held, const gpu::DeviceBuffer<T>& fresh,
+                                 const char* what) {
   gpu::DeviceBuffer<T> all = extended(held, fresh.size(), what);
   SIMJOIN_CUDA_CHECK(cudaMemcpyAsync(all.data() + held.size(), fresh.data(), fresh.bytes(), cudaMemcpyDeviceToDevice));
   return all;
@@ -168,13 +169,13 @@ RejoinBatch RejoinSession::initial(const PointSet& points, double eps, int k, Ru
   }
   run_control.throw_if_cancelled();
   const gpu::DeviceBuffer<double> gaps = gpu::centroid_gaps(s.clustering, s.points.stride);
-  const gpu::PartitionedPoints parts = gpu::partition_points(
-      s.points, s.clustering.membership.data(), s.clustering, gaps.data(), s.frame->search_radius(), true);
+  const gpu::PartitionedPoints parts = gpu::partition_points(s.points, s.clustering.membership.data(), s.clustering,
+                                                             gaps.data(), s.frame->search_radius(), true);
   stats.add_phase("replication", parts.replication_seconds);
   stats.add_phase("sort", parts.sort_seconds);
   stats.replicated_points = parts.entries - points.size();
-  gpu::join_partitions(parts, parts, gpu::JoinShape::Self, 0, s.k, s.points.stride, s.test(), *s.resources,
-                       s.params, s.pairs, run_control, stats);
+  gpu::join_partitions(parts, parts, gpu::JoinShape::Self, 0, s.k, s.points.stride, s.test(), *s.resources, s.params,
+                       s.pairs, run_control, stats);
   s.started = true;
   state_ = std::move(next);
   batch.new_points = points.size();
@@ -200,8 +201,9 @@ RejoinBatch RejoinSession::update(const PointSet& new_points, RunControl* contro
   RunStats& stats = batch.stats;
   stats = begin_stats(s.params, s.eps, s.dims);
   if (outside_extent(*s.frame, new_points))
-    stats.notes.push_back("points beyond the initial points' extent: float32 rounding there is past what the "
-                          "exact test's band was proven for");
+    stats.notes.push_back(
+        "points beyond the initial points' extent: float32 rounding there is past what the "
+        "exact test's band was proven for");
   // The step works on copies and changes the session only once it is complete: a failed or cancelled
   // step leaves it as it was.
   const std::size_t held = s.points.n;
@@ -221,15 +223,15 @@ RejoinBatch RejoinSession::update(const PointSet& new_points, RunControl* contro
   const gpu::DeviceBuffer<double> gaps = gpu::centroid_gaps(clustering, all_points.stride);
   const gpu::PartitionedPoints all = gpu::partition_points(all_points, clustering.membership.data(), clustering,
                                                            gaps.data(), s.frame->search_radius(), true);
-  const gpu::PartitionedPoints added = gpu::partition_points(
-      fresh, clustering.membership.data() + held, clustering, gaps.data(), s.frame->search_radius(), true);
+  const gpu::PartitionedPoints added = gpu::partition_points(fresh, clustering.membership.data() + held, clustering,
+                                                             gaps.data(), s.frame->search_radius(), true);
   stats.add_phase("replication", all.replication_seconds + added.replication_seconds);
   stats.add_phase("sort", all.sort_seconds + added.sort_seconds);
   stats.replicated_points = all.entries - all_points.n;
   const ExactPairTest test{s.frame->band(), values.data(), values.data(), s.dims};
   PairListSink found;
-  gpu::join_partitions(added, all, gpu::JoinShape::NewAgainstAll, std::uint32_t(held), s.k, all_points.stride,
-                       test, *s.resources, s.params, found, run_control, stats);
+  gpu::join_partitions(added, all, gpu::JoinShape::NewAgainstAll, std::uint32_t(held), s.k, all_points.stride, test,
+                       *s.resources, s.params, found, run_control, stats);
   s.points = std::move(all_points);
   s.values = std::move(values);
   s.clustering = std::move(clustering);

@@ -114,8 +114,7 @@ TEST_P(EngineContract, EpsZeroAndBeyondTheDiameter) {
   for (std::size_t d : {2, 8}) {
     PointSet points = random_points(Distribution::Uniform, 400, d, seed + d);
     // Every fourth point repeats an earlier one, so eps = 0 has pairs to find.
-    for (std::size_t i = 4; i < points.size(); i += 4)
-      std::copy_n(points.point(i / 4), d, points.point(i));
+    for (std::size_t i = 4; i < points.size(); i += 4) std::copy_n(points.point(i / 4), d, points.point(i));
     expect_correct(points, nullptr, params(0.0));
     expect_correct(points, nullptr, params(3.0 * std::sqrt(double(d))));
     const PointSet b = random_points(Distribution::Uniform, 100, d, seed + 50 + d);
@@ -194,8 +193,8 @@ TEST_P(EngineContract, UtmMetresWithMillimetres) {
   const PointSet lattice = shifted(lattice_points(40, 2, 0.1), utm);
   expect_correct(lattice, nullptr, params(0.5));
   // B offset differently from A (a second survey overlapping the first).
-  const PointSet b = shifted(rounded(random_points(Distribution::Uniform, 800, 2, seed + 1, 0, 50), 1e-3),
-                             {500025.0, 4500010.0});
+  const PointSet b =
+      shifted(rounded(random_points(Distribution::Uniform, 800, 2, seed + 1, 0, 50), 1e-3), {500025.0, 4500010.0});
   expect_correct(a, &b, params(0.5));
   expect_correct(b, &a, params(0.5));
 }
@@ -203,8 +202,8 @@ TEST_P(EngineContract, UtmMetresWithMillimetres) {
 TEST_P(EngineContract, EarthCentredMetres) {
   const std::uint64_t seed = test_seed() + 37;
   SCOPED_TRACE("seed " + std::to_string(seed));
-  const PointSet points = shifted(rounded(random_points(Distribution::Clusters, 2000, 3, seed, 0, 2000, 20, 30),
-                                          1e-3), {4.5e6, 6.1e5, 4.4e6});
+  const PointSet points = shifted(rounded(random_points(Distribution::Clusters, 2000, 3, seed, 0, 2000, 20, 30), 1e-3),
+                                  {4.5e6, 6.1e5, 4.4e6});
   for (double eps : {5.0, 0.5}) expect_correct(points, nullptr, params(eps));
 }
 
@@ -230,7 +229,8 @@ TEST_P(EngineContract, NearTiesAroundEps) {
   const std::uint64_t seed = test_seed() + 41;
   SCOPED_TRACE("seed " + std::to_string(seed));
   for (std::size_t d : {2, 5})
-    for (double low : {-3.0, 1000.0}) expect_correct(pairs_near_eps(300, d, 0.75, 1e-7, low, seed + d), nullptr, params(0.75));
+    for (double low : {-3.0, 1000.0})
+      expect_correct(pairs_near_eps(300, d, 0.75, 1e-7, low, seed + d), nullptr, params(0.75));
 }
 
 TEST_P(EngineContract, EpsAtTheLimitsOfFloat32) {
@@ -265,7 +265,8 @@ TEST_P(EngineContract, TieHeavySetsMatchTheReference) {
       SCOPED_TRACE(set.name + ", eps " + std::to_string(eps));
       expect_correct(set.points, nullptr, params(eps));
       if (engine().capabilities().exact)
-        EXPECT_EQ(count_pairs(engine(), set.points, nullptr, params(eps)), oracle_pairs(set.points, nullptr, eps).size());
+        EXPECT_EQ(count_pairs(engine(), set.points, nullptr, params(eps)),
+                  oracle_pairs(set.points, nullptr, eps).size());
     }
     SCOPED_TRACE(set.name + " joined with itself");
     expect_correct(set.points, &set.points, params(set.eps.front()));
@@ -362,7 +363,9 @@ TEST_P(EngineContract, CancelAtAnyPointThenRerun) {
   for (double after : {-1.0, 0.5, 0.8}) {
     SCOPED_TRACE("cancelled at the first progress call past " + std::to_string(after));
     PairListSink discarded;
-    cancel_past(after, [&](RunControl& control) { run_engine(engine(), {&first, nullptr}, params(0.05), discarded, control); });
+    cancel_past(after, [&](RunControl& control) {
+      run_engine(engine(), {&first, nullptr}, params(0.05), discarded, control);
+    });
     const PointSet second = random_points(Distribution::Clusters, 3000, 3, seed + 1, 0, 1, 5, 0.05);
     expect_correct(second, nullptr, params(0.05));
     const PointSet b = random_points(Distribution::Uniform, 1500, 3, seed + 2, -0.5, 1.5);

@@ -17,8 +17,8 @@ std::uint64_t test_seed() {
   return seed;
 }
 
-PointSet random_points(Distribution kind, std::size_t n, std::size_t dims, std::uint64_t seed,
-                       double low, double high, std::size_t clusters, double sigma) {
+PointSet random_points(Distribution kind, std::size_t n, std::size_t dims, std::uint64_t seed, double low, double high,
+                       std::size_t clusters, double sigma) {
   GeneratorSpec spec;
   spec.kind = kind;
   spec.n = n;
@@ -88,8 +88,8 @@ std::vector<Pair> run_pairs(Engine& engine, const PointSet& a, const PointSet* b
   return std::move(sink.sorted_pairs());
 }
 
-VerifyReport check_engine(Engine& engine, const PointSet& a, const PointSet* b,
-                          const JoinParams& params, RunResult* result) {
+VerifyReport check_engine(Engine& engine, const PointSet& a, const PointSet* b, const JoinParams& params,
+                          RunResult* result) {
   return compare_with_oracle(run_pairs(engine, a, b, params, result), a, b, params.eps);
 }
 
@@ -103,8 +103,7 @@ void expect_ab_join_refused(Engine& engine, const PointSet& a, const PointSet& b
   }
 }
 
-std::uint64_t count_pairs(Engine& engine, const PointSet& a, const PointSet* b,
-                          const JoinParams& params) {
+std::uint64_t count_pairs(Engine& engine, const PointSet& a, const PointSet* b, const JoinParams& params) {
   CountSink sink;
   RunControl control;
   run_engine(engine, {&a, b}, params, sink, control);

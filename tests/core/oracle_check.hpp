@@ -12,10 +12,10 @@
 #include <utility>
 #include <vector>
 
-#include "core/run/engine.hpp"
-#include "core/run/error.hpp"
 #include "core/points/generators.hpp"
 #include "core/report/verify.hpp"
+#include "core/run/engine.hpp"
+#include "core/run/error.hpp"
 
 namespace simjoin::testing {
 
@@ -23,17 +23,15 @@ namespace simjoin::testing {
 // can be replayed. The seed is printed with every failure through SCOPED_TRACE.
 std::uint64_t test_seed();
 
-PointSet random_points(Distribution kind, std::size_t n, std::size_t dims, std::uint64_t seed,
-                       double low = 0, double high = 1, std::size_t clusters = 5,
-                       double sigma = 0.05);
+PointSet random_points(Distribution kind, std::size_t n, std::size_t dims, std::uint64_t seed, double low = 0,
+                       double high = 1, std::size_t clusters = 5, double sigma = 0.05);
 
 // Points on an integer lattice scaled by `spacing`, so that many pairs lie exactly `spacing` apart.
 PointSet lattice_points(std::size_t per_side, std::size_t dims, double spacing);
 
 // Pairs of points eps (1 + delta) apart, |delta| <= spread, in random directions, around random
 // positions in [low, low + 6]^dims.
-PointSet pairs_near_eps(std::size_t pairs, std::size_t dims, double eps, double spread, double low,
-                        std::uint64_t seed);
+PointSet pairs_near_eps(std::size_t pairs, std::size_t dims, double eps, double spread, double low, std::uint64_t seed);
 
 // The pairs of the float64 predicate, from tests/reference (not from an engine).
 std::vector<Pair> oracle_pairs(const PointSet& a, const PointSet* b, double eps);
@@ -46,15 +44,14 @@ std::vector<Pair> run_pairs(Engine& engine, const PointSet& a, const PointSet* b
                             RunResult* result = nullptr);
 
 // Runs `engine` into a pair list and compares it with the oracle, pair for pair.
-VerifyReport check_engine(Engine& engine, const PointSet& a, const PointSet* b,
-                          const JoinParams& params, RunResult* result = nullptr);
+VerifyReport check_engine(Engine& engine, const PointSet& a, const PointSet* b, const JoinParams& params,
+                          RunResult* result = nullptr);
 
 // Expects `engine`, which has no A-join-B, to refuse a ⋈ b as a usage error that says so.
 void expect_ab_join_refused(Engine& engine, const PointSet& a, const PointSet& b, const JoinParams& params);
 
 // Runs `engine` count-only and returns the count.
-std::uint64_t count_pairs(Engine& engine, const PointSet& a, const PointSet* b,
-                          const JoinParams& params);
+std::uint64_t count_pairs(Engine& engine, const PointSet& a, const PointSet* b, const JoinParams& params);
 
 // Runs step(control) with a control that requests cancel at the first progress report past `after`
 // (-1: the first report of all). Expects a Cancelled error, or a finished step when the cancel came at

@@ -28,17 +28,16 @@ TEST_P(AutoChoice, PicksAndExplains) {
   RunResult result;
   EXPECT_MATCHES_ORACLE(check_engine(engine, points, nullptr, params, &result));
   ASSERT_FALSE(result.stats.notes.empty());
-  EXPECT_EQ(result.stats.notes.front().rfind("auto chose " + expected + ": ", 0), 0u)
-      << result.stats.notes.front();
+  EXPECT_EQ(result.stats.notes.front().rfind("auto chose " + expected + ": ", 0), 0u) << result.stats.notes.front();
 }
 
 INSTANTIATE_TEST_SUITE_P(Inputs, AutoChoice,
-                         ::testing::Values(Expectation{500, 3, 0.05, "cpu-nlj"},        // tiny n
-                                           Expectation{4000, 2, 0.02, "cpu-grid"},      // low d
-                                           Expectation{4000, 16, 0.1, "cpu-kmeans"},    // mid d
-                                           Expectation{4000, 3, 5.0, "cpu-nlj"},        // huge eps
-                                           Expectation{3500, 70, 0.3, "cpu-nlj"}),      // high d
+                         ::testing::Values(Expectation{500, 3, 0.05, "cpu-nlj"},      // tiny n
+                                           Expectation{4000, 2, 0.02, "cpu-grid"},    // low d
+                                           Expectation{4000, 16, 0.1, "cpu-kmeans"},  // mid d
+                                           Expectation{4000, 3, 5.0, "cpu-nlj"},      // huge eps
+                                           Expectation{3500, 70, 0.3, "cpu-nlj"}),    // high d
                          [](const auto& info) {
-                           return "n" + std::to_string(info.param.n) + "_d" + std::to_string(info.param.d) +
-                                  "_case" + std::to_string(info.index);
+                           return "n" + std::to_string(info.param.n) + "_d" + std::to_string(info.param.d) + "_case" +
+                                  std::to_string(info.index);
                          });

@@ -14,8 +14,7 @@ const EngineRegistry& cpu_registry() {
 }
 }  // namespace
 
-INSTANTIATE_TEST_SUITE_P(CpuEngines, EngineContract,
-                         ::testing::ValuesIn(contract_cases(cpu_registry())),
+INSTANTIATE_TEST_SUITE_P(CpuEngines, EngineContract, ::testing::ValuesIn(contract_cases(cpu_registry())),
                          contract_case_name);
 
 }  // namespace simjoin::testing

@@ -7,12 +7,12 @@
 #include <tuple>
 
 #include "core/engines/cpu_grid.hpp"
-#include "core/engines/grid_cell_sort.hpp"
 #include "core/engines/grid_cell_order.hpp"
+#include "core/engines/grid_cell_sort.hpp"
 #include "core/engines/grid_join.hpp"
 #include "core/frame/join_frame.hpp"
-#include "tests/core/grid_outliers.hpp"
 #include "tests/core/grid_check.hpp"
+#include "tests/core/grid_outliers.hpp"
 #include "tests/core/oracle_check.hpp"
 
 using namespace simjoin;
@@ -212,8 +212,8 @@ struct FramedPoints {
 
 // Every candidate (query row, point row, float32 squared distance) of `tasks`, sorted.
 std::vector<std::tuple<std::uint32_t, std::uint32_t, float>> candidates(const GridJoin& join,
-                                                                         const std::vector<GridTask>& tasks,
-                                                                         std::uint64_t& tests) {
+                                                                        const std::vector<GridTask>& tasks,
+                                                                        std::uint64_t& tests) {
   std::vector<std::tuple<std::uint32_t, std::uint32_t, float>> found;
   tests = 0;
   for (const GridTask& task : tasks)

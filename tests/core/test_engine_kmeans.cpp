@@ -81,8 +81,9 @@ std::vector<std::set<std::uint32_t>> holders_b(const PointSet& b, const Partitio
     long double best = INFINITY;
     for (std::uint32_t c = 0; c < parts.k; ++c) {
       long double d2 = 0;
-      for (std::size_t t = 0; t < d; ++t) d2 += ((long double)b.point(q)[t] - parts.centroids[c * d + t]) *
-                                                ((long double)b.point(q)[t] - parts.centroids[c * d + t]);
+      for (std::size_t t = 0; t < d; ++t)
+        d2 += ((long double)b.point(q)[t] - parts.centroids[c * d + t]) *
+              ((long double)b.point(q)[t] - parts.centroids[c * d + t]);
       if (d2 < best) best = d2, i = c;
     }
     all[q].insert(i);
@@ -95,7 +96,8 @@ std::vector<std::set<std::uint32_t>> holders_b(const PointSet& b, const Partitio
 
 // The generators' values are float32 numbers, so this copy is exact.
 PointSet32 to_float32(const PointSet& points) {
-  return PointSet32(points.size(), points.dims(), Coordinates<float>(points.data(), points.data() + points.size() * points.dims()));
+  return PointSet32(points.size(), points.dims(),
+                    Coordinates<float>(points.data(), points.data() + points.size() * points.dims()));
 }
 
 std::uint64_t copies(const std::vector<std::set<std::uint32_t>>& held) {
@@ -183,8 +185,8 @@ TEST_P(KMeansJoin, ABJoinReplicatesBAndReportsEachPairOnce) {
 }
 
 INSTANTIATE_TEST_SUITE_P(DimsAndK, KMeansJoin,
-                         ::testing::Values(Case{2, 1}, Case{2, 16}, Case{3, 7}, Case{8, 40},
-                                           Case{16, 5}, Case{64, 12}, Case{2, 700}, Case{3, 5000}));
+                         ::testing::Values(Case{2, 1}, Case{2, 16}, Case{3, 7}, Case{8, 40}, Case{16, 5}, Case{64, 12},
+                                           Case{2, 700}, Case{3, 5000}));
 
 // With eps beyond every partition's extent no dimension spans a cell, so each partition's grid is
 // one cell and tests every pair inside the partition: the compared count is known exactly, and the

@@ -8,10 +8,10 @@
 #include <numeric>
 #include <random>
 
-#include "core/points/eps_estimate.hpp"
-#include "core/run/error.hpp"
 #include "core/frame/exact_test.hpp"
+#include "core/points/eps_estimate.hpp"
 #include "core/points/kth_neighbour.hpp"
+#include "core/run/error.hpp"
 #include "tests/core/oracle_check.hpp"
 
 using namespace simjoin;
@@ -106,9 +106,9 @@ TEST(EpsEstimate, WithinFifteenPercentOfTheTrueMedianAtAnySize) {
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE(seed);
   const SizedSet sets[] = {
-      {Distribution::Uniform, 1000, 2, 1, 0},           {Distribution::Clusters, 1000, 2, 5, 0.05},
-      {Distribution::Uniform, 1'000'000, 2, 1, 0},      {Distribution::Clusters, 1'000'000, 3, 20, 0.02},
-      {Distribution::Clusters, 100'000, 16, 30, 0.05},  {Distribution::Uniform, 10'000, 128, 1, 0},
+      {Distribution::Uniform, 1000, 2, 1, 0},          {Distribution::Clusters, 1000, 2, 5, 0.05},
+      {Distribution::Uniform, 1'000'000, 2, 1, 0},     {Distribution::Clusters, 1'000'000, 3, 20, 0.02},
+      {Distribution::Clusters, 100'000, 16, 30, 0.05}, {Distribution::Uniform, 10'000, 128, 1, 0},
       {Distribution::Clusters, 20'000, 128, 50, 0.05},
   };
   for (const SizedSet& set : sets) {
@@ -136,7 +136,8 @@ TEST(KthNeighbour, ExactAmongAllPoints) {
   for (const PointSet* points : std::initializer_list<const PointSet*>{&clustered, &wide}) {
     std::vector<std::size_t> rows{10};  // a point with a duplicate
     std::mt19937_64 random(seed + 2);
-    for (int q = 0; q < 150; ++q) rows.push_back(std::uniform_int_distribution<std::size_t>(0, points->size() - 1)(random));
+    for (int q = 0; q < 150; ++q)
+      rows.push_back(std::uniform_int_distribution<std::size_t>(0, points->size() - 1)(random));
     RunControl control;
     const NeighbourDistances measured = kth_neighbour_distances(*points, rows, 7, control);
     ASSERT_GE(measured.rows.size(), 100u);
@@ -149,7 +150,8 @@ TEST(KthNeighbour, ExactAmongAllPoints) {
     std::vector<double> kth(m), nearest(m);
 #pragma omp parallel for schedule(dynamic, 4)
     for (std::size_t q = 0; q < m; ++q)
-      kth[q] = brute_kth(*points, measured.rows[q], 7, scale), nearest[q] = brute_kth(*points, measured.rows[q], 1, scale);
+      kth[q] = brute_kth(*points, measured.rows[q], 7, scale),
+      nearest[q] = brute_kth(*points, measured.rows[q], 1, scale);
     for (std::size_t q = 0; q < m; ++q) {
       EXPECT_DOUBLE_EQ(measured.kth[q], kth[q]) << "row " << measured.rows[q];
       EXPECT_DOUBLE_EQ(measured.nearest[q], nearest[q]) << "row " << measured.rows[q];
@@ -161,7 +163,8 @@ TEST(EpsEstimate, DuplicatesAndDegenerateSets) {
   // Every point twelve times: the 10th neighbour is a duplicate, so a fraction of the diameter is used.
   const PointSet lattice = lattice_points(20, 2, 0.5);
   PointSet repeated(lattice.size() * 12, 2);
-  for (std::size_t i = 0; i < repeated.size(); ++i) std::copy_n(lattice.point(i % lattice.size()), 2, repeated.point(i));
+  for (std::size_t i = 0; i < repeated.size(); ++i)
+    std::copy_n(lattice.point(i % lattice.size()), 2, repeated.point(i));
   RunControl control;
   const EpsEstimate estimate = estimate_eps(repeated, control);
   EXPECT_EQ(estimate.nearest, 0);

@@ -16,7 +16,7 @@ PointSet places(std::uint64_t seed) {
   for (std::size_t i = 0; i < points.size(); ++i) {
     const double x = lon(rng);
     points.point(i)[0] = std::clamp(0.1 * x + noise(rng), -90.0, 90.0);  // lat
-    points.point(i)[1] = x;                                                  // lon
+    points.point(i)[1] = x;                                              // lon
   }
   points.column_names = {"lat", "lon"};
   return points;

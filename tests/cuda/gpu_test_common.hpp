@@ -37,12 +37,12 @@ inline std::vector<std::string> exact_gpu_engine_names() {
 }  // namespace simjoin::testing
 
 // Skips the test where no GPU is found; fails it instead in the GPU-required mode.
-#define SIMJOIN_SKIP_WITHOUT_GPU()                                                              \
-  do {                                                                                         \
-    const ::simjoin::GpuStatus gpu_status = ::simjoin::query_gpus();                           \
-    if (!gpu_status.available) {                                                               \
-      if (::simjoin::testing::gpu_required())                                                  \
-        GTEST_FAIL() << ::simjoin::testing::kGpuRequiredMessage << gpu_status.reason;          \
-      GTEST_SKIP() << gpu_status.reason;                                                       \
-    }                                                                                          \
+#define SIMJOIN_SKIP_WITHOUT_GPU()                                                    \
+  do {                                                                                \
+    const ::simjoin::GpuStatus gpu_status = ::simjoin::query_gpus();                  \
+    if (!gpu_status.available) {                                                      \
+      if (::simjoin::testing::gpu_required())                                         \
+        GTEST_FAIL() << ::simjoin::testing::kGpuRequiredMessage << gpu_status.reason; \
+      GTEST_SKIP() << gpu_status.reason;                                              \
+    }                                                                                 \
   } while (0)

@@ -71,8 +71,8 @@ class GpuCancelInsideALaunch : public ::testing::TestWithParam<std::string> {
 
   // The same engine object on other points: exactly the oracle's pairs (none lost to a flag left raised).
   void expect_exact_rerun(std::uint64_t seed) {
-    const PointSet other = random_points(Distribution::Clusters, 20000, GetParam() == "gpu-boehm" ? 1 : 2, seed, 0,
-                                         100, 8, 2);
+    const PointSet other =
+        random_points(Distribution::Clusters, 20000, GetParam() == "gpu-boehm" ? 1 : 2, seed, 0, 100, 8, 2);
     JoinParams p;
     p.eps = 0.4;
     EXPECT_MATCHES_ORACLE(check_engine(engine(), other, nullptr, p));

@@ -68,7 +68,8 @@ TEST_P(GpuEngineTest, LargeUniformJoin) {
   const std::size_t n = 200'000;
   const PointSet points = random_points(Distribution::Uniform, n, 2, seed);
   const JoinParams p = params(std::sqrt(30 / (double(n) * M_PI)));  // about 30 neighbours
-  const VerifyReport report = compare_pairs(run_pairs(engine(), points, nullptr, p), large_uniform_pairs(points, p.eps));
+  const VerifyReport report =
+      compare_pairs(run_pairs(engine(), points, nullptr, p), large_uniform_pairs(points, p.eps));
   if (engine().capabilities().exact)
     EXPECT_MATCHES_ORACLE(report);
   else

@@ -42,8 +42,7 @@ TEST_P(GpuExact, LargeOffset) {
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   // float32 spacing at 4.5e6 is 0.5: rounding the file's values directly would lose most pairs.
-  const PointSet points =
-      shifted(random_points(Distribution::Uniform, 20000, 2, seed, 0, 200), {500000, 4500000});
+  const PointSet points = shifted(random_points(Distribution::Uniform, 20000, 2, seed, 0, 200), {500000, 4500000});
   expect_exact(points, nullptr, 0.5);
 }
 
@@ -155,8 +154,7 @@ TEST_P(GpuCancel, CancelAtAnyPointThenRerun) {
     SCOPED_TRACE("cancelled at the first progress call past " + std::to_string(after));
     PairListSink discarded;
     cancel_past(after, [&](RunControl& control) { run_engine(engine(), {&first, nullptr}, p, discarded, control); });
-    const PointSet second =
-        shifted(random_points(Distribution::Clusters, 20000, 2, seed + 1, 0, 100, 8, 2), {3e5, 0});
+    const PointSet second = shifted(random_points(Distribution::Clusters, 20000, 2, seed + 1, 0, 100, 8, 2), {3e5, 0});
     const VerifyReport report = check_engine(engine(), second, nullptr, p);
     if (engine().capabilities().exact)
       EXPECT_MATCHES_ORACLE(report);
@@ -183,9 +181,8 @@ TEST(GpuNestedLoopOutput, BufferFollowsTheResult) {
     p.batch_bytes = 8 << 20;
     const std::uint64_t free_before = query_gpus().devices.at(0).free_bytes;
     std::uint64_t lowest = free_before;
-    RunControl control([&lowest](double, const std::string&) {
-      lowest = std::min(lowest, query_gpus().devices.at(0).free_bytes);
-    });
+    RunControl control(
+        [&lowest](double, const std::string&) { lowest = std::min(lowest, query_gpus().devices.at(0).free_bytes); });
     PairListSink sink;
     run_engine(gpu_engine(name), {&sparse, nullptr}, p, sink, control);
     EXPECT_LT(free_before - lowest, sparse.size() * 128) << "device bytes in use during the join";

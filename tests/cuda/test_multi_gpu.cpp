@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "core/run/error.hpp"
 #include "core/frame/join_frame.hpp"
+#include "core/run/error.hpp"
 #include "tests/core/oracle_check.hpp"
 #include "tests/cuda/gpu_test_common.hpp"
 
@@ -140,8 +140,7 @@ TEST(MultiGpu, UnknownGpuIsAUsageError) {
       ADD_FAILURE() << "no error for GPU " << missing;
     } catch (const Error& error) {
       EXPECT_EQ(error.kind(), ErrorKind::Usage);
-      EXPECT_NE(std::string(error.what()).find("GPU " + std::to_string(missing) + " does not exist"),
-                std::string::npos)
+      EXPECT_NE(std::string(error.what()).find("GPU " + std::to_string(missing) + " does not exist"), std::string::npos)
           << error.what();
     }
   }

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <string>
 
-#include "core/run/error.hpp"
 #include "core/report/verify.hpp"
+#include "core/run/error.hpp"
 #include "cuda/gpu_engines.hpp"
 #include "cuda/rejoin.hpp"
 #include "tests/core/oracle_check.hpp"
@@ -102,7 +102,7 @@ TEST_F(GpuRejoin, EdgeCases) {
   }
   RejoinSession session(1, seed);
   EXPECT_THROW(session.update(PointSet(1, 2, {0.0, 0.0})), Error);  // no initial points yet
-  session.initial(PointSet(1, 3, {0.0, 0.0, 0.0}), 0.5, 4);      // k clamped to n
+  session.initial(PointSet(1, 3, {0.0, 0.0, 0.0}), 0.5, 4);         // k clamped to n
   try {
     session.update(PointSet(1, 2, {0.0, 0.0}));
     ADD_FAILURE() << "a batch of other dimensionality was accepted";

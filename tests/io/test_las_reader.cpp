@@ -23,7 +23,7 @@ struct LasSpec {
   std::string vlr;                // bytes between the header and the points
   std::array<double, 3> scale = {0.001, 0.001, 0.001};
   std::array<double, 3> offset = {500000, 4000000, 0};
-  bool legacy_count = true;       // LAS 1.4: also fill the legacy 32-bit count
+  bool legacy_count = true;  // LAS 1.4: also fill the legacy 32-bit count
 };
 
 // A LAS file holding `stored` (X, Y, Z int32 triples) as its point records.

@@ -65,7 +65,8 @@ TEST_F(LoadPointsTest, DirectoryIsNotAPointFile) {
 
 TEST(Samples, EveryBuiltInSampleLoads) {
   const std::string dir = SIMJOIN_SAMPLES_DIR;
-  const std::pair<const char*, std::size_t> samples[] = {{"blobs2d.csv", 2}, {"uniform3d.npy", 3}, {"clusters8d.npy", 8}};
+  const std::pair<const char*, std::size_t> samples[] = {
+      {"blobs2d.csv", 2}, {"uniform3d.npy", 3}, {"clusters8d.npy", 8}};
   for (const auto& [name, dims] : samples) {
     const PointSet points = load_points(dir + "/" + name);
     EXPECT_GE(points.size(), 2000u) << name;

@@ -43,8 +43,8 @@ class NpyTest : public TempDirTest {
 
 TEST_F(NpyTest, WriteThenReadGivesTheSamePoints) {
   SCOPED_TRACE(test_seed());
-  const PointSet points = random_points(Distribution::Clusters, 1000 + test_seed() % 500, 1 + test_seed() % 9,
-                                        test_seed(), -100, 100);
+  const PointSet points =
+      random_points(Distribution::Clusters, 1000 + test_seed() % 500, 1 + test_seed() % 9, test_seed(), -100, 100);
   const std::string file = path("p.npy");
   write_npy(file, points);
   const PointSet read = read_npy(file);
@@ -91,8 +91,9 @@ TEST_F(NpyTest, Float64KeepsEveryValue) {
 
 TEST_F(NpyTest, Int64WarnsWhenBeyondFloat64Precision) {
   const std::int64_t beyond = (std::int64_t(1) << 53) + 1;
-  const PointSet read = load(npy_file(dict_for("<i8", "(3,)"),
-                                      raw(std::vector<std::int64_t>{16777217, beyond, std::numeric_limits<std::int64_t>::max()})));
+  const PointSet read =
+      load(npy_file(dict_for("<i8", "(3,)"),
+                    raw(std::vector<std::int64_t>{16777217, beyond, std::numeric_limits<std::int64_t>::max()})));
   EXPECT_EQ(read.point(0)[0], 16777217.0);
   ASSERT_EQ(read.warnings.size(), 1u);
   EXPECT_NE(read.warnings[0].find("2 of 3 int64 values"), std::string::npos) << read.warnings[0];
@@ -119,7 +120,8 @@ TEST_F(NpyTest, BadMagicOrVersion) {
 
 TEST_F(NpyTest, MalformedHeader) {
   const std::string data = raw(std::vector<float>{1, 2});
-  EXPECT_TRUE(rejects(npy_file("{'descr': '<f4', 'fortran_order': False}", data), {"malformed NPY header", "no 'shape'"}));
+  EXPECT_TRUE(
+      rejects(npy_file("{'descr': '<f4', 'fortran_order': False}", data), {"malformed NPY header", "no 'shape'"}));
   EXPECT_TRUE(rejects(npy_file("{'descr': '<f4', 'fortran_order': Maybe, 'shape': (2,)}", data),
                       {"malformed NPY header", "True or False"}));
   EXPECT_TRUE(rejects(npy_file("{'descr': '<f4', 'fortran_order': False, 'shape': (2, x)}", data),
@@ -133,13 +135,15 @@ TEST_F(NpyTest, MalformedHeader) {
 TEST_F(NpyTest, UnsupportedDtype) {
   EXPECT_TRUE(rejects(npy_file(dict_for("<c16", "(1,)"), std::string(16, '\0')), {"unsupported dtype '<c16'"}));
   EXPECT_TRUE(rejects(npy_file(dict_for(">f4", "(1,)"), std::string(4, '\0')), {"'>f4'", "big-endian"}));
-  EXPECT_TRUE(rejects(npy_file("{'descr': [('x', '<f4')], 'fortran_order': False, 'shape': (1,), }", std::string(4, '\0')),
-                      {"unsupported dtype", "structured"}));
+  EXPECT_TRUE(
+      rejects(npy_file("{'descr': [('x', '<f4')], 'fortran_order': False, 'shape': (1,), }", std::string(4, '\0')),
+              {"unsupported dtype", "structured"}));
 }
 
 TEST_F(NpyTest, TruncatedOrOversizedData) {
   const std::string dict = dict_for("<f4", "(3, 2)");
-  EXPECT_TRUE(rejects(npy_file(dict, std::string(20, '\0')), {"truncated", "expected 24 bytes of data", "file has 20"}));
+  EXPECT_TRUE(
+      rejects(npy_file(dict, std::string(20, '\0')), {"truncated", "expected 24 bytes of data", "file has 20"}));
   EXPECT_TRUE(rejects(npy_file(dict, std::string(28, '\0')), {"expected 24 bytes of data", "file has 28"}));
 }
 

@@ -161,7 +161,8 @@ TEST_F(PairWritersTest, UnfinishedFileLeavesNoTraceAndTheOlderFile) {
   }
   EXPECT_EQ(read_whole_file(older), "the older file");
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(std::filesystem::path(older).parent_path()),
-                          std::filesystem::directory_iterator()), 1);
+                          std::filesystem::directory_iterator()),
+            1);
 }
 
 TEST_F(PairWritersTest, ScratchPairFileIsReadBackThenRemoved) {
@@ -174,7 +175,8 @@ TEST_F(PairWritersTest, ScratchPairFileIsReadBackThenRemoved) {
     scratch = sink.data_path();
     EXPECT_NE(scratch, path("p"));
     std::vector<Pair> read;
-    binary_pair_file_blocks(scratch)([&](std::span<const Pair> block) { read.insert(read.end(), block.begin(), block.end()); });
+    binary_pair_file_blocks(scratch)(
+        [&](std::span<const Pair> block) { read.insert(read.end(), block.begin(), block.end()); });
     EXPECT_EQ(read, (std::vector<Pair>{{1, 2}, {3, 4}}));
   }
   EXPECT_FALSE(std::filesystem::exists(scratch));
@@ -229,7 +231,8 @@ TEST_F(PairWritersTest, BinaryPairFileBlocksReplayTheFile) {
   }
   for (int pass = 0; pass < 2; ++pass) {
     std::vector<Pair> read;
-    binary_pair_file_blocks(file)([&](std::span<const Pair> block) { read.insert(read.end(), block.begin(), block.end()); });
+    binary_pair_file_blocks(file)(
+        [&](std::span<const Pair> block) { read.insert(read.end(), block.begin(), block.end()); });
     EXPECT_EQ(read, pairs);
   }
   EXPECT_TRUE(throws_error([&] { binary_pair_file_blocks(path("missing.bin"))([](std::span<const Pair>) {}); },
@@ -305,7 +308,8 @@ TEST_F(PairWritersTest, NeighborsCsrMatchesPairsOnRandomInput) {
 }
 
 TEST_F(PairWritersTest, StatsJsonRoundTrip) {
-  const nlohmann::json stats = {{"engine", "cpu-bruteforce"}, {"pairs", 12345}, {"phases", {{{"name", "join"}, {"seconds", 0.5}}}}};
+  const nlohmann::json stats = {
+      {"engine", "cpu-bruteforce"}, {"pairs", 12345}, {"phases", {{{"name", "join"}, {"seconds", 0.5}}}}};
   const std::string file = path("stats.json");
   write_stats_json(file, stats);
   EXPECT_EQ(nlohmann::json::parse(read_whole_file(file)), stats);

@@ -19,9 +19,10 @@ const std::string kXyzHeader =
     "ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\nproperty float y\nproperty float z\nend_header\n";
 
 TEST_F(PlyReaderTest, ReadsAsciiValuesAsTheirTypeStoresThem) {
-  const std::string file = write_file("hand.ply", "ply\r\nformat ascii 1.0\r\ncomment by hand\r\nelement vertex 3\r\n"
-                                                  "property float x\r\nproperty float y\r\nproperty double z\r\n"
-                                                  "end_header\r\n0 1 2\r\n-1.5 2.5 1e3\r\n\r\n0.1 8 0.1\r\n");
+  const std::string file = write_file("hand.ply",
+                                      "ply\r\nformat ascii 1.0\r\ncomment by hand\r\nelement vertex 3\r\n"
+                                      "property float x\r\nproperty float y\r\nproperty double z\r\n"
+                                      "end_header\r\n0 1 2\r\n-1.5 2.5 1e3\r\n\r\n0.1 8 0.1\r\n");
   const PointSet points = load_points(file);
   // x and y are float32: 0.1 becomes the float32 nearest 0.1, as in a binary file; z is a double.
   EXPECT_EQ(points.values(), (std::vector<double>{0, 1, 2, -1.5, 2.5, 1000, double(0.1f), 8, 0.1}));
@@ -30,10 +31,11 @@ TEST_F(PlyReaderTest, ReadsAsciiValuesAsTheirTypeStoresThem) {
 }
 
 TEST_F(PlyReaderTest, FaceBeforeVertexAndListsInEveryFormat) {
-  const std::string ascii = "ply\nformat ascii 1.0\nelement face 2\nproperty list uchar int vertex_indices\n"
-                            "element vertex 2\nproperty list ushort float tags\nproperty float x\nproperty float y\n"
-                            "property float z\nproperty uchar red\nelement edge 1\nproperty int a\nend_header\n"
-                            "3 0 1 2\n0\n2 9 9 1 2 3 255\n0 4 5 6 0\n7\n";
+  const std::string ascii =
+      "ply\nformat ascii 1.0\nelement face 2\nproperty list uchar int vertex_indices\n"
+      "element vertex 2\nproperty list ushort float tags\nproperty float x\nproperty float y\n"
+      "property float z\nproperty uchar red\nelement edge 1\nproperty int a\nend_header\n"
+      "3 0 1 2\n0\n2 9 9 1 2 3 255\n0 4 5 6 0\n7\n";
   const PointSet points = load_points(write_file("face-first.ply", ascii));
   EXPECT_EQ(points.values(), (std::vector<double>{1, 2, 3, 255, 4, 5, 6, 0}));
   EXPECT_EQ(points.column_names, (std::vector<std::string>{"x", "y", "z", "red"}));
@@ -92,11 +94,15 @@ TEST_F(PlyReaderTest, RefusesMalformedHeaders) {
   EXPECT_TRUE(rejects("listtype.ply", "ply\nformat ascii 1.0\nelement f 1\nproperty list float int v\nend_header\n",
                       {"line 4", "integer type"}));
   EXPECT_TRUE(rejects("orphan.ply", "ply\nformat ascii 1.0\nproperty float x\nend_header\n", {"before any element"}));
-  EXPECT_TRUE(rejects("nox.ply", "ply\nformat ascii 1.0\nelement vertex 1\nproperty float y\nproperty float z\n"
-                                 "end_header\n1 2\n", {"no scalar property 'x'"}));
+  EXPECT_TRUE(rejects("nox.ply",
+                      "ply\nformat ascii 1.0\nelement vertex 1\nproperty float y\nproperty float z\n"
+                      "end_header\n1 2\n",
+                      {"no scalar property 'x'"}));
   EXPECT_TRUE(rejects("novertex.ply", "ply\nformat ascii 1.0\nelement face 0\nend_header\n", {"no vertex element"}));
-  EXPECT_TRUE(rejects("empty.ply", "ply\nformat ascii 1.0\nelement vertex 0\nproperty float x\nproperty float y\n"
-                                   "property float z\nend_header\n", {"contains no points"}));
+  EXPECT_TRUE(rejects("empty.ply",
+                      "ply\nformat ascii 1.0\nelement vertex 0\nproperty float x\nproperty float y\n"
+                      "property float z\nend_header\n",
+                      {"contains no points"}));
 }
 
 TEST_F(PlyReaderTest, RefusesBadAsciiValuesNamingLineElementAndProperty) {
@@ -107,15 +113,19 @@ TEST_F(PlyReaderTest, RefusesBadAsciiValuesNamingLineElementAndProperty) {
   EXPECT_TRUE(rejects("5x.ply", kXyzHeader + "1 2 3\n4 5x 6\n", {"line 9", "property 'y': '5x' is not a number"}));
   EXPECT_TRUE(rejects("long.ply", kXyzHeader + "1 2 3 4\n4 5 6\n", {"line 8", "more than its properties take"}));
   EXPECT_TRUE(rejects("range.ply", kXyzHeader + "1 2 3\n4 5 1e999\n", {"line 9", "outside the float64 range"}));
-  EXPECT_TRUE(rejects("float.ply", kXyzHeader + "1 2 3\n4 5 1e39\n", {"line 9", "'1e39' does not fit the declared type float32"}));
-  const std::string colour = "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float y\n"
-                             "property float z\nproperty uchar red\nend_header\n";
-  EXPECT_TRUE(rejects("uchar.ply", colour + "1 2 3 256\n", {"line 9", "property 'red': '256' does not fit the declared type uint8"}));
+  EXPECT_TRUE(rejects("float.ply", kXyzHeader + "1 2 3\n4 5 1e39\n",
+                      {"line 9", "'1e39' does not fit the declared type float32"}));
+  const std::string colour =
+      "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float y\n"
+      "property float z\nproperty uchar red\nend_header\n";
+  EXPECT_TRUE(rejects("uchar.ply", colour + "1 2 3 256\n",
+                      {"line 9", "property 'red': '256' does not fit the declared type uint8"}));
   EXPECT_TRUE(rejects("half.ply", colour + "1 2 3 2.5\n", {"'2.5' does not fit the declared type uint8"}));
   EXPECT_TRUE(rejects("truncated.ply", kXyzHeader + "1 2 3\n", {"the file ends before element 'vertex' 1 of 2"}));
   EXPECT_TRUE(rejects("nan.ply", kXyzHeader + "1 2 3\n4 nan 6\n", {"point 1, dimension 1 is NaN"}));
-  const std::string faces = "ply\nformat ascii 1.0\nelement face 1\nproperty list uchar int v\nelement vertex 1\n"
-                            "property float x\nproperty float y\nproperty float z\nend_header\n";
+  const std::string faces =
+      "ply\nformat ascii 1.0\nelement face 1\nproperty list uchar int v\nelement vertex 1\n"
+      "property float x\nproperty float y\nproperty float z\nend_header\n";
   EXPECT_TRUE(rejects("list.ply", faces + "-1 2\n1 2 3\n", {"line 10", "element 'face' 0", "list length '-1'"}));
   EXPECT_TRUE(rejects("listlong.ply", faces + "9 1 2\n1 2 3\n", {"line 10", "a list of 9 items"}));
 }
@@ -127,8 +137,10 @@ TEST_F(PlyReaderTest, RefusesBinaryCountsBeyondTheFile) {
   EXPECT_TRUE(rejects("wrap.ply", header + "4611686018427387905" + xyz + std::string(12, '\0'),
                       {"truncated PLY file", "4611686018427387905 instances"}));
   EXPECT_TRUE(rejects("cut.ply", header + "2" + xyz + std::string(20, '\0'), {"truncated PLY file"}));
-  const std::string faces = "ply\nformat binary_big_endian 1.0\nelement face 1\nproperty list int int v\n"
-                            "element vertex 1" + xyz;
+  const std::string faces =
+      "ply\nformat binary_big_endian 1.0\nelement face 1\nproperty list int int v\n"
+      "element vertex 1" +
+      xyz;
   EXPECT_TRUE(rejects("negative-list.ply", faces + bytes_of<std::int32_t>(-5, true) + std::string(12, '\0'),
                       {"element 'face' 0, property 'v'", "a list of -5 items"}));
   EXPECT_TRUE(rejects("long-list.ply", faces + bytes_of<std::int32_t>(1 << 30, true) + std::string(12, '\0'),
@@ -136,9 +148,10 @@ TEST_F(PlyReaderTest, RefusesBinaryCountsBeyondTheFile) {
 }
 
 TEST_F(PlyReaderTest, HonoursCancelBetweenAndWithinElements) {
-  const std::string file = write_file("cancel.ply", "ply\nformat ascii 1.0\nelement face 1\nproperty list uchar int v\n"
-                                                    "element vertex 1\nproperty float x\nproperty float y\n"
-                                                    "property float z\nend_header\n3 0 1 2\n1 2 3\n");
+  const std::string file = write_file("cancel.ply",
+                                      "ply\nformat ascii 1.0\nelement face 1\nproperty list uchar int v\n"
+                                      "element vertex 1\nproperty float x\nproperty float y\n"
+                                      "property float z\nend_header\n3 0 1 2\n1 2 3\n");
   RunControl control([&](double fraction, const std::string&) {
     if (fraction > 0) control.request_cancel();  // once the faces are read
   });

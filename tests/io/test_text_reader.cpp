@@ -58,8 +58,8 @@ TEST_F(TextReaderTest, DetectsDelimiterAndHeader) {
 }
 
 TEST_F(TextReaderTest, SkipsCommentsBlankLinesAndCarriageReturns) {
-  const std::string file = write_file("c.csv",
-                                      "# exported points\r\n\r\n x , y \r\n1.5,\"2\"\r\n   \r\n# middle\r\n-3e2,+4\r\n");
+  const std::string file =
+      write_file("c.csv", "# exported points\r\n\r\n x , y \r\n1.5,\"2\"\r\n   \r\n# middle\r\n-3e2,+4\r\n");
   const PointSet read = read_text(file);
   ASSERT_EQ(read.size(), 2u);
   EXPECT_EQ(read.column_names, (std::vector<std::string>{"x", "y"}));
@@ -77,7 +77,8 @@ TEST_F(TextReaderTest, SelectsColumnsByNameAndIndex) {
   const PointSet points = random_points(Distribution::Uniform, 50, 4, test_seed());
   const std::string file = write_file("p.csv", to_text(points, ",", true));
   for (const std::vector<std::string>& columns :
-       {std::vector<std::string>{"x2", "x0"}, std::vector<std::string>{"2", "0"}, std::vector<std::string>{"x2", "0"}}) {
+       {std::vector<std::string>{"x2", "x0"}, std::vector<std::string>{"2", "0"},
+        std::vector<std::string>{"x2", "0"}}) {
     TextReadOptions options;
     options.columns = columns;
     const PointSet read = read_text(file, options);

@@ -1,12 +1,12 @@
 #include <vtkCellArray.h>
 #include <vtkDataSetWriter.h>
-#include <vtkUnstructuredGrid.h>
 #include <vtkIntArray.h>
 #include <vtkPLYWriter.h>
 #include <vtkPointData.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
 #include <vtkSmartPointer.h>
+#include <vtkUnstructuredGrid.h>
 #include <vtkXMLPolyDataReader.h>
 #include <vtkXMLPolyDataWriter.h>
 
@@ -41,16 +41,18 @@ vtkSmartPointer<vtkPolyData> to_polydata(const PointSet& points) {
 
 // VTK's XML writer in each of its data modes (0 ascii, 1 inline binary, 2 appended), appended data
 // raw or base64, compressed by zlib or not, with 32- or 64-bit size headers.
-void write_vtp(const std::string& file, const PointSet& points, int mode = 2, bool encode = true,
-               bool compress = true, bool header64 = true) {
+void write_vtp(const std::string& file, const PointSet& points, int mode = 2, bool encode = true, bool compress = true,
+               bool header64 = true) {
   auto writer = vtkSmartPointer<vtkXMLPolyDataWriter>::New();
   writer->SetFileName(file.c_str());
   writer->SetInputData(to_polydata(points));
   writer->SetDataMode(mode);
   writer->SetEncodeAppendedData(encode);
   if (!compress) writer->SetCompressorTypeToNone();
-  if (header64) writer->SetHeaderTypeToUInt64();
-  else writer->SetHeaderTypeToUInt32();
+  if (header64)
+    writer->SetHeaderTypeToUInt64();
+  else
+    writer->SetHeaderTypeToUInt32();
   ASSERT_EQ(writer->Write(), 1);
 }
 
@@ -66,8 +68,10 @@ void write_legacy(const std::string& file, vtkDataSet* data, bool binary) {
   auto writer = vtkSmartPointer<vtkDataSetWriter>::New();
   writer->SetFileName(file.c_str());
   writer->SetInputData(data);
-  if (binary) writer->SetFileTypeToBinary();
-  else writer->SetFileTypeToASCII();
+  if (binary)
+    writer->SetFileTypeToBinary();
+  else
+    writer->SetFileTypeToASCII();
   ASSERT_EQ(writer->Write(), 1);
 }
 
@@ -156,8 +160,11 @@ TEST_F(VtkPointsTest, LabeledVtpErrors) {
   const std::string unwritable = path("missing/out.vtp");
   EXPECT_TRUE(throws_error([&] { write_labeled_vtp(unwritable, points, {}); }, ErrorKind::BadInput, {unwritable}));
   const std::string file = path("out.vtp");
-  EXPECT_TRUE(throws_error([&] { write_labeled_vtp(file, points, {{"short", {1, 2}}}); }, ErrorKind::Internal,
-                           {"'short' has 2 values for 3 points"}));
+  EXPECT_TRUE(throws_error(
+      [&] {
+        write_labeled_vtp(file, points, {{"short", {1, 2}}});
+      },
+      ErrorKind::Internal, {"'short' has 2 values for 3 points"}));
 }
 
 }  // namespace

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <random>
 
-#include "core/run/error.hpp"
 #include "core/io/vtk_xml_data.hpp"
+#include "core/run/error.hpp"
 #include "core/run/run_control.hpp"
 #include "core/vtkio/load_points.hpp"
 #include "tests/core/oracle_check.hpp"
@@ -45,7 +45,8 @@ std::string header_int(std::uint64_t value, std::size_t size, bool big_endian) {
 }
 
 // The zlib stream VTK writes: block count, block size, last block size, compressed sizes, blocks.
-std::pair<std::string, std::string> zlib_stream(const std::string& data, std::size_t block, std::size_t size, bool big) {
+std::pair<std::string, std::string> zlib_stream(const std::string& data, std::size_t block, std::size_t size,
+                                                bool big) {
   std::string header, blocks;
   const std::size_t count = (data.size() + block - 1) / block;
   header = header_int(count, size, big) + header_int(block, size, big) + header_int(data.size() % block, size, big);
@@ -53,7 +54,8 @@ std::pair<std::string, std::string> zlib_stream(const std::string& data, std::si
     const std::string part = data.substr(b * block, block);
     uLongf length = compressBound(uLong(part.size()));
     std::string out(length, '\0');
-    compress(reinterpret_cast<Bytef*>(out.data()), &length, reinterpret_cast<const Bytef*>(part.data()), uLong(part.size()));
+    compress(reinterpret_cast<Bytef*>(out.data()), &length, reinterpret_cast<const Bytef*>(part.data()),
+             uLong(part.size()));
     out.resize(length);
     header += header_int(length, size, big);
     blocks += out;
@@ -67,9 +69,10 @@ std::string vtp(const std::string& attributes, const std::string& pieces, const 
 }
 
 std::string piece(std::size_t n, const std::string& array_attributes, const std::string& content = "") {
-  return "<Piece NumberOfPoints=\"" + std::to_string(n) + "\" NumberOfVerts=\"0\">\n<PointData/>\n<Points>\n"
-         "<DataArray type=\"Float64\" Name=\"Points\" NumberOfComponents=\"3\" " + array_attributes + ">" +
-         content + "</DataArray>\n</Points>\n</Piece>\n";
+  return "<Piece NumberOfPoints=\"" + std::to_string(n) +
+         "\" NumberOfVerts=\"0\">\n<PointData/>\n<Points>\n"
+         "<DataArray type=\"Float64\" Name=\"Points\" NumberOfComponents=\"3\" " +
+         array_attributes + ">" + content + "</DataArray>\n</Points>\n</Piece>\n";
 }
 
 TEST_F(VtkReadersTest, VtpInEveryEncodingHeaderTypeByteOrderAndCompression) {
@@ -101,16 +104,18 @@ TEST_F(VtkReadersTest, VtpInEveryEncodingHeaderTypeByteOrderAndCompression) {
 }
 
 TEST_F(VtkReadersTest, VtpAsciiInSeveralPieces) {
-  const std::string file = write_file("a.vtp", vtp("", piece(2, "format=\"ascii\"", "\n 1 2 3\n 4.5 -5 6e2 ") +
-                                                           piece(0, "format=\"ascii\"") +
-                                                           piece(1, "format=\"ascii\"", "0.1 0.2 0.3")));
+  const std::string file =
+      write_file("a.vtp", vtp("", piece(2, "format=\"ascii\"", "\n 1 2 3\n 4.5 -5 6e2 ") +
+                                      piece(0, "format=\"ascii\"") + piece(1, "format=\"ascii\"", "0.1 0.2 0.3")));
   EXPECT_EQ(load_points(file).values(), (std::vector<double>{1, 2, 3, 4.5, -5, 600, 0.1, 0.2, 0.3}));
 }
 
 TEST_F(VtkReadersTest, VtpCorruptHeadersAreRefused) {
-  EXPECT_TRUE(rejects("components.vtp", vtp("", "<Piece NumberOfPoints=\"1\"><Points><DataArray type=\"Float32\" "
-                                                "NumberOfComponents=\"2147483648\" format=\"ascii\">1 2 3"
-                                                "</DataArray></Points></Piece>"),
+  EXPECT_TRUE(rejects("components.vtp",
+                      vtp("",
+                          "<Piece NumberOfPoints=\"1\"><Points><DataArray type=\"Float32\" "
+                          "NumberOfComponents=\"2147483648\" format=\"ascii\">1 2 3"
+                          "</DataArray></Points></Piece>"),
                       {"line 5", "NumberOfComponents=\"2147483648\""}));
   std::string e999 = vtp("", piece(1, "format=\"ascii\"", "1 2 3"));
   e999.replace(e999.find("NumberOfPoints=\"1\""), 18, "NumberOfPoints=\"1e999\"");
@@ -123,9 +128,10 @@ TEST_F(VtkReadersTest, VtpCorruptHeadersAreRefused) {
                       {"vtkLZ4DataCompressor", "only zlib"}));
   EXPECT_TRUE(rejects("base64.vtp", vtp("", piece(1, "format=\"binary\"", "AAAAGAAA")), {"size header says"}));
   EXPECT_TRUE(rejects("quartet.vtp", vtp("", piece(1, "format=\"binary\"", "AAAAGAA")), {"group of four"}));
-  EXPECT_TRUE(rejects("offset.vtp", vtp("", piece(1, "format=\"appended\" offset=\"99\""),
-                                        "<AppendedData encoding=\"raw\">_abc</AppendedData>"),
-                      {"offset 99 is beyond"}));
+  EXPECT_TRUE(rejects(
+      "offset.vtp",
+      vtp("", piece(1, "format=\"appended\" offset=\"99\""), "<AppendedData encoding=\"raw\">_abc</AppendedData>"),
+      {"offset 99 is beyond"}));
   EXPECT_TRUE(rejects("noappended.vtp", vtp("", piece(1, "format=\"appended\" offset=\"0\"")), {"no AppendedData"}));
   EXPECT_TRUE(rejects("tag.vtp", "<VTKFile type=\"PolyData\" a=\"b>", {"malformed XML"}));
   EXPECT_TRUE(rejects("grid.vtp", "<VTKFile type=\"ImageData\"></VTKFile>", {"holds ImageData"}));
@@ -136,15 +142,17 @@ TEST_F(VtkReadersTest, VtpAskingForMoreDataThanTheFileCanHoldIsBadInput) {
   // 10^12 points: 3 x 10^12 values. VTK's reader reported that as lack of memory.
   const std::string header = bytes_of<std::uint64_t>(1) + bytes_of<std::uint64_t>(24000000000000ull) +
                              bytes_of<std::uint64_t>(0) + bytes_of<std::uint64_t>(16);
-  EXPECT_TRUE(rejects("huge.vtp", vtp("header_type=\"UInt64\" compressor=\"vtkZLibDataCompressor\"",
-                                      piece(1000000000000ull, "format=\"binary\"", base64(header + std::string(16, 'x')))),
+  EXPECT_TRUE(rejects("huge.vtp",
+                      vtp("header_type=\"UInt64\" compressor=\"vtkZLibDataCompressor\"",
+                          piece(1000000000000ull, "format=\"binary\"", base64(header + std::string(16, 'x')))),
                       {"more than the file can hold"}));
   const auto [zheader, zblocks] = zlib_stream(std::string(24, '\0'), 8, 4, false);
   std::string lying = zheader;
   lying.replace(12, 4, bytes_of<std::uint32_t>(1u << 30));  // a compressed size far beyond the data
-  EXPECT_TRUE(rejects("blocks.vtp", vtp("compressor=\"vtkZLibDataCompressor\"", piece(1, "format=\"binary\"",
-                                                                                       base64(lying) + base64(zblocks))),
-                      {"compressed blocks are larger than the data"}));
+  EXPECT_TRUE(rejects(
+      "blocks.vtp",
+      vtp("compressor=\"vtkZLibDataCompressor\"", piece(1, "format=\"binary\"", base64(lying) + base64(zblocks))),
+      {"compressed blocks are larger than the data"}));
 }
 
 // `bytes` of a 4 KiB random pattern repeated: compresses well, and inflates at about the speed of
@@ -204,8 +212,9 @@ TEST_F(VtkReadersTest, LegacyAsciiAndBinaryOfEachDataSet) {
     const std::string file = write_file("b.vtk", head + float64_bytes(points, true) + "\nCELLS 0 0\n");
     EXPECT_EQ(load_points(file).values(), points.values()) << dataset;
   }
-  const std::string file = write_file("a.vtk", kLegacyHead + "ASCII\n\nDATASET UNSTRUCTURED_GRID\nPOINTS 3 float\n"
-                                                              "0 0 0 1 0\n0 0 1 0.5\nCELLS 1 4\n3 0 1 2\n");
+  const std::string file = write_file("a.vtk", kLegacyHead +
+                                                   "ASCII\n\nDATASET UNSTRUCTURED_GRID\nPOINTS 3 float\n"
+                                                   "0 0 0 1 0\n0 0 1 0.5\nCELLS 1 4\n3 0 1 2\n");
   EXPECT_EQ(load_points(file).values(), (std::vector<double>{0, 0, 0, 1, 0, 0, 0, 1, 0.5}));
 }
 
@@ -216,11 +225,14 @@ TEST_F(VtkReadersTest, LegacyCorruptFilesAreRefused) {
   EXPECT_TRUE(rejects("few.vtk", poly + "POINTS 2 float\n1 2 3\n4 5\n", {"point 1, component 2", "values end"}));
   EXPECT_TRUE(rejects("foo.vtk", poly + "POINTS 2 float\n1 2 3\n4 5x 6\n", {"line 7", "point 1, component 1", "'5x'"}));
   EXPECT_TRUE(rejects("count.vtk", poly + "POINTS -3 float\n", {"line 5", "non-negative integer count"}));
-  EXPECT_TRUE(rejects("wrap.vtk", kLegacyHead + "BINARY\nDATASET POLYDATA\nPOINTS 1537228672809129302 float\n" +
-                                      std::string(24, '\0'), {"too short"}));
+  EXPECT_TRUE(rejects(
+      "wrap.vtk", kLegacyHead + "BINARY\nDATASET POLYDATA\nPOINTS 1537228672809129302 float\n" + std::string(24, '\0'),
+      {"too short"}));
   EXPECT_TRUE(rejects("type.vtk", poly + "POINTS 1 quad\n1 2 3\n", {"unknown POINTS type 'quad'"}));
-  EXPECT_TRUE(rejects("image.vtk", kLegacyHead + "ASCII\nDATASET STRUCTURED_POINTS\n", {"line 4", "STRUCTURED_POINTS"}));
-  EXPECT_TRUE(rejects("dims.vtk", kLegacyHead + "ASCII\nDATASET STRUCTURED_GRID\nDIMENSIONS 2 2 2\nPOINTS 1 float\n1 2 3\n",
+  EXPECT_TRUE(
+      rejects("image.vtk", kLegacyHead + "ASCII\nDATASET STRUCTURED_POINTS\n", {"line 4", "STRUCTURED_POINTS"}));
+  EXPECT_TRUE(rejects("dims.vtk",
+                      kLegacyHead + "ASCII\nDATASET STRUCTURED_GRID\nDIMENSIONS 2 2 2\nPOINTS 1 float\n1 2 3\n",
                       {"DIMENSIONS give 8 points, POINTS 1"}));
   EXPECT_TRUE(rejects("field.vtk", poly + "FIELD FieldData 1\n", {"'FIELD' before POINTS"}));
   EXPECT_TRUE(rejects("empty.vtk", poly + "POINTS 0 float\n", {"contains no points"}));

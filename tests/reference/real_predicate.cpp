@@ -1,7 +1,7 @@
 #include "tests/reference/real_predicate.hpp"
 
-#include <boost/multiprecision/cpp_int.hpp>
 #include <algorithm>
+#include <boost/multiprecision/cpp_int.hpp>
 #include <climits>
 #include <cmath>
 #include <vector>

@@ -21,8 +21,8 @@ bool identical(const double* p, const double* q, std::size_t d) {
 
 // Rows [first, last) of `a` against rows of `b` from `from_j(i)` on; appends within-eps pairs in order.
 template <typename FirstColumn>
-void join_rows(const double* a, std::size_t first, std::size_t last, const double* b, std::size_t nb,
-               std::size_t d, double eps, FirstColumn from_j, std::vector<Pair>& out) {
+void join_rows(const double* a, std::size_t first, std::size_t last, const double* b, std::size_t nb, std::size_t d,
+               double eps, FirstColumn from_j, std::vector<Pair>& out) {
   for (std::size_t i = first; i < last; ++i)
     for (std::size_t j = from_j(i); j < nb; ++j)
       if (within(a + i * d, b + j * d, d, eps)) out.emplace_back(i, j);
@@ -67,8 +67,7 @@ std::vector<Pair> self_join(const double* values, std::size_t n, std::size_t d, 
   return join_blocks(values, n, values, n, d, eps, [](std::size_t i) { return i + 1; });
 }
 
-std::vector<Pair> join(const double* a, std::size_t na, const double* b, std::size_t nb, std::size_t d,
-                       double eps) {
+std::vector<Pair> join(const double* a, std::size_t na, const double* b, std::size_t nb, std::size_t d, double eps) {
   return join_blocks(a, na, b, nb, d, eps, [](std::size_t) { return std::size_t(0); });
 }
 

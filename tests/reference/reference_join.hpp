@@ -28,7 +28,6 @@ bool within(const double* p, const double* q, std::size_t d, double eps);
 std::vector<Pair> self_join(const double* values, std::size_t n, std::size_t d, double eps);
 
 // Every pair (i in a, j in b) within eps, sorted.
-std::vector<Pair> join(const double* a, std::size_t na, const double* b, std::size_t nb, std::size_t d,
-                       double eps);
+std::vector<Pair> join(const double* a, std::size_t na, const double* b, std::size_t nb, std::size_t d, double eps);
 
 }  // namespace simjoin::reference

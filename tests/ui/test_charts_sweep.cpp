@@ -15,11 +15,11 @@
 #include <QTest>
 #include <QXmlStreamReader>
 
+#include "app/sweep/sweep_command.hpp"
 #include "core/run/error.hpp"
 #include "tests/ui/run/test_run_support.hpp"
 #include "ui/charts/phase_chart.hpp"
 #include "ui/charts/sweep_chart.hpp"
-#include "app/sweep/sweep_command.hpp"
 #include "ui/run/run_execution.hpp"
 
 using namespace simjoin;
@@ -304,9 +304,10 @@ class TestChartsSweep : public QObject {
     SweepChart chart;
     chart.begin(spec);
     const QString title = chart.title();
-    for (const QString& part : {QString("places.csv, n = 1500, d = 3"), QString("0.05 to 0.8 (4 values, log spacing)"),
-                                QString("k = 5"), QString("cpu-bruteforce"), QString("median of 3 runs after 1 warm-up"),
-                                QString("Test CPU, 4 threads; GPU: none (test)")})
+    for (const QString& part :
+         {QString("places.csv, n = 1500, d = 3"), QString("0.05 to 0.8 (4 values, log spacing)"), QString("k = 5"),
+          QString("cpu-bruteforce"), QString("median of 3 runs after 1 warm-up"),
+          QString("Test CPU, 4 threads; GPU: none (test)")})
       QVERIFY2(title.contains(part), qPrintable(part + " not in " + title));
   }
 
@@ -325,8 +326,7 @@ class TestChartsSweep : public QObject {
     QVERIFY(series);
     QCOMPARE(series->count(), qsizetype(chart.phases().size()));
     for (QBarSet* set : series->barSets())
-      for (std::size_t b = 0; b < bars.size(); ++b)
-        QCOMPARE(set->at(qsizetype(b)), chart.seconds(b, set->label()));
+      for (std::size_t b = 0; b < bars.size(); ++b) QCOMPARE(set->at(qsizetype(b)), chart.seconds(b, set->label()));
     // The stacked segments add up to the run's total time.
     for (std::size_t b = 0; b < bars.size(); ++b) {
       double sum = 0;
@@ -371,8 +371,7 @@ class TestChartsSweep : public QObject {
       SweepSpec spec;
       spec.a = options.a;
       spec.base = options.base;
-      QCOMPARE(fields[7].toULongLong(),
-               count(fields[0].toStdString(), spec, fields[1].toDouble(), fields[2].toInt()));
+      QCOMPARE(fields[7].toULongLong(), count(fields[0].toStdString(), spec, fields[1].toDouble(), fields[2].toInt()));
     }
     QXmlStreamReader svg(read_all(QString::fromStdString(options.chart_path)));
     int elements = 0;

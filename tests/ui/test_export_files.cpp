@@ -17,11 +17,11 @@
 #include "core/run/error.hpp"
 #include "tests/core/oracle_check.hpp"
 #include "tests/ui/run/test_run_support.hpp"
-#include "ui/charts/phase_chart.hpp"
-#include "ui/charts/sweep_chart.hpp"
-#include "ui/charts/phase_csv.hpp"
-#include "ui/charts/sweep_csv.hpp"
 #include "ui/charts/chart_export.hpp"
+#include "ui/charts/phase_chart.hpp"
+#include "ui/charts/phase_csv.hpp"
+#include "ui/charts/sweep_chart.hpp"
+#include "ui/charts/sweep_csv.hpp"
 #include "ui/export/image_export.hpp"
 #include "ui/export/image_size_dialog.hpp"
 #include "ui/export/run_export.hpp"
@@ -289,14 +289,17 @@ class TestExportFiles : public QObject {
     }
     RunControl cancelled;
     cancelled.request_cancel();
-    QVERIFY_THROWS_EXCEPTION(Error, export_pairs(test_registry(), record, dir.filePath("pairs.npy").toStdString(), cancelled));
-    QVERIFY_THROWS_EXCEPTION(Error, export_neighbors_csr(test_registry(), record, dir.filePath("nbrs").toStdString(), cancelled));
+    QVERIFY_THROWS_EXCEPTION(Error,
+                             export_pairs(test_registry(), record, dir.filePath("pairs.npy").toStdString(), cancelled));
+    QVERIFY_THROWS_EXCEPTION(
+        Error, export_neighbors_csr(test_registry(), record, dir.filePath("nbrs").toStdString(), cancelled));
     for (const char* chart : {"chart.png", "chart.svg", "chart.pdf"}) {
       const auto failing_paint = [](QPainter& painter, const QRectF& target) {
         painter.drawRect(target);
         fail(ErrorKind::OutOfMemory, "painting failed part way");
       };
-      QVERIFY_THROWS_EXCEPTION(Error, paint_to_file(dir.filePath(chart).toStdString(), {{400, 300}, 100}, "t", failing_paint));
+      QVERIFY_THROWS_EXCEPTION(Error,
+                               paint_to_file(dir.filePath(chart).toStdString(), {{400, 300}, 100}, "t", failing_paint));
     }
     for (const QString& name : names) QCOMPARE(read_bytes(dir.filePath(name)), "older " + name.toUtf8());
     QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot).size(), names.size());

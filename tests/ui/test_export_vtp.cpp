@@ -64,8 +64,7 @@ class TestExportVtp : public QObject {
     for (vtkIdType p = 0; p < n; ++p) {
       QCOMPARE(neighbors->GetTuple1(p), expected_neighbors[std::size_t(p)]);
       QCOMPARE(replicated->GetTuple1(p), expected_copies[std::size_t(p)]);
-      const double own = record.result.partitions
-                             ? double(record.result.partitions->membership[std::size_t(p)]) : -1.0;
+      const double own = record.result.partitions ? double(record.result.partitions->membership[std::size_t(p)]) : -1.0;
       QCOMPARE(partition->GetTuple1(p), own);
       copies += replicated->GetTuple1(p);
       for (int axis = 0; axis < 3; ++axis)

@@ -16,9 +16,9 @@
 
 #include <cmath>
 
-#include "core/run/engine.hpp"
 #include "core/points/pca.hpp"
 #include "core/points/pca_axes.hpp"
+#include "core/run/engine.hpp"
 #include "tests/ui/run/test_run_support.hpp"
 #include "ui/charts/chart_export.hpp"
 #include "ui/charts/sweep_chart.hpp"
@@ -114,7 +114,8 @@ std::pair<double, double> image_difference(const QImage& a, const QImage& b) {
   for (int r = 0; r < x.height(); ++r)
     for (int c = 0; c < x.width(); ++c) {
       const QRgb p = x.pixel(c, r), q = y.pixel(c, r);
-      const int d = std::max({std::abs(qRed(p) - qRed(q)), std::abs(qGreen(p) - qGreen(q)), std::abs(qBlue(p) - qBlue(q))});
+      const int d =
+          std::max({std::abs(qRed(p) - qRed(q)), std::abs(qGreen(p) - qGreen(q)), std::abs(qBlue(p) - qBlue(q))});
       sum += d;
       far += d > 64;
     }
@@ -139,7 +140,10 @@ void compare_with_reference(const QString& path, const QString& name) {
   if (mean >= 4.0 || share >= 0.03) image.save(failed_copy);
   QVERIFY2(mean < 4.0 && share < 0.03, qPrintable(QString("%1 differs from its reference: mean %2, %3 % of pixels; "
                                                           "this run's image: %4")
-                                                      .arg(name).arg(mean).arg(100 * share).arg(failed_copy)));
+                                                      .arg(name)
+                                                      .arg(mean)
+                                                      .arg(100 * share)
+                                                      .arg(failed_copy)));
 }
 
 // The view's data (points, markers, cells) in figure coordinates lie inside the plot frame.
@@ -148,9 +152,14 @@ void check_legend_clear(const ViewFigureLayout& placed) {
   if (placed.legend.isEmpty()) return;
   QVERIFY2(!placed.legend.intersects(placed.plot),
            qPrintable(QString("legend (%1, %2, %3 x %4) over the plot (%5, %6, %7 x %8)")
-                          .arg(placed.legend.x()).arg(placed.legend.y()).arg(placed.legend.width())
-                          .arg(placed.legend.height()).arg(placed.plot.x()).arg(placed.plot.y())
-                          .arg(placed.plot.width()).arg(placed.plot.height())));
+                          .arg(placed.legend.x())
+                          .arg(placed.legend.y())
+                          .arg(placed.legend.width())
+                          .arg(placed.legend.height())
+                          .arg(placed.plot.x())
+                          .arg(placed.plot.y())
+                          .arg(placed.plot.width())
+                          .arg(placed.plot.height())));
 }
 
 void check_texts_complete(const QStringList& texts, const QString& what) {
@@ -277,8 +286,8 @@ class TestFigures : public QObject {
     SweepChart chart;
     chart.begin(spec);
     for (double eps : spec.eps_values)
-      for (const auto& [engine, uses_k, base] : {std::tuple{"cpu-grid", false, 4e-5}, {"cpu-kmeans", true, 3e-3},
-                                                 {"cpu-rtree", false, 8e-2}})
+      for (const auto& [engine, uses_k, base] :
+           {std::tuple{"cpu-grid", false, 4e-5}, {"cpu-kmeans", true, 3e-3}, {"cpu-rtree", false, 8e-2}})
         for (int k : uses_k ? spec.k_values : std::vector<int>{4}) {
           SweepPoint point;
           point.engine = engine, point.eps = eps, point.k = k, point.uses_k = uses_k, point.timed_runs = 3;
@@ -287,10 +296,10 @@ class TestFigures : public QObject {
           point.stats.pairs = std::uint64_t(100 * eps);
           chart.addPoint(point);
         }
-    for (const auto& [name, size] : {std::pair{QString("sweep-3.5in"), printed(3.5, 2.8)},
-                                     std::pair{QString("sweep-7in"), printed(7, 3.5)},
-                                     std::pair{QString("sweep-3.5in-150dpi"), printed(3.5, 2.6, 150)},
-                                     std::pair{QString("sweep-3.5in-600dpi"), printed(3.5, 2.8, 600)}}) {
+    for (const auto& [name, size] :
+         {std::pair{QString("sweep-3.5in"), printed(3.5, 2.8)}, std::pair{QString("sweep-7in"), printed(7, 3.5)},
+          std::pair{QString("sweep-3.5in-150dpi"), printed(3.5, 2.6, 150)},
+          std::pair{QString("sweep-3.5in-600dpi"), printed(3.5, 2.8, 600)}}) {
       for (const char* ext : {".png", ".svg", ".pdf"}) save_chart_image(chart, path(name + ext).toStdString(), size);
       const QStringList texts = svg_texts(path(name + ".svg"));
       check_texts_complete(texts, name + ".svg");

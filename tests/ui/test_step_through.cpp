@@ -67,7 +67,7 @@ class TestStepThrough : public QObject {
   void kmeansJoinCountsAreTheEngines() {
     const auto points = testing::clustered_points(1200, 3, 5);
     for (std::size_t k : {1, 4, 9}) compare_kmeans(*points, 0.6, k);
-    compare_kmeans(load_sample("blobs2d"), 0.2, 6);   // 3,000 points, sampled to 1,500
+    compare_kmeans(load_sample("blobs2d"), 0.2, 6);  // 3,000 points, sampled to 1,500
     compare_kmeans(load_sample("iris"), 0.3, 3);
   }
 
@@ -80,9 +80,9 @@ class TestStepThrough : public QObject {
   void inljCountsAreTheNestedLoops() {
     compare_inlj(*testing::clustered_points(1000, 3, 8), 0.4);  // 8 chunks of 128, padded to 9
     compare_inlj(*testing::clustered_points(700, 5, 9), 0.8);   // 6 chunks of 128, padded to 7
-    compare_inlj(load_sample("blobs2d"), 0.2);                 // sampled to 1,500: 12 chunks, padded to 13
+    compare_inlj(load_sample("blobs2d"), 0.2);                  // sampled to 1,500: 12 chunks, padded to 13
     compare_inlj(load_sample("iris"), 0.3);
-    compare_inlj(*testing::clustered_points(3, 2, 10), 0.5);    // fewer points than a chunk
+    compare_inlj(*testing::clustered_points(3, 2, 10), 0.5);  // fewer points than a chunk
   }
 
   void inljRoundsMeetEveryPairOfChunksOnce() {

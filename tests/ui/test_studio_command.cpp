@@ -10,8 +10,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "core/points/eps_estimate.hpp"
 #include "core/io/point_writers.hpp"
+#include "core/points/eps_estimate.hpp"
 #include "core/points/point_set.hpp"
 #include "tests/ui/run/test_run_support.hpp"
 
@@ -60,8 +60,7 @@ class TestStudioCommand : public QObject {
     const auto clusters = ui::testing::clustered_points(600, 3, 51);
     PointSet points(clusters->size() + 40, 3);
     for (std::size_t i = 0; i < points.size(); ++i)
-      for (std::size_t k = 0; k < 3; ++k)
-        points.point(i)[k] = 4.2e6 + 120 * clusters->point(i % clusters->size())[k];
+      for (std::size_t k = 0; k < 3; ++k) points.point(i)[k] = 4.2e6 + 120 * clusters->point(i % clusters->size())[k];
     points_ = dir_.filePath("points.csv");
     write_points(points_.toStdString(), points);
     const Bounds64 bounds = compute_bounds(points);
@@ -74,20 +73,24 @@ class TestStudioCommand : public QObject {
       const QString e = QString::number(eps, 'g', 17);
       const QString stats = dir_.filePath("stats.json");
       QFile::remove(stats);
-      const Finished studio = run(SIMJOIN_STUDIO, {points_, "--eps", e, "--engine", "auto", "--run", "--stats", stats, "--quit"});
+      const Finished studio =
+          run(SIMJOIN_STUDIO, {points_, "--eps", e, "--engine", "auto", "--run", "--stats", stats, "--quit"});
       QVERIFY2(studio.code == 0, qPrintable(QString("eps %1: exit %2: %3").arg(e).arg(studio.code).arg(studio.err)));
       const QJsonObject json = read_json(stats);
       QCOMPARE(json["eps"].toDouble(), eps);
       QCOMPARE(json["input"].toString(), points_);
       QVERIFY(json.contains("seconds_total") && json.contains("phases") && json.contains("engine"));
 
-      const Finished cli = run(SIMJOIN_CLI, {"join", "--input", points_, "--eps", e, "--engine", "auto", "--count-only"});
+      const Finished cli =
+          run(SIMJOIN_CLI, {"join", "--input", points_, "--eps", e, "--engine", "auto", "--count-only"});
       QVERIFY2(cli.code == 0, qPrintable(cli.err));
       const QRegularExpressionMatch pairs = QRegularExpression("pairs:\\s+(\\d+)").match(cli.out);
       QVERIFY(pairs.hasMatch());
       QVERIFY2(json["pairs"].toInteger() == pairs.captured(1).toLongLong(),
                qPrintable(QString("eps %1: studio %2 pairs, simjoin join %3")
-                              .arg(e).arg(json["pairs"].toInteger()).arg(pairs.captured(1))));
+                              .arg(e)
+                              .arg(json["pairs"].toInteger())
+                              .arg(pairs.captured(1))));
     }
   }
 
@@ -114,10 +117,12 @@ class TestStudioCommand : public QObject {
   void unavailableEngineSaysWhy() {
     const Finished unknown = run(SIMJOIN_STUDIO, {points_, "--engine", "no-such-engine", "--quit"});
     QCOMPARE(unknown.code, 2);
-    QVERIFY2(unknown.err.contains("unknown engine 'no-such-engine'; known engines: cpu-bruteforce"), qPrintable(unknown.err));
+    QVERIFY2(unknown.err.contains("unknown engine 'no-such-engine'; known engines: cpu-bruteforce"),
+             qPrintable(unknown.err));
     const Finished engines = run(SIMJOIN_CLI, {"engines"});
     const QRegularExpressionMatch why =
-        QRegularExpression("^gpu-grid .* missing .*\\n\\s+why: (.+)$", QRegularExpression::MultilineOption).match(engines.out);
+        QRegularExpression("^gpu-grid .* missing .*\\n\\s+why: (.+)$", QRegularExpression::MultilineOption)
+            .match(engines.out);
     if (!why.hasMatch()) QSKIP("gpu-grid can run here, or this build has no GPU engines (unknown, as above)");
     const Finished studio = run(SIMJOIN_STUDIO, {points_, "--engine", "gpu-grid", "--quit"});
     QCOMPARE(studio.code, 2);
@@ -128,9 +133,11 @@ class TestStudioCommand : public QObject {
   void largeKFollowsTheCli() {
     const QString studio_stats = dir_.filePath("k-studio.json"), cli_stats = dir_.filePath("k-cli.json");
     const QStringList common = {"--eps", QString::number(extent_ / 20), "--engine", "cpu-kmeans", "--k", "5000"};
-    const Finished studio = run(SIMJOIN_STUDIO, QStringList{points_} + common + QStringList{"--run", "--stats", studio_stats, "--quit"});
+    const Finished studio =
+        run(SIMJOIN_STUDIO, QStringList{points_} + common + QStringList{"--run", "--stats", studio_stats, "--quit"});
     QVERIFY2(studio.code == 0, qPrintable(studio.err));
-    const Finished cli = run(SIMJOIN_CLI, QStringList{"join", "--input", points_} + common + QStringList{"--stats", cli_stats});
+    const Finished cli =
+        run(SIMJOIN_CLI, QStringList{"join", "--input", points_} + common + QStringList{"--stats", cli_stats});
     QVERIFY2(cli.code == 0, qPrintable(cli.err));
     QCOMPARE(read_json(studio_stats)["k"].toInteger(), read_json(cli_stats)["k"].toInteger());
     QCOMPARE(read_json(studio_stats)["pairs"].toInteger(), read_json(cli_stats)["pairs"].toInteger());
@@ -165,9 +172,9 @@ class TestStudioCommand : public QObject {
   // --export-size and --export-dpi: the view and the chart laid out for that printed size.
   void exportsAtAChosenSizeAndDpi() {
     const QString view = dir_.filePath("sized-view.png"), chart = dir_.filePath("sized-chart.svg");
-    const Finished done = run(SIMJOIN_STUDIO, {points_, "--engine", "cpu-kmeans", "--run", "--view", "partitions",
-                                               "--export-view", view, "--export-chart", chart, "--export-size",
-                                               "1500x900", "--export-dpi", "300", "--quit"});
+    const Finished done =
+        run(SIMJOIN_STUDIO, {points_, "--engine", "cpu-kmeans", "--run", "--view", "partitions", "--export-view", view,
+                             "--export-chart", chart, "--export-size", "1500x900", "--export-dpi", "300", "--quit"});
     QVERIFY2(done.code == 0, qPrintable(done.err));
     const QImage image(view);
     QCOMPARE(image.size(), QSize(1500, 900));
@@ -190,10 +197,11 @@ class TestStudioCommand : public QObject {
     for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"}) no_display.remove(name);
     const QString view = dir_.filePath("headless-view.svg"), shot = dir_.filePath("headless.png");
     const QString chart = dir_.filePath("headless-chart.png");
-    const Finished done = run(SIMJOIN_STUDIO, {points_, "--engine", "cpu-kmeans", "--run", "--view", "partitions",
-                                               "--export-view", view, "--export-chart", chart, "--screenshot", shot,
-                                               "--export-size", "3.5x2.4in", "--export-dpi", "300", "--quit"},
-                              no_display);
+    const Finished done = run(
+        SIMJOIN_STUDIO,
+        {points_, "--engine", "cpu-kmeans", "--run", "--view", "partitions", "--export-view", view, "--export-chart",
+         chart, "--screenshot", shot, "--export-size", "3.5x2.4in", "--export-dpi", "300", "--quit"},
+        no_display);
     QVERIFY2(done.code == 0, qPrintable(done.err));
     QFile svg(view);
     QVERIFY(svg.open(QIODevice::ReadOnly));

@@ -7,15 +7,15 @@
 
 #include <QtTest>
 
-#include "core/run/engine.hpp"
 #include "core/points/pca.hpp"
+#include "core/run/engine.hpp"
+#include "tests/ui/run/test_run_support.hpp"
+#include "ui/format/count_text.hpp"
 #include "ui/views/grid_cells.hpp"
 #include "ui/views/grid_layers.hpp"
-#include "ui/format/count_text.hpp"
 #include "ui/views/grid_search.hpp"
 #include "ui/views/picking.hpp"
 #include "ui/views/replication.hpp"
-#include "tests/ui/run/test_run_support.hpp"
 #include "ui/views/view_layers.hpp"
 
 using namespace simjoin;
@@ -94,7 +94,8 @@ class TestTeachingViews : public QObject {
     const double eps = 0.05;
     const RunResult result = run("cpu-grid", points, eps, 0);
     QVERIFY(result.grid);
-    View view(points, {false, std::size_t(result.grid->indexed_dims.at(0)), std::size_t(result.grid->indexed_dims.at(1))},
+    View view(points,
+              {false, std::size_t(result.grid->indexed_dims.at(0)), std::size_t(result.grid->indexed_dims.at(1))},
               ViewMode::Grid, &result, eps);
     const Layers plain = build_layers(view.input);
     QVERIFY(!plain.rects.empty());
@@ -152,8 +153,8 @@ class TestTeachingViews : public QObject {
       const float x = view.projected[2 * i], y = view.projected[2 * i + 1];
       bool covered = false;
       for (std::size_t r = 0; r + 3 < layers.rects.size() && !covered; r += 4)
-        covered = layers.rects[r] <= x + 1e-5f && x <= layers.rects[r + 2] + 1e-5f && layers.rects[r + 1] <= y + 1e-5f &&
-                  y <= layers.rects[r + 3] + 1e-5f;
+        covered = layers.rects[r] <= x + 1e-5f && x <= layers.rects[r + 2] + 1e-5f &&
+                  layers.rects[r + 1] <= y + 1e-5f && y <= layers.rects[r + 3] + 1e-5f;
       QVERIFY2(covered, qPrintable(QString("point %1 lies in no drawn cell").arg(i)));
     }
     QString notes;
@@ -204,7 +205,8 @@ class TestTeachingViews : public QObject {
         std::vector<std::uint32_t> listed;
         for (const CopyReason& c : copies.copies) {
           listed.push_back(c.partition);
-          QCOMPARE(c.h, bisector_distance(points.point(i), &s.centroids[copies.home * d], &s.centroids[c.partition * d], d));
+          QCOMPARE(c.h,
+                   bisector_distance(points.point(i), &s.centroids[copies.home * d], &s.centroids[c.partition * d], d));
         }
         QCOMPARE(listed, expected);
         // Not copied means farther than eps from that bisector.
@@ -230,7 +232,8 @@ class TestTeachingViews : public QObject {
       const PartitionStructure& s = *result.partitions;
       std::vector<std::vector<std::uint32_t>> holding(points.size());  // home, then copies
       for (std::uint32_t p = 0; p < points.size(); ++p) holding[p].push_back(s.membership[p]);
-      for (std::size_t r = 0; r < s.replica_point.size(); ++r) holding[s.replica_point[r]].push_back(s.replica_partition[r]);
+      for (std::size_t r = 0; r < s.replica_point.size(); ++r)
+        holding[s.replica_point[r]].push_back(s.replica_partition[r]);
       const auto reporter = [&](std::uint32_t p, std::uint32_t q) {
         int best = -1;
         for (std::uint32_t c : holding[p])
@@ -253,7 +256,8 @@ class TestTeachingViews : public QObject {
               ++listings;
               QCOMPARE(copy.partition, s.membership[q]);
             }
-          QVERIFY2(listings == 1, qPrintable(QString("pair (%1, %2): listed under %3 copies").arg(p).arg(q).arg(listings)));
+          QVERIFY2(listings == 1,
+                   qPrintable(QString("pair (%1, %2): listed under %3 copies").arg(p).arg(q).arg(listings)));
         }
         for (const CopyPairs& copy : made) {
           std::size_t here = 0;
@@ -265,7 +269,8 @@ class TestTeachingViews : public QObject {
       // The picked point's facts say it, for a point whose copy made a pair.
       for (std::uint32_t p = 0; p < points.size(); ++p) {
         const auto made = pairs_by_copy(s, point_copies(s, points, p), neighbours_within(points, p, eps));
-        const auto useful = std::find_if(made.begin(), made.end(), [](const CopyPairs& c) { return !c.neighbours.empty(); });
+        const auto useful =
+            std::find_if(made.begin(), made.end(), [](const CopyPairs& c) { return !c.neighbours.empty(); });
         if (useful == made.end()) continue;
         View view(points, {true, 0, 1}, ViewMode::Replication, &result, eps);
         view.input.picked = p;
@@ -310,7 +315,8 @@ class TestTeachingViews : public QObject {
     QVERIFY(segments_coloured(layers, {0, 0, 0}) >= 3);
     QVERIFY(segments_coloured(layers, kBand) >= 3);
     bool labelled = false;
-    for (const auto& entry : layers.legend) labelled = labelled || QString::fromStdString(entry.label).contains("traces of the 8-D");
+    for (const auto& entry : layers.legend)
+      labelled = labelled || QString::fromStdString(entry.label).contains("traces of the 8-D");
     QVERIFY(labelled);
   }
 

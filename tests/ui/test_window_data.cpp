@@ -18,13 +18,13 @@
 #include "tests/ui/window_support.hpp"
 #include "tests/ui/window_test_main.hpp"
 #include "ui/background_task.hpp"
+#include "ui/main_window.hpp"
 #include "ui/panels/charts_tab.hpp"
 #include "ui/panels/eps_spin_box.hpp"
-#include "ui/main_window.hpp"
 #include "ui/panels/parameters_panel.hpp"
-#include "ui/run/run_history_model.hpp"
 #include "ui/panels/run_status.hpp"
 #include "ui/panels/sweep_panel.hpp"
+#include "ui/run/run_history_model.hpp"
 #include "ui/views/vtk_view_widget.hpp"
 
 using namespace simjoin;
@@ -229,10 +229,13 @@ class TestWindowData : public WindowTest {
 
   void progressBoxGoesWithItsTask() {
     newWindow();
-    BackgroundTask task("Loading", [](RunControl& control) {
-      control.report(0.46);
-      fail(ErrorKind::BadInput, "bad.csv: line 3: not a number");
-    }, window_.get());
+    BackgroundTask task(
+        "Loading",
+        [](RunControl& control) {
+          control.report(0.46);
+          fail(ErrorKind::BadInput, "bad.csv: line 3: not a number");
+        },
+        window_.get());
     QSignalSpy finished(&task, &BackgroundTask::finished);
     QVERIFY(finished.wait(10000));
     QCOMPARE(task.errorKind(), ErrorKind::BadInput);

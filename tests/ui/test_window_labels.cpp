@@ -10,28 +10,28 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QSignalSpy>
-#include <QTabBar>
 #include <QStyleOptionComboBox>
+#include <QTabBar>
 #include <QTableView>
 #include <QTableWidget>
 #include <QtTest>
 
 #include <random>
 
-#include "core/run/error.hpp"
 #include "core/points/pca.hpp"
+#include "core/run/error.hpp"
 #include "tests/ui/run/test_run_support.hpp"
 #include "tests/ui/window_support.hpp"
 #include "tests/ui/window_test_main.hpp"
-#include "ui/panels/info_panels.hpp"
 #include "ui/main_window.hpp"
+#include "ui/panels/info_panels.hpp"
 #include "ui/panels/parameters_panel.hpp"
-#include "ui/views/projection_view.hpp"
-#include "ui/run/run_history_model.hpp"
 #include "ui/panels/run_compare_dialog.hpp"
 #include "ui/panels/run_status.hpp"
 #include "ui/panels/runs_panel.hpp"
+#include "ui/run/run_history_model.hpp"
 #include "ui/samples.hpp"
+#include "ui/views/projection_view.hpp"
 #include "ui/views/stale_marker.hpp"
 #include "ui/views/view_modes.hpp"
 #include "ui/views/vtk_view_widget.hpp"
@@ -203,7 +203,10 @@ class TestWindowLabels : public WindowTest {
       const QString text = box->currentText();
       QVERIFY2(text.contains(" %): "), qPrintable(text));
       QVERIFY2(box->fontMetrics().horizontalAdvance(text) <= text_room(box),
-               qPrintable(QString("%1: %2 px in %3").arg(text).arg(box->fontMetrics().horizontalAdvance(text)).arg(text_room(box))));
+               qPrintable(QString("%1: %2 px in %3")
+                              .arg(text)
+                              .arg(box->fontMetrics().horizontalAdvance(text))
+                              .arg(text_room(box))));
     }
     QVERIFY(view->xAxisBox()->currentText().startsWith("PC1 ("));
     QVERIFY(view->xAxisBox()->currentText().endsWith("): lon"));
@@ -362,7 +365,8 @@ class TestWindowLabels : public WindowTest {
       const QString tip = history->headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString();
       QVERIFY2(tip.size() > 20, qPrintable(history->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString()));
     }
-    const QString kept = history->headerData(history->columnOf("Pairs kept"), Qt::Horizontal, Qt::ToolTipRole).toString();
+    const QString kept =
+        history->headerData(history->columnOf("Pairs kept"), Qt::Horizontal, Qt::ToolTipRole).toString();
     QVERIFY2(kept.contains("no:") && kept.contains("run the join again"), qPrintable(kept));
 
     // The comparison shows its whole table.

@@ -14,10 +14,10 @@
 #include "ui/lessons/open_lesson.hpp"
 #include "ui/lessons/recall_by_k.hpp"
 #include "ui/main_window.hpp"
-#include "ui/views/missed_pairs.hpp"
 #include "ui/panels/parameters_panel.hpp"
-#include "ui/views/projection_view.hpp"
 #include "ui/samples.hpp"
+#include "ui/views/missed_pairs.hpp"
+#include "ui/views/projection_view.hpp"
 #include "ui/views/vtk_view_widget.hpp"
 
 using namespace simjoin;
@@ -159,8 +159,9 @@ class TestWindowLessons : public QObject {
     run(*window, "blobs2d", "cpu-kmeans", 0.2, 0);  // 3,000 points: automatic k picks 1
     QCOMPARE(window->currentRun()->result.partitions->k, std::size_t(1));
     const auto& notes = window->view()->layers().notes;
-    QVERIFY(std::any_of(notes.begin(), notes.end(),
-                        [](const std::string& note) { return note.find("automatic k chose k = 1") != std::string::npos; }));
+    QVERIFY(std::any_of(notes.begin(), notes.end(), [](const std::string& note) {
+      return note.find("automatic k chose k = 1") != std::string::npos;
+    }));
     run(*window, "blobs2d", "cpu-kmeans", 0.2, 6);
     const auto& more = window->view()->layers().notes;
     QVERIFY(std::none_of(more.begin(), more.end(),

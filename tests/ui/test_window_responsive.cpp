@@ -6,16 +6,16 @@
 #include <ctime>
 
 #include <QElapsedTimer>
-#include <QThread>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QTimer>
 #include <QtTest>
 
-#include "core/run/engine.hpp"
-#include "core/points/generators.hpp"
 #include "core/io/npy.hpp"
+#include "core/points/generators.hpp"
+#include "core/run/engine.hpp"
 #include "tests/ui/window_test_main.hpp"
 #include "ui/main_window.hpp"
 #include "ui/panels/parameters_panel.hpp"
@@ -116,8 +116,9 @@ class TestWindowResponsive : public QObject {
     QVERIFY(QTest::qWaitFor([&] { return !window_->view()->drawing(); }, wait_ms()));
     QTest::qWait(50);  // a paint or two of the new drawing
     const GapProbe::Gap gap = probe_.stop();
-    gaps_ << QString("%1: longest gap %2 ms (GUI thread computing %3 ms of it), GUI thread computing at most "
-                     "%4 ms between two ticks, drawn after %5 ms")
+    gaps_ << QString(
+                 "%1: longest gap %2 ms (GUI thread computing %3 ms of it), GUI thread computing at most "
+                 "%4 ms between two ticks, drawn after %5 ms")
                  .arg(what)
                  .arg(gap.ms)
                  .arg(gap.busy_ms)
@@ -173,7 +174,8 @@ class TestWindowResponsive : public QObject {
     QVERIFY2(busy_.isEmpty(), qPrintable(busy_.join("\n")));
     if (!slow_.isEmpty() && load_per_core() > 1.5)
       QSKIP(qPrintable(QString("the machine is busy (load %1 per core), so the gaps do not measure the window: %2")
-                           .arg(load_per_core(), 0, 'f', 1).arg(slow_.join("; "))));
+                           .arg(load_per_core(), 0, 'f', 1)
+                           .arg(slow_.join("; "))));
     QVERIFY2(slow_.isEmpty(), qPrintable(slow_.join("\n")));
   }
 };

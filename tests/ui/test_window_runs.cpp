@@ -12,21 +12,21 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/run/error.hpp"
 #include "core/io/point_writers.hpp"
+#include "core/run/error.hpp"
 #include "tests/core/oracle_check.hpp"
 #include "tests/ui/run/test_run_support.hpp"
 #include "tests/ui/window_test_main.hpp"
-#include "ui/main_window.hpp"
 #include "ui/charts/phase_chart.hpp"
-#include "ui/panels/parameters_panel.hpp"
-#include "ui/views/projection_view.hpp"
-#include "ui/run/run_history_model.hpp"
-#include "ui/panels/run_compare_dialog.hpp"
-#include "ui/panels/runs_panel.hpp"
+#include "ui/main_window.hpp"
 #include "ui/panels/charts_tab.hpp"
-#include "ui/panels/sweep_panel.hpp"
+#include "ui/panels/parameters_panel.hpp"
+#include "ui/panels/run_compare_dialog.hpp"
 #include "ui/panels/run_status.hpp"
+#include "ui/panels/runs_panel.hpp"
+#include "ui/panels/sweep_panel.hpp"
+#include "ui/run/run_history_model.hpp"
+#include "ui/views/projection_view.hpp"
 #include "ui/views/vtk_view_widget.hpp"
 
 using namespace simjoin;
@@ -134,7 +134,8 @@ class TestWindowRuns : public QObject {
     // Titled for a figure: the data, eps, k, the engine and the machine.
     window_->charts()->setMachine("Test CPU, 2 threads; GPU: none (test)");
     window_->charts()->showRun(record);
-    for (const char* part : {"points.csv, n = 1500, d = 2", "= 0.3", "k = ", "engine cpu-kmeans", "Test CPU, 2 threads"})
+    for (const char* part :
+         {"points.csv, n = 1500, d = 2", "= 0.3", "k = ", "engine cpu-kmeans", "Test CPU, 2 threads"})
       QVERIFY2(phases->title().contains(part), qPrintable(phases->title()));
 
     SweepPanel* sweep = window_->charts()->sweep();
@@ -155,8 +156,9 @@ class TestWindowRuns : public QObject {
     for (const SweepPoint& point : points) {
       QVERIFY(std::find(eps.begin(), eps.end(), point.eps) != eps.end());
       const std::uint64_t expected = simjoin::testing::oracle_pairs(*points_, nullptr, point.eps).size();
-      QVERIFY2(point.stats.pairs == expected,
-               qPrintable(QString("%1 pairs at eps %2, expected %3").arg(point.stats.pairs).arg(point.eps).arg(expected)));
+      QVERIFY2(
+          point.stats.pairs == expected,
+          qPrintable(QString("%1 pairs at eps %2, expected %3").arg(point.stats.pairs).arg(point.eps).arg(expected)));
     }
   }
 

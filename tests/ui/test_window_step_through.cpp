@@ -16,10 +16,10 @@
 #include "tests/ui/window_test_main.hpp"
 #include "ui/format/count_text.hpp"
 #include "ui/main_window.hpp"
-#include "ui/views/palette.hpp"
 #include "ui/panels/parameters_panel.hpp"
 #include "ui/step_through/step_canvas.hpp"
 #include "ui/step_through/step_through_tab.hpp"
+#include "ui/views/palette.hpp"
 #include "ui/views/vtk_view_widget.hpp"
 
 using namespace simjoin;

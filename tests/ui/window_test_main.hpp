@@ -12,12 +12,12 @@ namespace simjoin::ui::testing {
 enum class Dialogs { Shown, Unattended };
 }  // namespace simjoin::ui::testing
 
-#define SIMJOIN_WINDOW_TEST_MAIN(TestClass, dialogs)                                               \
-  int main(int argc, char** argv) {                                                                \
-    simjoin::ui::VtkViewWidget::setDefaultSurfaceFormat();                                         \
-    QApplication app(argc, argv);                                                                  \
-    QApplication::setOrganizationName("SimjoinTest");                                              \
-    app.setProperty("unattended", (dialogs) == simjoin::ui::testing::Dialogs::Unattended);         \
-    TestClass test;                                                                                \
-    return QTest::qExec(&test, argc, argv);                                                        \
+#define SIMJOIN_WINDOW_TEST_MAIN(TestClass, dialogs)                                       \
+  int main(int argc, char** argv) {                                                        \
+    simjoin::ui::VtkViewWidget::setDefaultSurfaceFormat();                                 \
+    QApplication app(argc, argv);                                                          \
+    QApplication::setOrganizationName("SimjoinTest");                                      \
+    app.setProperty("unattended", (dialogs) == simjoin::ui::testing::Dialogs::Unattended); \
+    TestClass test;                                                                        \
+    return QTest::qExec(&test, argc, argv);                                                \
   }

@@ -25,10 +25,9 @@ bool log_spaced(const std::vector<double>& sorted) {
   return ratio_max / ratio_min < diff_max / diff_min;
 }
 
-void fit_axis(QChart& chart, Qt::Alignment alignment, const QString& title, double min, double max,
-              bool logarithmic) {
-  const QList<QAbstractAxis*> existing = chart.axes(
-      alignment & (Qt::AlignLeft | Qt::AlignRight) ? Qt::Vertical : Qt::Horizontal);
+void fit_axis(QChart& chart, Qt::Alignment alignment, const QString& title, double min, double max, bool logarithmic) {
+  const QList<QAbstractAxis*> existing =
+      chart.axes(alignment & (Qt::AlignLeft | Qt::AlignRight) ? Qt::Vertical : Qt::Horizontal);
   QAbstractAxis* axis = existing.isEmpty() ? nullptr : existing.first();
   const bool is_log = axis && axis->type() == QAbstractAxis::AxisTypeLogValue;
   if (axis && is_log != logarithmic) {

@@ -16,8 +16,7 @@ bool log_spaced(const std::vector<double>& sorted);
 
 // Makes the chart's axis on `alignment` logarithmic or linear as asked (replacing it and attaching
 // every series when the kind changes), titles it and fits it to [min, max] with a margin.
-void fit_axis(QChart& chart, Qt::Alignment alignment, const QString& title, double min, double max,
-              bool logarithmic);
+void fit_axis(QChart& chart, Qt::Alignment alignment, const QString& title, double min, double max, bool logarithmic);
 
 // Attaches every axis of the chart to `series` (for series added after the axes).
 void attach_axes(QChart& chart, QAbstractSeries& series);

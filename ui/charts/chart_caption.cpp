@@ -25,7 +25,11 @@ QString plain_title(const QChart& chart) {
 QString data_description(const PointSet& a, const PointSet* b) {
   if (!b) return QString("%1, n = %2, d = %3").arg(source_name(a)).arg(a.size()).arg(a.dims());
   return QString("%1 (n = %2) \u22c8 %3 (n = %4), d = %5")
-      .arg(source_name(a)).arg(a.size()).arg(source_name(*b)).arg(b->size()).arg(a.dims());
+      .arg(source_name(a))
+      .arg(a.size())
+      .arg(source_name(*b))
+      .arg(b->size())
+      .arg(a.dims());
 }
 
 QString k_description(int k) { return k > 0 ? QString("k = %1").arg(k) : QString("k = auto"); }

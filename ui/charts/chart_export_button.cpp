@@ -14,8 +14,8 @@
 
 namespace simjoin::ui {
 
-QString save_with_dialog(QWidget* parent, const QString& title, const QString& suggested,
-                         const QString& filter, const std::function<void(const std::string&)>& save) {
+QString save_with_dialog(QWidget* parent, const QString& title, const QString& suggested, const QString& filter,
+                         const std::function<void(const std::string&)>& save) {
   QSettings settings;
   const QString folder = settings.value("exportDir", QDir::homePath()).toString();
   const QString path = QFileDialog::getSaveFileName(parent, title, QDir(folder).filePath(suggested), filter);

@@ -14,7 +14,7 @@ QToolButton* chart_export_button(QChart* chart, std::function<void(const std::st
 
 // Asks for a file name (remembering the folder) and calls `save` with it; an Error is shown to the
 // user. Returns the path written, empty when cancelled or failed.
-QString save_with_dialog(QWidget* parent, const QString& title, const QString& suggested,
-                         const QString& filter, const std::function<void(const std::string&)>& save);
+QString save_with_dialog(QWidget* parent, const QString& title, const QString& suggested, const QString& filter,
+                         const std::function<void(const std::string&)>& save);
 
 }  // namespace simjoin::ui

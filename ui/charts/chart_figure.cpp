@@ -168,7 +168,8 @@ void fit_axes_to_print(QChart& chart, const QSizeF& chart_size) {
     const std::vector<double> ticks = nice_ticks(value->min(), value->max(), most);
     if (ticks.size() < 2) continue;
     const double step = ticks[1] - ticks[0];
-    const double low = std::floor(value->min() / step + 1e-9) * step, high = std::ceil(value->max() / step - 1e-9) * step;
+    const double low = std::floor(value->min() / step + 1e-9) * step,
+                 high = std::ceil(value->max() / step - 1e-9) * step;
     value->setRange(low, high);
     value->setTickCount(int(std::lround((high - low) / step)) + 1);
   }
@@ -241,8 +242,10 @@ ChartFigureLayout paint_chart_figure(QChart& chart, QPainter& painter, const QRe
   painter.restore();
 
   restore_state(chart, state);
-  if (own_scene) own_scene->removeItem(&chart);
-  else chart.setGeometry(state.geometry);
+  if (own_scene)
+    own_scene->removeItem(&chart);
+  else
+    chart.setGeometry(state.geometry);
   return placed;
 }
 

@@ -5,8 +5,7 @@
 
 namespace simjoin::ui {
 
-InteractiveChartView::InteractiveChartView(QChart* chart, QWidget* parent)
-    : QChartView(chart, parent) {
+InteractiveChartView::InteractiveChartView(QChart* chart, QWidget* parent) : QChartView(chart, parent) {
   setRubberBand(QChartView::RectangleRubberBand);
   setRenderHint(QPainter::Antialiasing);
   setFocusPolicy(Qt::StrongFocus);

@@ -56,8 +56,10 @@ double PhaseChart::seconds(std::size_t bar, const QString& phase) const {
 }
 
 void PhaseChart::setPhaseHidden(const QString& phase, bool hidden) {
-  if (hidden) hidden_.insert(phase);
-  else hidden_.remove(phase);
+  if (hidden)
+    hidden_.insert(phase);
+  else
+    hidden_.remove(phase);
   rebuild();
 }
 

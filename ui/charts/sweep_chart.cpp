@@ -30,9 +30,7 @@ constexpr MetricName kMetrics[] = {
     {SweepMetric::SmallestPartition, "smallest-partition", "Smallest partition (points)"},
 };
 
-double x_of(const SweepPoint& point, SweepAxis axis) {
-  return axis == SweepAxis::Eps ? point.eps : double(point.k);
-}
+double x_of(const SweepPoint& point, SweepAxis axis) { return axis == SweepAxis::Eps ? point.eps : double(point.k); }
 
 QString eps_description(const std::vector<double>& values, bool logarithmic) {
   if (values.size() == 1) return QString("\u03b5 = %1").arg(values.front(), 0, 'g', 6);
@@ -60,10 +58,14 @@ QString metric_title(SweepMetric metric) {
 std::optional<double> metric_value(const SweepPoint& point, SweepMetric metric) {
   const auto& sizes = point.partition_sizes;
   switch (metric) {
-    case SweepMetric::Seconds: return point.seconds.median;
-    case SweepMetric::Pairs: return double(point.stats.pairs);
-    case SweepMetric::ReplicatedPoints: return double(point.stats.replicated_points);
-    case SweepMetric::ComparedRatio: return point.stats.compared_ratio();
+    case SweepMetric::Seconds:
+      return point.seconds.median;
+    case SweepMetric::Pairs:
+      return double(point.stats.pairs);
+    case SweepMetric::ReplicatedPoints:
+      return double(point.stats.replicated_points);
+    case SweepMetric::ComparedRatio:
+      return point.stats.compared_ratio();
     case SweepMetric::LargestPartition:
       if (sizes.empty()) return std::nullopt;
       return double(*std::max_element(sizes.begin(), sizes.end()));
@@ -83,9 +85,7 @@ SweepMetric parse_metric(const std::string& name) {
   fail(ErrorKind::Usage, "unknown chart metric '" + name + "'; known metrics: " + known);
 }
 
-SweepChart::SweepChart(QGraphicsItem* parent) : QChart(parent) {
-  legend()->setAlignment(Qt::AlignBottom);
-}
+SweepChart::SweepChart(QGraphicsItem* parent) : QChart(parent) { legend()->setAlignment(Qt::AlignBottom); }
 
 void SweepChart::begin(const SweepSpec& raw) {
   const SweepSpec spec = raw.normalized();
@@ -152,8 +152,10 @@ QLineSeries* SweepChart::seriesFor(const SweepPoint& point) {
   }
   attach_axes(*this, *series);
   connect(series, &QLineSeries::hovered, this, [this, series](const QPointF& at, bool entered) {
-    if (entered) showTooltip(series, at);
-    else QToolTip::hideText();
+    if (entered)
+      showTooltip(series, at);
+    else
+      QToolTip::hideText();
   });
   legend_toggle_.attach(*this);
   series_[name] = series;
@@ -207,9 +209,9 @@ void SweepChart::setCaption() {
   QStringList engines;
   for (const std::string& engine : spec_.engines) engines << QString::fromStdString(engine);
   const RepeatRule& rule = spec_.timing;
-  const QString timing = rule.repeat > 1
-                             ? tr("median of %1 runs after %2 warm-up, bars min to max").arg(rule.repeat).arg(rule.warmup)
-                             : tr("%1 run after %2 warm-up").arg(rule.repeat).arg(rule.warmup);
+  const QString timing =
+      rule.repeat > 1 ? tr("median of %1 runs after %2 warm-up, bars min to max").arg(rule.repeat).arg(rule.warmup)
+                      : tr("%1 run after %2 warm-up").arg(rule.repeat).arg(rule.warmup);
   QStringList lines = {data_description(*spec_.a, spec_.b.get()) + "; " +
                            eps_description(spec_.eps_values, x_axis_ == SweepAxis::Eps && x_log_) + "; " +
                            k_values_description(spec_.k_values),
@@ -229,7 +231,8 @@ void SweepChart::fitAxes() {
     }
   if (x_min > x_max) return;  // nothing plotted yet
   for (const auto& [series, bars] : bars_)
-    for (const QLineSeries* bar : bars) y_min = std::min(y_min, bar->at(0).y()), y_max = std::max(y_max, bar->at(1).y());
+    for (const QLineSeries* bar : bars)
+      y_min = std::min(y_min, bar->at(0).y()), y_max = std::max(y_max, bar->at(1).y());
   fit_axis(*this, Qt::AlignBottom, x_axis_ == SweepAxis::Eps ? tr("\u03b5") : tr("k"), std::min(x_min, x_first_),
            std::max(x_max, x_last_), x_log_);
   fit_axis(*this, Qt::AlignLeft, metric_title(metric_), y_min, y_max, spans_decades(y_min, y_max));
@@ -237,8 +240,9 @@ void SweepChart::fitAxes() {
 
 QString SweepChart::pointText(const SweepPoint& point) const {
   const RunStats& stats = point.stats;
-  QString text = QString("%1\neps = %2, k = %3\ntime = %4 s (median; %5 to %6 s over %7 runs)\npairs = %8\n"
-                         "replicated = %9\ncompared ratio = %10")
+  QString text = QString(
+                     "%1\neps = %2, k = %3\ntime = %4 s (median; %5 to %6 s over %7 runs)\npairs = %8\n"
+                     "replicated = %9\ncompared ratio = %10")
                      .arg(QString::fromStdString(point.engine))
                      .arg(point.eps, 0, 'g', 10)
                      .arg(point.uses_k ? QString::number(point.k) : tr("ignored"))

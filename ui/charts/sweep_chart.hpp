@@ -64,7 +64,7 @@ class SweepChart : public QChart {
   bool several_k_ = false;
   bool x_log_ = false;
   double x_first_ = 0, x_last_ = 0;  // the sweep's x range
-  SweepSpec spec_;                    // for the caption (no points)
+  SweepSpec spec_;                   // for the caption (no points)
   std::vector<SweepPoint> points_;
   std::map<QString, QLineSeries*> series_;
   std::map<const QLineSeries*, std::vector<std::size_t>> members_;  // point indices, by x

@@ -33,8 +33,7 @@ SweepSpec SweepSpec::normalized() const {
   return spec;
 }
 
-SweepRunner::SweepRunner(const EngineRegistry& registry, QObject* parent)
-    : QObject(parent), registry_(registry) {
+SweepRunner::SweepRunner(const EngineRegistry& registry, QObject* parent) : QObject(parent), registry_(registry) {
   qRegisterMetaType<SweepPoint>();
   pool_.setMaxThreadCount(1);
 }

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "core/run/engine.hpp"
 #include "core/report/repeat_timing.hpp"
+#include "core/run/engine.hpp"
 
 namespace simjoin::ui {
 
@@ -60,7 +60,8 @@ class SweepRunner : public QObject {
 
   // Runs the whole sweep on the calling thread, eps outermost, then k, then engine, calling
   // on_point after each point. `control` serves for cancellation (its progress fraction
-  // reaches 1 with the first run, so report progress from on_point). Throws Error (e.g. an engine unavailable, or Cancelled).
+  // reaches 1 with the first run, so report progress from on_point). Throws Error (e.g. an engine unavailable, or
+  // Cancelled).
   std::vector<SweepPoint> run(const SweepSpec& spec, RunControl& control, const OnPoint& on_point = {}) const;
 
   // Runs in the background; pointReady per run, then finished, failed or cancelled.

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <memory>
 
-#include "core/run/error.hpp"
 #include "core/io/pair_writers.hpp"
 #include "core/io/point_labels.hpp"
 #include "core/report/stats_document.hpp"
+#include "core/run/error.hpp"
 #include "core/vtkio/vtk_points.hpp"
 #include "ui/run/partition_sizes.hpp"
 #include "ui/run/run_execution.hpp"
@@ -27,8 +27,7 @@ void require_points(const RunRecord& run) {
 }
 
 // The run's pairs, into `sink`: the kept ones in chunks with progress, else by running again.
-void replay_pairs(const EngineRegistry& registry, const RunRecord& run, PairSink& sink,
-                  RunControl& control) {
+void replay_pairs(const EngineRegistry& registry, const RunRecord& run, PairSink& sink, RunControl& control) {
   if (!run.pairs) {
     run_into(registry, run.request, sink, control);
     return;
@@ -45,16 +44,15 @@ void replay_pairs(const EngineRegistry& registry, const RunRecord& run, PairSink
 }
 }  // namespace
 
-void export_pairs(const EngineRegistry& registry, const RunRecord& run, const std::string& path,
-                  RunControl& control) {
+void export_pairs(const EngineRegistry& registry, const RunRecord& run, const std::string& path, RunControl& control) {
   require_points(run);
   control.set_phase("writing pairs");
   PairFileSink sink(path, pair_format_for_path(path), max_id(run));
   replay_pairs(registry, run, sink, control);
 }
 
-void export_neighbors_csr(const EngineRegistry& registry, const RunRecord& run,
-                          const std::string& prefix, RunControl& control) {
+void export_neighbors_csr(const EngineRegistry& registry, const RunRecord& run, const std::string& prefix,
+                          RunControl& control) {
   require_points(run);
   const std::size_t n = run.request.a->size();
   const bool self_join = run.request.b == nullptr;
@@ -64,7 +62,8 @@ void export_neighbors_csr(const EngineRegistry& registry, const RunRecord& run,
     control.set_phase("joining again for the neighbour lists");
     PairListSink sink;
     run_into(registry, run.request, sink, control);
-    write_neighbors_csr(prefix, [&sink](const auto& visit) { sink.visit_blocks(visit); }, n, self_join, &control);
+    write_neighbors_csr(
+        prefix, [&sink](const auto& visit) { sink.visit_blocks(visit); }, n, self_join, &control);
   }
   control.report(1.0);
 }
@@ -86,8 +85,8 @@ void export_stats_json(const RunRecord& run, const std::string& path) {
   write_stats_json(path, json);
 }
 
-void export_labeled_vtp(const EngineRegistry& registry, const RunRecord& run,
-                        const std::string& path, RunControl& control) {
+void export_labeled_vtp(const EngineRegistry& registry, const RunRecord& run, const std::string& path,
+                        RunControl& control) {
   require_points(run);
   const PointSet& a = *run.request.a;
   control.set_phase("counting neighbours");

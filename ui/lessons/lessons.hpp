@@ -20,7 +20,7 @@ struct Lesson {
   int k = 0;
   ViewMode view = ViewMode::Scatter;
   std::optional<std::uint32_t> pick;
-  std::vector<int> recall_ks;        // where set: the approximate engine's recall at each of these k
+  std::vector<int> recall_ks;  // where set: the approximate engine's recall at each of these k
   std::string explanation;
 };
 

@@ -3,8 +3,8 @@
 #include <QDockWidget>
 #include <QMainWindow>
 
-#include "ui/lessons/recall_by_k.hpp"
 #include "ui/format/count_text.hpp"
+#include "ui/lessons/recall_by_k.hpp"
 #include "ui/panels/parameters_panel.hpp"
 #include "ui/views/projection_view.hpp"
 #include "ui/workbench.hpp"
@@ -40,7 +40,8 @@ QString measured_line(const RunStats& stats) {
 QString recall_line(const PointSet& points, double eps, const std::vector<int>& ks) {
   QStringList entries;
   for (const RecallAtK& r : recall_by_k(points, eps, ks))
-    entries << QObject::tr("k = %1: %2 (%3 of %4 pairs)").arg(r.k).arg(percent(r.recall()), count(r.pairs), count(r.exact));
+    entries
+        << QObject::tr("k = %1: %2 (%3 of %4 pairs)").arg(r.k).arg(percent(r.recall()), count(r.pairs), count(r.exact));
   return QObject::tr("Recall of cpu-kmeans-approx here: %1").arg(entries.join("; "));
 }
 }  // namespace
@@ -68,7 +69,8 @@ bool open_lesson(Workbench& window, const Lesson& lesson) {
   window.openSample(QString::fromStdString(lesson.sample));
   window.waitForTask();
   if (!window.points() || window.points() == before) {
-    panel->present(lesson, {QObject::tr("The sample %1 could not be loaded.").arg(QString::fromStdString(lesson.sample))});
+    panel->present(lesson,
+                   {QObject::tr("The sample %1 could not be loaded.").arg(QString::fromStdString(lesson.sample))});
     return false;
   }
   window.parameters()->setEps(lesson.eps);

@@ -4,8 +4,8 @@
 #include <QLabel>
 #include <QVBoxLayout>
 
-#include "ui/charts/chart_export_button.hpp"
 #include "ui/charts/chart_caption.hpp"
+#include "ui/charts/chart_export_button.hpp"
 #include "ui/charts/interactive_chart_view.hpp"
 #include "ui/charts/phase_chart.hpp"
 #include "ui/charts/phase_csv.hpp"
@@ -19,8 +19,8 @@ ChartsTab::ChartsTab(const EngineRegistry& registry, std::function<JoinParams()>
   auto* current = new QWidget;
   auto* header = new QHBoxLayout;
   header->addWidget(new QLabel(tr("<b>Current run</b>")), 1);
-  header->addWidget(
-      chart_export_button(phases_, [this](const std::string& path) { write_phase_csv(*phases_, path); }, current));
+  header->addWidget(chart_export_button(
+      phases_, [this](const std::string& path) { write_phase_csv(*phases_, path); }, current));
   auto* layout = new QVBoxLayout(current);
   layout->addLayout(header);
   layout->addWidget(new InteractiveChartView(phases_), 1);  // the view owns the chart

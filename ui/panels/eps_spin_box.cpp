@@ -6,8 +6,8 @@
 #include <QLocale>
 #include <QRegularExpression>
 
-#include "core/points/eps_estimate.hpp"
 #include "core/options/option_schema.hpp"
+#include "core/points/eps_estimate.hpp"
 
 namespace simjoin::ui {
 
@@ -43,9 +43,7 @@ void EpsSpinBox::adopt(double value) {
   emit valueChanged(value_);
 }
 
-void EpsSpinBox::stepBy(int steps) {
-  setValue(round_significant(value_ * std::pow(10.0, steps / 10.0), kStepDigits));
-}
+void EpsSpinBox::stepBy(int steps) { setValue(round_significant(value_ * std::pow(10.0, steps / 10.0), kStepDigits)); }
 
 QValidator::State EpsSpinBox::validate(QString& input, int&) const {
   if (parse_eps(input)) return QValidator::Acceptable;

@@ -50,8 +50,8 @@ void fit_height(QTableWidget* table) {
   table->resizeColumnsToContents();
   const int rows = std::min(table->rowCount(), kVisibleRows);
   const int scroll_bar = table->horizontalScrollBar()->sizeHint().height();
-  table->setMinimumHeight(table->horizontalHeader()->sizeHint().height() + rows * table->verticalHeader()->defaultSectionSize() +
-                          2 * table->frameWidth() + scroll_bar);
+  table->setMinimumHeight(table->horizontalHeader()->sizeHint().height() +
+                          rows * table->verticalHeader()->defaultSectionSize() + 2 * table->frameWidth() + scroll_bar);
 }
 
 QString number(double value) { return QString::number(value, 'g', 6); }
@@ -71,8 +71,9 @@ DataPanel::DataPanel(QWidget* parent)
       columns_(make_table({tr("column"), tr("min"), tr("max"), tr("mean")})),
       components_(make_table({tr("axis"), tr("variance"), tr("loadings")})) {
   text_->setText(tr("No data loaded. Open a file (Ctrl+O), drop one here, or pick File > Open Sample."));
-  components_->setToolTip(tr("Each principal component's share of the variance, and the weights of the "
-                             "input columns that make it (signed: the largest is positive)"));
+  components_->setToolTip(
+      tr("Each principal component's share of the variance, and the weights of the "
+         "input columns that make it (signed: the largest is positive)"));
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(text_);
   layout->addWidget(columns_, 1);
@@ -91,12 +92,16 @@ void DataPanel::display(const PointSet& points, const Pca* pca, const EpsEstimat
   const std::vector<double>& means = columns.means;
   columns_->setRowCount(int(points.dims()));
   for (std::size_t j = 0; j < points.dims(); ++j)
-    set_row(columns_, int(j), {QString::fromStdString(column_name(points, j)), number(bounds.low[j]),
-                               number(bounds.high[j]), number(means[j])}, 3);
+    set_row(columns_, int(j),
+            {QString::fromStdString(column_name(points, j)), number(bounds.low[j]), number(bounds.high[j]),
+             number(means[j])},
+            3);
   components_->setRowCount(pca ? int(pca->dims) : 0);
   for (std::size_t c = 0; pca && c < pca->dims; ++c)
-    set_row(components_, int(c), {tr("PC%1").arg(c + 1), QString("%1 %").arg(100 * pca->explained(c), 0, 'f', 1),
-                                  QString::fromStdString(describe_loadings(*pca, c, points))}, 1);
+    set_row(components_, int(c),
+            {tr("PC%1").arg(c + 1), QString("%1 %").arg(100 * pca->explained(c), 0, 'f', 1),
+             QString::fromStdString(describe_loadings(*pca, c, points))},
+            1);
   fit_height(columns_);
   fit_height(components_);
   if (pca && pca->sample_size < points.size())
@@ -131,7 +136,8 @@ void ResultsPanel::display(const RunResult& result) {
                      .arg(s.seconds_total, 0, 'g', 4);
   for (const auto& phase : s.phases)
     html += QString("&nbsp;&nbsp;%1: %2 s<br>").arg(QString::fromStdString(phase.name)).arg(phase.seconds, 0, 'g', 4);
-  if (s.compared_pairs) html += tr("compared pairs: %1 (ratio %2)<br>").arg(s.compared_pairs).arg(s.compared_ratio(), 0, 'g', 4);
+  if (s.compared_pairs)
+    html += tr("compared pairs: %1 (ratio %2)<br>").arg(s.compared_pairs).arg(s.compared_ratio(), 0, 'g', 4);
   if (s.replicated_points) html += tr("replicated points: %1<br>").arg(s.replicated_points);
   for (const auto& note : s.notes) html += "<i>" + QString::fromStdString(note).toHtmlEscaped() + "</i><br>";
   text_->setText(html);

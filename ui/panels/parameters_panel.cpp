@@ -67,8 +67,7 @@ void fill_devices(QComboBox& device, const QStringList& devices) {
 }
 }  // namespace
 
-ParametersPanel::ParametersPanel(const EngineRegistry& registry, const QStringList& devices,
-                                 QWidget* parent)
+ParametersPanel::ParametersPanel(const EngineRegistry& registry, const QStringList& devices, QWidget* parent)
     : QWidget(parent),
       engine_(new QComboBox),
       eps_slider_(new QSlider(Qt::Horizontal)),

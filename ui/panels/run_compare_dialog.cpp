@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include <QHeaderView>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QScrollBar>
 #include <QSplitter>
 #include <QTableView>

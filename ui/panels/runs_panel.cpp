@@ -14,9 +14,9 @@
 #include <algorithm>
 
 #include "ui/background_task.hpp"
+#include "ui/panels/run_compare_dialog.hpp"
 #include "ui/run/run_history_model.hpp"
 #include "ui/run/run_verify.hpp"
-#include "ui/panels/run_compare_dialog.hpp"
 
 namespace simjoin::ui {
 
@@ -103,8 +103,7 @@ std::vector<RunRecordPtr> RunsPanel::selectedRuns() const {
 void RunsPanel::selectRows(const std::vector<int>& rows) {
   table_->clearSelection();
   for (int row : rows)
-    table_->selectionModel()->select(history_->index(row, 0),
-                                     QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    table_->selectionModel()->select(history_->index(row, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
 }
 
 void RunsPanel::updateButtons() {
@@ -131,8 +130,8 @@ void RunsPanel::askVerify() {
       engines << QString::fromStdString(engine->name());
   const int preferred = std::max<int>(0, engines.indexOf("cpu-bruteforce"));
   bool ok = false;
-  const QString reference = QInputDialog::getItem(this, tr("Verify run"), tr("Compare the pairs with"),
-                                                  engines, preferred, false, &ok);
+  const QString reference =
+      QInputDialog::getItem(this, tr("Verify run"), tr("Compare the pairs with"), engines, preferred, false, &ok);
   if (ok) verify(reference);
 }
 
@@ -146,26 +145,29 @@ void RunsPanel::verify(const QString& reference) {
   const EngineRegistry& registry = registry_;
   verify_task_ = new BackgroundTask(
       tr("Verifying run #%1 against %2").arg(run->id).arg(reference),
-      [&registry, run, options, outcome](RunControl& control) { *outcome = verify_run(registry, *run, options, control); },
+      [&registry, run, options, outcome](RunControl& control) {
+        *outcome = verify_run(registry, *run, options, control);
+      },
       this);
   updateButtons();
-  connect(verify_task_, &BackgroundTask::finished, this, [this, outcome](bool ok, bool cancelled, const QString& error) {
-    verify_task_->deleteLater();
-    verify_task_ = nullptr;
-    updateButtons();
-    if (cancelled) return;
-    const bool matches = ok && outcome->report.ok();
-    const QString summary = ok ? QString::fromStdString(outcome->summary()) : error;
-    emit verified(matches, summary);
-    if (qApp->property("unattended").toBool()) return;
-    auto* box = new QMessageBox(matches ? QMessageBox::Information : QMessageBox::Warning, tr("Verify run"),
-                                summary, QMessageBox::Close, this);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    if (ok && !outcome->report.ok())
-      box->setDetailedText(list_pairs("Missing pairs", outcome->report.missing) +
-                           list_pairs("Extra pairs", outcome->report.extra));
-    box->open();
-  });
+  connect(verify_task_, &BackgroundTask::finished, this,
+          [this, outcome](bool ok, bool cancelled, const QString& error) {
+            verify_task_->deleteLater();
+            verify_task_ = nullptr;
+            updateButtons();
+            if (cancelled) return;
+            const bool matches = ok && outcome->report.ok();
+            const QString summary = ok ? QString::fromStdString(outcome->summary()) : error;
+            emit verified(matches, summary);
+            if (qApp->property("unattended").toBool()) return;
+            auto* box = new QMessageBox(matches ? QMessageBox::Information : QMessageBox::Warning, tr("Verify run"),
+                                        summary, QMessageBox::Close, this);
+            box->setAttribute(Qt::WA_DeleteOnClose);
+            if (ok && !outcome->report.ok())
+              box->setDetailedText(list_pairs("Missing pairs", outcome->report.missing) +
+                                   list_pairs("Extra pairs", outcome->report.extra));
+            box->open();
+          });
 }
 
 void RunsPanel::waitForVerify() {

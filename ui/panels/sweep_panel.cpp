@@ -32,7 +32,8 @@ const QStringList kDefaultEngines = {"cpu-grid", "cpu-kmeans"};
 std::vector<double> eps_steps(double from, double to, int steps, bool logarithmic) {
   if (steps < 1) fail(ErrorKind::Usage, "the eps sweep needs at least one step");
   if (!(from > 0 && to >= from && std::isfinite(to)))
-    fail(ErrorKind::Usage, "the eps range needs 0 < from <= to, not " + std::to_string(from) + " to " + std::to_string(to));
+    fail(ErrorKind::Usage,
+         "the eps range needs 0 < from <= to, not " + std::to_string(from) + " to " + std::to_string(to));
   std::vector<double> values;
   for (int s = 0; s < steps; ++s) {
     const double t = steps == 1 ? 0.0 : double(s) / (steps - 1);
@@ -46,8 +47,7 @@ std::vector<int> parse_k_list(const QString& text) {
   for (const QString& part : text.split(',', Qt::SkipEmptyParts)) {
     bool ok = false;
     const int k = part.trimmed().toInt(&ok);
-    if (!ok || k < 0)
-      fail(ErrorKind::Usage, "k values: '" + part.trimmed().toStdString() + "' is not an integer >= 0");
+    if (!ok || k < 0) fail(ErrorKind::Usage, "k values: '" + part.trimmed().toStdString() + "' is not an integer >= 0");
     values.push_back(k);
   }
   if (values.empty()) fail(ErrorKind::Usage, "k values: give at least one, e.g. 4,8,16");
@@ -112,8 +112,8 @@ void SweepPanel::layOut() {
   form->addRow(tr("eps steps"), eps_spacing);
   form->addRow(tr("k values"), k_values_);
   form->addRow(tr("Metric"), metric_);
-  auto* export_button =
-      chart_export_button(chart_, [this](const std::string& path) { write_sweep_csv(chart_->points(), path); }, this);
+  auto* export_button = chart_export_button(
+      chart_, [this](const std::string& path) { write_sweep_csv(chart_->points(), path); }, this);
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(start_);
   buttons->addWidget(cancel_);
@@ -144,7 +144,8 @@ void SweepPanel::connectControls() {
   connect(runner_, &SweepRunner::finished, this,
           [this](int points) { report(tr("Done: %1 points.%2").arg(points).arg(ignoredKNote())); });
   connect(runner_, &SweepRunner::cancelled, this, [this] { report(tr("Sweep cancelled.")); });
-  connect(runner_, &SweepRunner::failed, this, [this](const QString& message) { report(tr("Failed: %1").arg(message)); });
+  connect(runner_, &SweepRunner::failed, this,
+          [this](const QString& message) { report(tr("Failed: %1").arg(message)); });
 }
 
 void SweepPanel::setPoints(std::shared_ptr<const PointSet> points) {
@@ -156,7 +157,8 @@ void SweepPanel::setPoints(std::shared_ptr<const PointSet> points) {
 void SweepPanel::setEngines(const QStringList& names) {
   for (int row = 0; row < engines_->count(); ++row) {
     QListWidgetItem* item = engines_->item(row);
-    item->setCheckState(names.contains(item->text()) && (item->flags() & Qt::ItemIsEnabled) ? Qt::Checked : Qt::Unchecked);
+    item->setCheckState(names.contains(item->text()) && (item->flags() & Qt::ItemIsEnabled) ? Qt::Checked
+                                                                                            : Qt::Unchecked);
   }
 }
 
@@ -227,7 +229,8 @@ void SweepPanel::report(const QString& message) {
 
 void SweepPanel::updateControls() {
   const bool sweep_k = axis_->currentIndex() == 1;
-  for (QWidget* widget : std::initializer_list<QWidget*>{eps_from_, eps_to_, eps_count_, log_}) widget->setEnabled(!sweep_k);
+  for (QWidget* widget : std::initializer_list<QWidget*>{eps_from_, eps_to_, eps_count_, log_})
+    widget->setEnabled(!sweep_k);
   k_values_->setEnabled(sweep_k);
   start_->setEnabled(points_ && !runner_->running());
   cancel_->setEnabled(runner_->running());

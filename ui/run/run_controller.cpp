@@ -47,8 +47,7 @@ struct RunController::Job {
   std::string last_phase;
 };
 
-RunController::RunController(const EngineRegistry& registry, QObject* parent)
-    : QObject(parent), registry_(registry) {
+RunController::RunController(const EngineRegistry& registry, QObject* parent) : QObject(parent), registry_(registry) {
   qRegisterMetaType<RunRecordPtr>();
   qRegisterMetaType<RunFailure>();
   pool_.setMaxThreadCount(1);
@@ -150,8 +149,8 @@ void RunController::deliverFailure(quint64 id, RunFailure failure) {
     emit runFailed(id, failure);
 }
 
-RunFailure describe_failure(const EngineRegistry& registry, const std::string& engine,
-                            ErrorKind kind, const std::string& what) {
+RunFailure describe_failure(const EngineRegistry& registry, const std::string& engine, ErrorKind kind,
+                            const std::string& what) {
   const Engine* found = registry.find(engine);
   const bool gpu = found && found->capabilities().gpu;
   RunFailure failure;

@@ -81,8 +81,8 @@ class RunController : public QObject {
 };
 
 // A failure message for the user, naming the engine and what to do about it.
-RunFailure describe_failure(const EngineRegistry& registry, const std::string& engine,
-                            ErrorKind kind, const std::string& what);
+RunFailure describe_failure(const EngineRegistry& registry, const std::string& engine, ErrorKind kind,
+                            const std::string& what);
 
 }  // namespace simjoin::ui
 

@@ -5,14 +5,13 @@
 
 namespace simjoin::ui {
 
-RunResult run_into(const EngineRegistry& registry, const RunRequest& request, PairSink& sink,
-                   RunControl& control) {
+RunResult run_into(const EngineRegistry& registry, const RunRequest& request, PairSink& sink, RunControl& control) {
   if (!request.a) fail(ErrorKind::Usage, "no input points loaded");
   return run_engine(registry.get(request.engine), request.inputs(), request.params, sink, control);
 }
 
-RunRecord execute_run(const EngineRegistry& registry, const RunRequest& request,
-                      RunControl& control, std::uint64_t id) {
+RunRecord execute_run(const EngineRegistry& registry, const RunRequest& request, RunControl& control,
+                      std::uint64_t id) {
   KeptPairsSink sink(request.keep_pairs_limit);
   RunRecord record;
   record.id = id;

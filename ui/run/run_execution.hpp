@@ -7,12 +7,11 @@
 namespace simjoin::ui {
 
 // Runs the request into `sink` (no pairs kept). Throws Error as run_engine does.
-RunResult run_into(const EngineRegistry& registry, const RunRequest& request, PairSink& sink,
-                   RunControl& control);
+RunResult run_into(const EngineRegistry& registry, const RunRequest& request, PairSink& sink, RunControl& control);
 
 // Looks the engine up (Error(Usage) when unknown), runs it through run_engine and keeps the pairs
 // when they fit the request's limit. Throws Error as run_engine does, Cancelled included.
-RunRecord execute_run(const EngineRegistry& registry, const RunRequest& request,
-                      RunControl& control, std::uint64_t id = 0);
+RunRecord execute_run(const EngineRegistry& registry, const RunRequest& request, RunControl& control,
+                      std::uint64_t id = 0);
 
 }  // namespace simjoin::ui

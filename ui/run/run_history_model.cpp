@@ -19,13 +19,9 @@ QVariant field_data(const RunColumn& field, const RunRecord& run, int role) {
 }
 }  // namespace
 
-RunHistoryModel::RunHistoryModel(QObject* parent) : QAbstractTableModel(parent) {
-  rebuildColumns();
-}
+RunHistoryModel::RunHistoryModel(QObject* parent) : QAbstractTableModel(parent) { rebuildColumns(); }
 
-int RunHistoryModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : int(runs_.size());
-}
+int RunHistoryModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(runs_.size()); }
 
 int RunHistoryModel::columnCount(const QModelIndex& parent) const {
   return parent.isValid() ? 0 : int(columns_.size());
@@ -34,10 +30,8 @@ int RunHistoryModel::columnCount(const QModelIndex& parent) const {
 QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount()) return {};
   const RunRecord& run = *runs_[std::size_t(index.row())];
-  if (role == ShownRole)
-    return int(&run != shown_ ? Shown::No : stale_.isEmpty() ? Shown::Current : Shown::Stale);
-  if (&run == shown_ && role == Qt::ToolTipRole)
-    return stale_.isEmpty() ? tr("Shown in the views") : stale_;
+  if (role == ShownRole) return int(&run != shown_ ? Shown::No : stale_.isEmpty() ? Shown::Current : Shown::Stale);
+  if (&run == shown_ && role == Qt::ToolTipRole) return stale_.isEmpty() ? tr("Shown in the views") : stale_;
   return field_data(columns_[std::size_t(index.column())], run, role);
 }
 
@@ -101,13 +95,9 @@ void RunCompareModel::setRuns(std::vector<RunRecordPtr> runs) {
   endResetModel();
 }
 
-int RunCompareModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : int(fields_.size());
-}
+int RunCompareModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(fields_.size()); }
 
-int RunCompareModel::columnCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : int(runs_.size());
-}
+int RunCompareModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(runs_.size()); }
 
 QVariant RunCompareModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount()) return {};
@@ -118,8 +108,7 @@ QVariant RunCompareModel::headerData(int section, Qt::Orientation orientation, i
   if (orientation == Qt::Vertical && section < rowCount() && role == Qt::ToolTipRole)
     return fields_[std::size_t(section)].tip;
   if (role != Qt::DisplayRole) return {};
-  if (orientation == Qt::Vertical)
-    return section < rowCount() ? fields_[std::size_t(section)].title : QVariant();
+  if (orientation == Qt::Vertical) return section < rowCount() ? fields_[std::size_t(section)].title : QVariant();
   if (section >= columnCount()) return {};
   const RunRecord& run = *runs_[std::size_t(section)];
   return QString("#%1 %2").arg(run.id).arg(QString::fromStdString(run.result.stats.engine));

@@ -15,8 +15,8 @@ std::vector<Pair> all_pairs(const EngineRegistry& registry, RunRequest request, 
 }
 }  // namespace
 
-VerifyOutcome verify_run(const EngineRegistry& registry, const RunRecord& run,
-                         const VerifyOptions& options, RunControl& control) {
+VerifyOutcome verify_run(const EngineRegistry& registry, const RunRecord& run, const VerifyOptions& options,
+                         RunControl& control) {
   if (!run.request.a) fail(ErrorKind::Usage, "the run has no input points to verify against");
   registry.get(options.reference);  // fail early on an unknown reference name
   const PointSet& a = *run.request.a;
@@ -33,9 +33,7 @@ VerifyOutcome verify_run(const EngineRegistry& registry, const RunRecord& run,
   } else {
     outcome.sampled = true;
     reference.a = std::make_shared<const PointSet>(sample_points(a, options.max_points, options.seed));
-    if (b)
-      reference.b =
-          std::make_shared<const PointSet>(sample_points(*b, options.max_points, options.seed + 1));
+    if (b) reference.b = std::make_shared<const PointSet>(sample_points(*b, options.max_points, options.seed + 1));
     RunRequest again = run.request;
     again.a = reference.a;
     again.b = reference.b;
@@ -50,7 +48,8 @@ VerifyOutcome verify_run(const EngineRegistry& registry, const RunRecord& run,
 
 std::string VerifyOutcome::summary() const {
   std::string text = "against " + reference + " on ";
-  text += sampled ? "a sample of " + std::to_string(points_a) + " points" : "all " + std::to_string(points_a) + " points";
+  text +=
+      sampled ? "a sample of " + std::to_string(points_a) + " points" : "all " + std::to_string(points_a) + " points";
   if (points_b > 0) text += " and " + std::to_string(points_b) + " points of B";
   return text + ": " + (report.ok() ? "OK, " : "MISMATCH, ") + report.summary();
 }

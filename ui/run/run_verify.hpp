@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string>
 
-#include "core/run/engine.hpp"
 #include "core/report/verify.hpp"
+#include "core/run/engine.hpp"
 #include "ui/run/run_request.hpp"
 
 namespace simjoin::ui {
@@ -30,7 +30,7 @@ struct VerifyOutcome {
 };
 
 // Runs on the calling thread; throws Error (Usage for an unknown engine, Cancelled, ...).
-VerifyOutcome verify_run(const EngineRegistry& registry, const RunRecord& run,
-                         const VerifyOptions& options, RunControl& control);
+VerifyOutcome verify_run(const EngineRegistry& registry, const RunRecord& run, const VerifyOptions& options,
+                         RunControl& control);
 
 }  // namespace simjoin::ui

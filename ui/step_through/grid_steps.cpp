@@ -5,9 +5,9 @@
 
 #include "core/engines/grid_join.hpp"
 #include "core/frame/join_frame.hpp"
-#include "ui/views/grid_cells.hpp"
 #include "ui/step_through/join_steps.hpp"
 #include "ui/step_through/replay.hpp"
+#include "ui/views/grid_cells.hpp"
 
 namespace simjoin::ui {
 
@@ -35,7 +35,8 @@ void neighbour_points(const GridStructure& grid, std::uint32_t cell, JoinStep& s
     const bool searched = searches(home, other, m, true);
     (searched ? step.searched_cells : step.skipped_cells).push_back(t);
     auto& points = searched ? step.searched : step.skipped;
-    points.insert(points.end(), grid.point_order.begin() + grid.cell_begin[t], grid.point_order.begin() + grid.cell_end[t]);
+    points.insert(points.end(), grid.point_order.begin() + grid.cell_begin[t],
+                  grid.point_order.begin() + grid.cell_end[t]);
   }
 }
 }  // namespace
@@ -57,7 +58,8 @@ StepThrough grid_join_steps(const PointSet& points, double eps) {
       JoinStep step;
       step.kind = StepKind::CellSearch;
       step.state = cell;
-      step.focus.assign(grid.point_order.begin() + grid.cell_begin[cell], grid.point_order.begin() + grid.cell_end[cell]);
+      step.focus.assign(grid.point_order.begin() + grid.cell_begin[cell],
+                        grid.point_order.begin() + grid.cell_end[cell]);
       neighbour_points(grid, cell, step);
       const std::uint64_t pairs_before = counters.pairs;
       for (; t < tasks.size() && tasks[t].cell == cell; ++t)

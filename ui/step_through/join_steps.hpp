@@ -29,8 +29,8 @@ enum class StepKind { KMeansRound, Replication, PartitionJoin, CellSearch, Block
 
 struct JoinStep {
   StepKind kind = StepKind::KMeansRound;
-  std::string text;         // what happens in this step, one sentence
-  StepCounters counters;    // totals after the step
+  std::string text;       // what happens in this step, one sentence
+  StepCounters counters;  // totals after the step
   // KMeansRound: index into rounds; Replication, PartitionJoin: the partition; CellSearch: the cell;
   // BlockRound: the round (block b holds chunk (b + round) mod chunks in shared memory).
   std::size_t state = 0;
@@ -48,9 +48,9 @@ struct KMeansRound {
 };
 
 struct StepThrough {
-  std::string algorithm;  // "KMEANS-JOIN", "GPU-SJ" or "GPU-INLJ"
-  std::string engine;     // the CPU engine whose statistics the final counters equal
-  PointSet points;        // the points stepped through (a sample of the user's)
+  std::string algorithm;            // "KMEANS-JOIN", "GPU-SJ" or "GPU-INLJ"
+  std::string engine;               // the CPU engine whose statistics the final counters equal
+  PointSet points;                  // the points stepped through (a sample of the user's)
   std::vector<std::uint32_t> rows;  // each point's row in the user's data
   std::size_t total_points = 0;     // points in the user's data
   std::size_t far_left_out = 0;     // far outliers left out of the sample (core/frame/far_points.hpp)
@@ -68,7 +68,7 @@ struct StepThrough {
   // with an empty chunk where needed) so that the rotation meets every pair of chunks once.
   std::size_t chunk_points = 0, chunks = 0;
   std::vector<JoinStep> steps;
-  std::vector<std::string> notes;   // choices the replay made, as the engines note them
+  std::vector<std::string> notes;  // choices the replay made, as the engines note them
 
   bool sampled() const { return points.size() < total_points; }
   const StepCounters& final_counters() const { return steps.back().counters; }

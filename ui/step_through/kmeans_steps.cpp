@@ -6,9 +6,9 @@
 
 #include "core/engines/cpu_kmeans.hpp"
 #include "core/engines/grid_join.hpp"
-#include "core/run/error.hpp"
 #include "core/frame/join_frame.hpp"
 #include "core/points/kmeans.hpp"
+#include "core/run/error.hpp"
 #include "ui/step_through/join_steps.hpp"
 #include "ui/step_through/replay.hpp"
 
@@ -143,8 +143,8 @@ void add_partition_joins(StepThrough& run, const JoinInputs& in, const JoinParam
       });
     step.counters = counters;
     step.text = "partition " + std::to_string(c) + " joins its " + std::to_string(own) + " points and " +
-                std::to_string(step.focus.size() - own) + " copies with an epsilon-grid: " +
-                std::to_string(counters.pairs - pairs_before) +
+                std::to_string(step.focus.size() - own) +
+                " copies with an epsilon-grid: " + std::to_string(counters.pairs - pairs_before) +
                 " new pairs (a pair counts in the highest partition holding both points)";
     run.steps.push_back(std::move(step));
   }

@@ -13,8 +13,8 @@ namespace simjoin::ui {
 namespace {
 constexpr double kMargin = 24;
 constexpr double kPointRadius = 2.5;
-const QColor kSearchedCell(46, 160, 67);   // green: searched by the visited cell
-const QColor kSkippedCell(230, 120, 20);   // orange: left to their own points by unicomp
+const QColor kSearchedCell(46, 160, 67);  // green: searched by the visited cell
+const QColor kSkippedCell(230, 120, 20);  // orange: left to their own points by unicomp
 const QColor kVisitedCell(20, 20, 20);
 
 QColor color(const Rgb& rgb) { return QColor(rgb[0], rgb[1], rgb[2]); }
@@ -57,9 +57,7 @@ void StepCanvas::setStep(std::size_t step) {
   update();
 }
 
-bool StepCanvas::drawsCells() const {
-  return run_ && run_->points.dims() == 2 && !run_->indexed_dims.empty();
-}
+bool StepCanvas::drawsCells() const { return run_ && run_->points.dims() == 2 && !run_->indexed_dims.empty(); }
 
 QRectF StepCanvas::plotArea() const {
   if (run_ && run_->algorithm == "GPU-INLJ") return QRectF(0, 0, width() * 0.5, height());
@@ -102,9 +100,12 @@ void StepCanvas::paintEvent(QPaintEvent*) {
   QPainter painter(this);
   painter.setRenderHint(QPainter::Antialiasing);
   const JoinStep& step = run_->steps[step_];
-  if (step.kind == StepKind::CellSearch) drawGrid(painter, step);
-  else if (step.kind == StepKind::BlockRound) drawBlocks(painter, step);
-  else drawKMeans(painter, step);
+  if (step.kind == StepKind::CellSearch)
+    drawGrid(painter, step);
+  else if (step.kind == StepKind::BlockRound)
+    drawBlocks(painter, step);
+  else
+    drawKMeans(painter, step);
 }
 
 void StepCanvas::drawKMeans(QPainter& painter, const JoinStep& step) const {
@@ -207,9 +208,12 @@ void StepCanvas::drawBlocks(QPainter& painter, const JoinStep& step) const {
       const std::size_t met_in = (c + chunks - b) % chunks;  // the round in which block b loads chunk c
       const std::size_t mirror_in = (b + chunks - c) % chunks;
       QBrush brush(Qt::NoBrush);
-      if (met_in == round) brush = QBrush(color(category_color(std::uint32_t(b))));
-      else if (met_in < round) brush = QBrush(QColor(200, 200, 200));
-      else if (mirror_in <= round) brush = QBrush(QColor(170, 170, 170), Qt::BDiagPattern);
+      if (met_in == round)
+        brush = QBrush(color(category_color(std::uint32_t(b))));
+      else if (met_in < round)
+        brush = QBrush(QColor(200, 200, 200));
+      else if (mirror_in <= round)
+        brush = QBrush(QColor(170, 170, 170), Qt::BDiagPattern);
       painter.setPen(QPen(QColor(120, 120, 120), 0.5));
       painter.setBrush(brush);
       painter.drawRect(cell_rect(b, c));

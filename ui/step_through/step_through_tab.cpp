@@ -20,8 +20,8 @@ namespace {
 QString count(std::uint64_t value) { return QString::fromStdString(count_text(value)); }
 
 QString counters_text(const StepCounters& c, bool copies) {
-  QString text = QObject::tr("distance tests %1 · candidates %2 · pairs so far %3").arg(count(c.distance_tests),
-                                                                                     count(c.candidates), count(c.pairs));
+  QString text = QObject::tr("distance tests %1 · candidates %2 · pairs so far %3")
+                     .arg(count(c.distance_tests), count(c.candidates), count(c.pairs));
   if (copies) text += QObject::tr(" · copies %1").arg(count(c.copies));
   return text;
 }
@@ -121,9 +121,9 @@ void StepThroughTab::replay() {
   try {
     const std::size_t sampled = std::min(points->size(), kMaxStepPoints);
     run_ = std::make_shared<const StepThrough>(
-        kmeans                    ? kmeans_join_steps(*points, eps, std::min<std::size_t>(std::size_t(k), sampled))
+        kmeans                  ? kmeans_join_steps(*points, eps, std::min<std::size_t>(std::size_t(k), sampled))
         : algorithm == "GPU-SJ" ? grid_join_steps(*points, eps)
-                                  : inlj_steps(*points, eps));
+                                : inlj_steps(*points, eps));
   } catch (const Error& error) {
     info_->setText(tr("Cannot step through: %1").arg(QString::fromUtf8(error.what())));
     return;
@@ -137,8 +137,9 @@ void StepThroughTab::replay() {
   if (run_->far_left_out) info << tr("%1 far outliers left out.").arg(count(run_->far_left_out));
   info << tr("eps = %1.").arg(eps, 0, 'g', 4);
   if (kmeans)
-    info << (window_->parameters()->k() > 0 ? tr("k = %1.").arg(run_->k)
-                                             : tr("k = %1 (k is automatic in Parameters, which picks 1 for so few points).").arg(run_->k));
+    info << (window_->parameters()->k() > 0
+                 ? tr("k = %1.").arg(run_->k)
+                 : tr("k = %1 (k is automatic in Parameters, which picks 1 for so few points).").arg(run_->k));
   for (const std::string& note : run_->notes) info << QString::fromStdString(note) + ".";
   info_->setText(info.join(' '));
 
@@ -173,7 +174,10 @@ void StepThroughTab::advance(int steps) {
 
 void StepThroughTab::setPlaying(bool playing) {
   playing = playing && run_ && step_ + 1 < run_->steps.size();
-  if (playing) timer_->start(); else timer_->stop();
+  if (playing)
+    timer_->start();
+  else
+    timer_->stop();
   play_->blockSignals(true);
   play_->setChecked(playing);
   play_->setText(playing ? tr("Pause") : tr("Play"));

@@ -19,10 +19,10 @@ struct Cell2d {
 
 struct PlaneGrid {
   double width = 0;
-  std::array<double, 2> origin{};   // cell (x, y) covers [origin + x w, origin + (x + 1) w) per axis
-  std::vector<CellXY> point_cell;   // per point
-  std::vector<bool> has_cell;       // false for a point too far out for an int64 coordinate
-  std::vector<Cell2d> cells;        // the non-empty cells, sorted by (y, x)
+  std::array<double, 2> origin{};  // cell (x, y) covers [origin + x w, origin + (x + 1) w) per axis
+  std::vector<CellXY> point_cell;  // per point
+  std::vector<bool> has_cell;      // false for a point too far out for an int64 coordinate
+  std::vector<Cell2d> cells;       // the non-empty cells, sorted by (y, x)
 };
 
 // The grid of points at plane coordinates `st` (n x 2). Throws Error(Usage) for width <= 0.

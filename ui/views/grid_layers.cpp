@@ -20,7 +20,7 @@ constexpr Rgb kSearchBlock{0, 0, 0};       // outline of the 3 x 3 cells around 
 constexpr Rgb kSearchedHatch{0, 150, 60};  // cells it searches
 constexpr Rgb kSkippedHatch{140, 86, 75};  // cells unicomp leaves to their own points
 constexpr Rgb kEpsCircle{230, 85, 13};
-constexpr Rgb kCandidate{0, 170, 200};     // tested, farther than eps
+constexpr Rgb kCandidate{0, 170, 200};  // tested, farther than eps
 
 // The view's axes as two slots of the engine's grid, when both are raw dimensions it indexes.
 struct Aligned {
@@ -52,17 +52,19 @@ std::string engine_grid_text(const ViewInput& in) {
 void explain_grid(const ViewInput& in, const std::optional<Aligned>& aligned, Layers& out) {
   const std::string engine = in.stats ? in.stats->engine : std::string("the engine");
   if (!in.grid) {
-    out.notes.push_back("The epsilon-grid of the viewed axes (cell width eps), computed by the view; run a grid "
-                        "engine (cpu-grid) to see which dimensions its own grid indexes");
+    out.notes.push_back(
+        "The epsilon-grid of the viewed axes (cell width eps), computed by the view; run a grid "
+        "engine (cpu-grid) to see which dimensions its own grid indexes");
     return;
   }
   const std::string own = engine + "'s grid: " + engine_grid_text(in);
   if (aligned) {
     out.notes.push_back("Cells of " + own + ". Shown along the two viewed dimensions.");
     if (in.grid->indexed_dims.size() > 2 || aligned->x != 0 || aligned->y != 1)
-      out.notes.push_back("The picked point's search is drawn as a 2-D grid on these axes would make it; the "
-                          "engine's grid searches 3^" + std::to_string(in.grid->indexed_dims.size()) +
-                          " cells in its own dimension order");
+      out.notes.push_back(
+          "The picked point's search is drawn as a 2-D grid on these axes would make it; the "
+          "engine's grid searches 3^" +
+          std::to_string(in.grid->indexed_dims.size()) + " cells in its own dimension order");
     return;
   }
   out.notes.push_back(own);
@@ -119,8 +121,9 @@ void draw_cells(const PlaneGrid& grid, Layers& out) {
 void draw_search(const ViewInput& in, const PlaneGrid& grid, bool unicomp, Layers& out, std::vector<Rgb>& colors) {
   const std::uint32_t i = *in.picked;
   if (in.grid && std::find(in.grid->point_order.begin(), in.grid->point_order.end(), i) == in.grid->point_order.end())
-    out.notes.push_back("The picked point lies far outside the rest: the engine's grid holds no cell for it, and "
-                        "it was joined with every point apart from the grid, in float64");
+    out.notes.push_back(
+        "The picked point lies far outside the rest: the engine's grid holds no cell for it, and "
+        "it was joined with every point apart from the grid, in float64");
   if (!grid.has_cell[i]) {
     out.notes.push_back("The picked point lies too far out for a cell of the view's grid");
     return;
@@ -130,8 +133,10 @@ void draw_search(const ViewInput& in, const PlaneGrid& grid, bool unicomp, Layer
   for (std::uint32_t q : search.candidates) colors[q] = kCandidate;
   for (std::uint32_t q : all) colors[q] = kNeighbour;
   const Point2 p{(*in.projected)[2 * i], (*in.projected)[2 * i + 1]};
-  for (std::uint32_t q : search.found) add_segment(out, p, {(*in.projected)[2 * q], (*in.projected)[2 * q + 1]}, kNeighbour);
-  for (const CellXY& c : search.searched) add_hatch(out, cell_low(grid, c), cell_high(grid, c), true, 4, kSearchedHatch);
+  for (std::uint32_t q : search.found)
+    add_segment(out, p, {(*in.projected)[2 * q], (*in.projected)[2 * q + 1]}, kNeighbour);
+  for (const CellXY& c : search.searched)
+    add_hatch(out, cell_low(grid, c), cell_high(grid, c), true, 4, kSearchedHatch);
   for (const CellXY& c : search.skipped) add_hatch(out, cell_low(grid, c), cell_high(grid, c), false, 4, kSkippedHatch);
   const Point2 low = cell_low(grid, {search.home[0] - 1, search.home[1] - 1});
   const Point2 high = cell_high(grid, {search.home[0] + 1, search.home[1] + 1});
@@ -144,14 +149,15 @@ void draw_search(const ViewInput& in, const PlaneGrid& grid, bool unicomp, Layer
   facts.push_back({"point " + std::to_string(i) + " in cell (" + std::to_string(search.home[0]) + ", " +
                        std::to_string(search.home[1]) + ")",
                    kPicked});
-  facts.push_back({"cells searched: " + std::to_string(search.searched.size()) + " of the 9 (/ hatch)", kSearchedHatch});
+  facts.push_back(
+      {"cells searched: " + std::to_string(search.searched.size()) + " of the 9 (/ hatch)", kSearchedHatch});
   if (unicomp)
-    facts.push_back({"unicomp skips " + std::to_string(search.skipped.size()) + " cells (\\ hatch): " +
-                         count_text(search.saved) + " tests saved",
+    facts.push_back({"unicomp skips " + std::to_string(search.skipped.size()) +
+                         " cells (\\ hatch): " + count_text(search.saved) + " tests saved",
                      kSkippedHatch});
   facts.push_back({"candidates tested: " + std::to_string(search.candidates.size()), kCandidate});
-  facts.push_back({"neighbours found: " + std::to_string(search.found.size()) + " of " + std::to_string(all.size()),
-                   kNeighbour});
+  facts.push_back(
+      {"neighbours found: " + std::to_string(search.found.size()) + " of " + std::to_string(all.size()), kNeighbour});
   if (search.found.size() < all.size())
     facts.push_back({std::to_string(all.size() - search.found.size()) + " find it from their own cells", kNeighbour});
 }
@@ -159,9 +165,11 @@ void draw_search(const ViewInput& in, const PlaneGrid& grid, bool unicomp, Layer
 }  // namespace
 
 Rgb occupancy_shade(std::uint32_t count, std::uint32_t max_count) {
-  const double t = max_count > 1 ? std::log(double(std::max<std::uint32_t>(count, 1))) / std::log(double(max_count)) : 0;
+  const double t =
+      max_count > 1 ? std::log(double(std::max<std::uint32_t>(count, 1))) / std::log(double(max_count)) : 0;
   Rgb shade;
-  for (int c = 0; c < 3; ++c) shade[c] = static_cast<std::uint8_t>(std::lround(kLightCell[c] + t * (kDarkCell[c] - kLightCell[c])));
+  for (int c = 0; c < 3; ++c)
+    shade[c] = static_cast<std::uint8_t>(std::lround(kLightCell[c] + t * (kDarkCell[c] - kLightCell[c])));
   return shade;
 }
 
@@ -176,7 +184,8 @@ void grid_layers(const ViewInput& in, Layers& out, std::vector<Rgb>& colors) {
     return;
   }
   const PlaneGrid grid = plane_grid(
-      st, width, aligned ? std::array<double, 2>{in.grid->origin[aligned->x], in.grid->origin[aligned->y]} : median_origin(st));
+      st, width,
+      aligned ? std::array<double, 2>{in.grid->origin[aligned->x], in.grid->origin[aligned->y]} : median_origin(st));
   draw_cells(grid, out);
   // Small grey points, so that the cells' occupancy shading stays readable under them.
   std::fill(colors.begin(), colors.end(), kGridPoint);

@@ -1,12 +1,11 @@
 #include "ui/views/grid_search.hpp"
 
-#include "core/run/error.hpp"
 #include "core/frame/join_frame.hpp"
+#include "core/run/error.hpp"
 
 namespace simjoin::ui {
 
-GridSearch search_from(const PlaneGrid& grid, const PointSet& points, std::uint32_t query, double eps,
-                       bool unicomp) {
+GridSearch search_from(const PlaneGrid& grid, const PointSet& points, std::uint32_t query, double eps, bool unicomp) {
   if (query >= grid.has_cell.size() || !grid.has_cell[query])
     fail(ErrorKind::Usage, "grid view: point " + std::to_string(query) + " has no cell");
   GridSearch search;

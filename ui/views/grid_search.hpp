@@ -13,8 +13,8 @@ namespace simjoin::ui {
 
 struct GridSearch {
   CellXY home{};
-  std::vector<CellXY> searched;   // of the 3 x 3 block, its own cell first
-  std::vector<CellXY> skipped;    // of the 3 x 3 block, left to the other cell's points by unicomp
+  std::vector<CellXY> searched;           // of the 3 x 3 block, its own cell first
+  std::vector<CellXY> skipped;            // of the 3 x 3 block, left to the other cell's points by unicomp
   std::vector<std::uint32_t> candidates;  // points it is tested against, ascending
   std::vector<std::uint32_t> found;       // candidates within eps (full dimension, float64)
   // Distance tests unicomp saves this query: the points of the skipped cells and, in its own cell,
@@ -24,7 +24,6 @@ struct GridSearch {
 
 // The search of point `query`, which must have a cell. Inside its own cell a unicomp query meets only
 // the points after it.
-GridSearch search_from(const PlaneGrid& grid, const PointSet& points, std::uint32_t query, double eps,
-                       bool unicomp);
+GridSearch search_from(const PlaneGrid& grid, const PointSet& points, std::uint32_t query, double eps, bool unicomp);
 
 }  // namespace simjoin::ui

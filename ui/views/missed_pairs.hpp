@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/run/pair_sink.hpp"
 #include "core/points/point_set.hpp"
+#include "core/run/pair_sink.hpp"
 #include "core/run/run_stats.hpp"
 
 namespace simjoin::ui {
@@ -15,8 +15,8 @@ namespace simjoin::ui {
 inline constexpr std::size_t kMaxMissedPairPoints = 200'000;
 
 struct MissedPairs {
-  std::uint64_t exact = 0;    // pairs within eps
-  std::vector<Pair> missed;   // those across partitions, ascending
+  std::uint64_t exact = 0;   // pairs within eps
+  std::vector<Pair> missed;  // those across partitions, ascending
   double recall() const { return exact ? double(exact - missed.size()) / double(exact) : 1.0; }
 };
 

@@ -25,10 +25,10 @@ std::size_t palette_size(PaletteKind palette);
 std::string palette_name(PaletteKind palette);
 std::optional<PaletteKind> parse_palette(const std::string& name);
 
-inline constexpr Rgb kPlainPoint{31, 119, 180};   // scatter view
-inline constexpr Rgb kDimmed{200, 200, 200};      // points outside the selection
-inline constexpr Rgb kCopy{228, 26, 28};          // replicated points
-inline constexpr Rgb kBand{255, 127, 0};          // eps-band outlines
+inline constexpr Rgb kPlainPoint{31, 119, 180};  // scatter view
+inline constexpr Rgb kDimmed{200, 200, 200};     // points outside the selection
+inline constexpr Rgb kCopy{228, 26, 28};         // replicated points
+inline constexpr Rgb kBand{255, 127, 0};         // eps-band outlines
 inline constexpr Rgb kPicked{0, 0, 0};
 inline constexpr Rgb kNeighbour{255, 0, 255};
 inline constexpr Rgb kCentroid{0, 0, 0};

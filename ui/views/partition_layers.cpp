@@ -32,8 +32,7 @@ std::string number(double value) {
 
 bool has_partitions(const ViewInput& in, Layers& out) {
   const auto* s = in.partitions;
-  if (s && s->membership.size() == in.points->size() && s->centroids.size() == s->k * in.points->dims())
-    return true;
+  if (s && s->membership.size() == in.points->size() && s->centroids.size() == s->k * in.points->dims()) return true;
   out.notes.push_back(s ? "The partition structure does not match the loaded points"
                         : "Run a k-means engine (cpu-kmeans) to see its partitions");
   return false;
@@ -51,10 +50,11 @@ void explain_one_partition(const ViewInput& in, Layers& out) {
   bool automatic = false;
   for (const std::string& note : in.stats ? in.stats->notes : std::vector<std::string>())
     automatic = automatic || note.rfind("k chosen as", 0) == 0;
-  out.notes.push_back(automatic ? "One partition: automatic k chose k = 1, since below 4,500 points (sqrt(n / 2000) < 1.5) "
-                                  "one eps-grid over all points costs less than partitions, which add copies along "
-                                  "their borders. Set k (e.g. 8) to see KMEANS-JOIN's partitions and replication"
-                                : "One partition (k = 1): nothing is copied. Set k above 1 to see replication");
+  out.notes.push_back(automatic
+                          ? "One partition: automatic k chose k = 1, since below 4,500 points (sqrt(n / 2000) < 1.5) "
+                            "one eps-grid over all points costs less than partitions, which add copies along "
+                            "their borders. Set k (e.g. 8) to see KMEANS-JOIN's partitions and replication"
+                          : "One partition (k = 1): nothing is copied. Set k above 1 to see replication");
 }
 
 // The pairs the approximate engine missed, as lines between their points, with the recall they leave.
@@ -123,8 +123,9 @@ void add_partition_cells(const ViewInput& in, const ViewPlane& plane, Layers& ou
                         kBisector});
   if (bands) out.legend.push_back({"eps-band: receives copies from here", kBand});
   if (d > 2)
-    out.notes.push_back("Bisectors and bands are cut by the view plane; points lie off it, so a point may sit on "
-                        "the other side of a trace than its partition");
+    out.notes.push_back(
+        "Bisectors and bands are cut by the view plane; points lie off it, so a point may sit on "
+        "the other side of a trace than its partition");
 }
 
 // "  pairs made there: 3, with points 12, 40, 77" and "  reported there: 2 of the 3" (the others
@@ -137,7 +138,8 @@ std::vector<std::string> copy_pairs_lines(const CopyPairs& made) {
   for (std::size_t q = 0; q < made.neighbours.size() && q < kListed; ++q)
     listed += (q ? ", " : "") + std::to_string(made.neighbours[q]);
   if (made.neighbours.size() > kListed) listed += ", ...";
-  return {listed, "  reported there: " + count_text(made.reported_here) + " of the " + count_text(made.neighbours.size())};
+  return {listed,
+          "  reported there: " + count_text(made.reported_here) + " of the " + count_text(made.neighbours.size())};
 }
 
 void explain_copies(const ViewInput& in, Layers& out) {
@@ -149,18 +151,19 @@ void explain_copies(const ViewInput& in, Layers& out) {
     facts.push_back({in.stats->engine + " copies nothing: its pairs across bisectors are missed", kDimmed});
     return;
   }
-  const std::vector<CopyPairs> made = pairs_by_copy(*in.partitions, copies, neighbours_within(*in.points, *in.picked, in.eps));
+  const std::vector<CopyPairs> made =
+      pairs_by_copy(*in.partitions, copies, neighbours_within(*in.points, *in.picked, in.eps));
   for (std::size_t c = 0; c < copies.copies.size(); ++c) {
     const CopyReason& copy = copies.copies[c];
     const Rgb color = category_color(copy.partition, in.palette);
-    facts.push_back({"copied into " + std::to_string(copy.partition) + ": h = " + number(copy.h) +
-                         " <= eps = " + number(in.eps),
-                     color});
+    facts.push_back(
+        {"copied into " + std::to_string(copy.partition) + ": h = " + number(copy.h) + " <= eps = " + number(in.eps),
+         color});
     for (const std::string& line : copy_pairs_lines(made[c])) facts.push_back({line, color});
   }
   if (copies.nearest_kept)
-    facts.push_back({"not into " + std::to_string(copies.nearest_kept->partition) + " (nearest bisector): h = " +
-                         number(copies.nearest_kept->h) + " > eps",
+    facts.push_back({"not into " + std::to_string(copies.nearest_kept->partition) +
+                         " (nearest bisector): h = " + number(copies.nearest_kept->h) + " > eps",
                      kDimmed});
 }
 
@@ -170,8 +173,8 @@ void partition_legend(const ViewInput& in, const std::vector<PartitionCounts>& c
                               std::to_string(counts[p].received) + ", sends " + std::to_string(counts[p].sent),
                           category_color(p, in.palette)});
   if (counts.size() > kMaxPartitionRows)
-    out.legend.push_back({"... " + std::to_string(counts.size()) + " partitions, numbered at their centroids",
-                          kCentroid});
+    out.legend.push_back(
+        {"... " + std::to_string(counts.size()) + " partitions, numbered at their centroids", kCentroid});
 }
 
 }  // namespace
@@ -195,13 +198,16 @@ bool replication_layers(const ViewInput& in, Layers& out, std::vector<Rgb>& colo
   add_centroids(in, plane, out);
   explain_one_partition(in, out);
   if (approximate(in))
-    out.notes.push_back(in.stats->engine + " makes no copies: pairs whose points lie on either side of a bisector "
-                                           "are missed, so no eps-bands are drawn");
+    out.notes.push_back(in.stats->engine +
+                        " makes no copies: pairs whose points lie on either side of a bisector "
+                        "are missed, so no eps-bands are drawn");
   if (!in.selected_partition) {
     for (std::size_t i = 0; i < colors.size(); ++i) colors[i] = category_color(s.membership[i], in.palette);
-    for (std::size_t r = 0; r < s.replica_point.size(); ++r) add_copy(in, out, s.replica_point[r], s.replica_partition[r]);
+    for (std::size_t r = 0; r < s.replica_point.size(); ++r)
+      add_copy(in, out, s.replica_point[r], s.replica_partition[r]);
     partition_legend(in, counts, out);
-    if (!s.replica_point.empty()) out.legend.push_back({"copy: ringed, in the receiving partition's colour", kCopyRing});
+    if (!s.replica_point.empty())
+      out.legend.push_back({"copy: ringed, in the receiving partition's colour", kCopyRing});
     if (s.k > kMaxCellsDrawn) {
       out.notes.push_back("Bisectors and eps-bands of all partitions are drawn for k <= " +
                           std::to_string(kMaxCellsDrawn) + "; select a partition to see its own");
@@ -212,13 +218,16 @@ bool replication_layers(const ViewInput& in, Layers& out, std::vector<Rgb>& colo
     }
   } else {
     const std::uint32_t p = *in.selected_partition;
-    for (std::size_t i = 0; i < colors.size(); ++i) colors[i] = s.membership[i] == p ? category_color(p, in.palette) : kDimmed;
+    for (std::size_t i = 0; i < colors.size(); ++i)
+      colors[i] = s.membership[i] == p ? category_color(p, in.palette) : kDimmed;
     // Received: other partitions' points copied into p; sent: p's points copied elsewhere.
     for (std::size_t r = 0; r < s.replica_point.size(); ++r)
       if (s.replica_partition[r] == p || s.membership[s.replica_point[r]] == p)
         add_copy(in, out, s.replica_point[r], s.replica_partition[r]);
-    out.legend = {{"own points of partition " + std::to_string(p) + ": " + std::to_string(counts[p].own), category_color(p, in.palette)},
-                  {"received: " + std::to_string(counts[p].received) + " copies, ringed in its colour", category_color(p, in.palette)},
+    out.legend = {{"own points of partition " + std::to_string(p) + ": " + std::to_string(counts[p].own),
+                   category_color(p, in.palette)},
+                  {"received: " + std::to_string(counts[p].received) + " copies, ringed in its colour",
+                   category_color(p, in.palette)},
                   {"sent: " + std::to_string(counts[p].sent) + " copies, ringed in the receiver's colour", kCopyRing},
                   {"other partitions", kDimmed}};
     add_partition_cells(in, plane, out, {p});

@@ -1,12 +1,10 @@
 #include "ui/views/picking.hpp"
 #include "core/frame/join_frame.hpp"
 
-
 namespace simjoin::ui {
 
-std::optional<std::uint32_t> pick_nearest(const std::vector<float>& xy,
-                                          const std::vector<std::uint32_t>& ids, double x, double y,
-                                          double radius) {
+std::optional<std::uint32_t> pick_nearest(const std::vector<float>& xy, const std::vector<std::uint32_t>& ids, double x,
+                                          double y, double radius) {
   std::optional<std::uint32_t> best;
   double best_d2 = radius * radius;
   for (std::size_t v = 0; v < ids.size(); ++v) {
@@ -25,7 +23,8 @@ std::vector<std::uint32_t> neighbours_within(const PointSet& points, std::uint32
   const double* p = points.point(i);
   const ExactBand oracle = oracle_band(eps);
   for (std::size_t q = 0; q < points.size(); ++q)
-    if (q != i && oracle.oracle_within(p, points.point(q), points.dims())) found.push_back(static_cast<std::uint32_t>(q));
+    if (q != i && oracle.oracle_within(p, points.point(q), points.dims()))
+      found.push_back(static_cast<std::uint32_t>(q));
   return found;
 }
 

@@ -2,7 +2,6 @@
 
 #include <QComboBox>
 #include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -14,6 +13,7 @@
 #include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include "core/points/pca_axes.hpp"
 #include "ui/views/picking.hpp"
@@ -104,8 +104,10 @@ ProjectionView::ProjectionView(QWidget* parent)
   notes_->setWordWrap(true);
   auto* body = new QHBoxLayout;
   // Without OpenGL a QOpenGLWidget in the window crashes its first paint: draw with QPainter instead.
-  if (VtkViewWidget::openGLUsable()) body->addWidget(vtk_, 1);
-  else body->addWidget(plot_ = new PlotWidget, 1);
+  if (VtkViewWidget::openGLUsable())
+    body->addWidget(vtk_, 1);
+  else
+    body->addWidget(plot_ = new PlotWidget, 1);
   body->addWidget(legend_);
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(controls);
@@ -253,8 +255,8 @@ void ProjectionView::startBuild() {
     built->axes = axes;
     built->picked = picked;
     try {
-      built->projected = projected ? projected
-                                   : std::make_shared<const std::vector<float>>(project_points(*points, pca.get(), axes));
+      built->projected =
+          projected ? projected : std::make_shared<const std::vector<float>>(project_points(*points, pca.get(), axes));
       ViewInput input;
       input.points = points.get();
       input.pca = pca.get();
@@ -321,8 +323,10 @@ void ProjectionView::focusOnPick() {
   double reach = 2.5 * eps_;
   if (mode_ == ViewMode::Grid && result_ && result_->grid) reach = std::max(reach, 2.5 * result_->grid->cell_width);
   const double x = (*projected_)[2 * *picked_], y = (*projected_)[2 * *picked_ + 1];
-  if (plot_) plot_->focusOn(x, y, reach);
-  else vtk_->focusOn(x, y, reach);
+  if (plot_)
+    plot_->focusOn(x, y, reach);
+  else
+    vtk_->focusOn(x, y, reach);
 }
 
 void ProjectionView::showLayers() {
@@ -343,7 +347,8 @@ void ProjectionView::showLayers() {
   for (const auto& note : layers_.notes) notes << QString::fromStdString(note);
   notes_->setText(notes.join("\n"));
   // The notes' room only grows (until new points come), so that the view keeps its size.
-  notes_->setMinimumHeight(std::max(notes_->minimumHeight(), notes_->heightForWidth(std::max(notes_->width(), width() / 2))));
+  notes_->setMinimumHeight(
+      std::max(notes_->minimumHeight(), notes_->heightForWidth(std::max(notes_->width(), width() / 2))));
   vtk_->update();
   if (plot_) plot_->setLayers(&layers_);
 }
@@ -374,8 +379,10 @@ QImage ProjectionView::render(QSize pixels) {
 }
 
 void ProjectionView::resetCamera() {
-  if (plot_) plot_->resetView();
-  else vtk_->resetCamera();
+  if (plot_)
+    plot_->resetView();
+  else
+    vtk_->resetCamera();
 }
 
 ViewFigure ProjectionView::figure() const {
@@ -383,8 +390,10 @@ ViewFigure ProjectionView::figure() const {
   figure.layers = &layers_;
   figure.x_title = x_axis_->currentText();
   figure.y_title = y_axis_->currentText();
-  if (plot_) figure.region = plot_->region();
-  else if (!vtk_->fitted()) figure.region = vtk_->visibleRegion();
+  if (plot_)
+    figure.region = plot_->region();
+  else if (!vtk_->fitted())
+    figure.region = vtk_->visibleRegion();
   return figure;
 }
 
@@ -415,16 +424,16 @@ QString ProjectionView::describePoint(std::uint32_t id) const {
     for (const auto& fact : layers_.picked_facts) text += "\n" + QString::fromStdString(fact.label);
     return text;
   }
-  text += tr("\n%1 neighbours within eps = %2")
-              .arg(neighbours_within(*points_, id, eps_).size())
-              .arg(eps_, 0, 'g', 6);
+  text += tr("\n%1 neighbours within eps = %2").arg(neighbours_within(*points_, id, eps_).size()).arg(eps_, 0, 'g', 6);
   return text;
 }
 
 void ProjectionView::onClicked(QPointF world, QPoint widget_pos) {
   const auto id = pickAt(world);
-  if (id) QToolTip::showText(vtk_->mapToGlobal(widget_pos), describePoint(*id), vtk_);
-  else QToolTip::hideText();
+  if (id)
+    QToolTip::showText(vtk_->mapToGlobal(widget_pos), describePoint(*id), vtk_);
+  else
+    QToolTip::hideText();
 }
 
 }  // namespace simjoin::ui

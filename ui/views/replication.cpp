@@ -21,9 +21,8 @@ void check_replicas(const PartitionStructure& s) {
     fail(ErrorKind::BadInput, "replica point and partition lists differ in length");
   for (std::size_t r = 0; r < s.replica_point.size(); ++r) {
     if (s.replica_point[r] >= s.membership.size())
-      fail(ErrorKind::BadInput, "replica " + std::to_string(r) + " names point " +
-                                    std::to_string(s.replica_point[r]) + " of " +
-                                    std::to_string(s.membership.size()));
+      fail(ErrorKind::BadInput, "replica " + std::to_string(r) + " names point " + std::to_string(s.replica_point[r]) +
+                                    " of " + std::to_string(s.membership.size()));
     check_partition(s.replica_partition[r], s.k, "replica", r);
   }
 }
@@ -102,8 +101,10 @@ PointCopies point_copies(const PartitionStructure& s, const PointSet& points, st
   for (std::uint32_t j = 0; j < s.k; ++j) {
     if (j == result.home) continue;
     const CopyReason reason{j, bisector_distance(points.point(point), ci, &s.centroids[j * d], d)};
-    if (copied[j]) result.copies.push_back(reason);
-    else if (!result.nearest_kept || reason.h < result.nearest_kept->h) result.nearest_kept = reason;
+    if (copied[j])
+      result.copies.push_back(reason);
+    else if (!result.nearest_kept || reason.h < result.nearest_kept->h)
+      result.nearest_kept = reason;
   }
   return result;
 }
@@ -117,7 +118,8 @@ std::vector<CopyPairs> pairs_by_copy(const PartitionStructure& s, const PointCop
   for (std::size_t n = 0; n < neighbours.size(); ++n) theirs[n].push_back(s.membership.at(neighbours[n]));
   for (std::size_t r = 0; r < s.replica_point.size(); ++r) {
     const auto at = std::lower_bound(neighbours.begin(), neighbours.end(), s.replica_point[r]);
-    if (at != neighbours.end() && *at == s.replica_point[r]) theirs[at - neighbours.begin()].push_back(s.replica_partition[r]);
+    if (at != neighbours.end() && *at == s.replica_point[r])
+      theirs[at - neighbours.begin()].push_back(s.replica_partition[r]);
   }
   const auto highest_common = [&](const std::vector<std::uint32_t>& other) {
     std::optional<std::uint32_t> best;

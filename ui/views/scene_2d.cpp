@@ -20,8 +20,7 @@ namespace simjoin::ui {
 namespace {
 
 // Layers sit at slightly different depths so that points draw over lines over cells.
-constexpr double kCellsZ = -0.2, kBordersZ = -0.15, kSegmentsZ = -0.1, kPointsZ = 0.0, kCopiesZ = 0.05,
-                 kMarkersZ = 0.1;
+constexpr double kCellsZ = -0.2, kBordersZ = -0.15, kSegmentsZ = -0.1, kPointsZ = 0.0, kCopiesZ = 0.05, kMarkersZ = 0.1;
 // Labels beyond this many (k in the hundreds) would cover the view.
 constexpr std::size_t kMaxLabels = 64;
 // Points drawn at most while the user pans or zooms.
@@ -31,8 +30,10 @@ vtkActor* make_actor(vtkRenderer* renderer, bool point_colors = false) {
   auto actor = vtkActor::New();
   vtkNew<vtkPolyDataMapper> mapper;
   // Points carry their colours per point (one vertex each): no per-cell colour texture to build.
-  if (point_colors) mapper->SetScalarModeToUsePointData();
-  else mapper->SetScalarModeToUseCellData();
+  if (point_colors)
+    mapper->SetScalarModeToUsePointData();
+  else
+    mapper->SetScalarModeToUseCellData();
   mapper->SetColorModeToDirectScalars();
   actor->SetMapper(mapper);
   actor->GetProperty()->LightingOff();
@@ -94,7 +95,8 @@ vtkSmartPointer<vtkUnsignedCharArray> corner_colors(const std::vector<std::uint8
   corners.reserve(rgb.size() * 4);
   for (std::size_t r = 0; r + 2 < rgb.size(); r += 3)
     for (int corner = 0; corner < 4; ++corner)
-      for (std::size_t c = 0; c < 3; ++c) corners.push_back(static_cast<std::uint8_t>(rgb[r + c] * shade_percent / 100));
+      for (std::size_t c = 0; c < 3; ++c)
+        corners.push_back(static_cast<std::uint8_t>(rgb[r + c] * shade_percent / 100));
   return colors(corners, 3);
 }
 
@@ -256,10 +258,15 @@ SceneData build_scene_data(const Layers& layers) {
 }
 
 void Scene2d::show(const SceneData& data) {
-  const std::pair<vtkActor*, vtkPolyData*> parts[] = {
-      {cells_, data.cells},   {cell_borders_, data.cell_borders},     {segments_, data.segments},
-      {points_, data.points}, {marker_outline_, data.marker_outline}, {markers_, data.markers},
-      {copy_outline_, data.copy_outline}, {copies_, data.copies}, {coarse_points_, data.coarse_points}};
+  const std::pair<vtkActor*, vtkPolyData*> parts[] = {{cells_, data.cells},
+                                                      {cell_borders_, data.cell_borders},
+                                                      {segments_, data.segments},
+                                                      {points_, data.points},
+                                                      {marker_outline_, data.marker_outline},
+                                                      {markers_, data.markers},
+                                                      {copy_outline_, data.copy_outline},
+                                                      {copies_, data.copies},
+                                                      {coarse_points_, data.coarse_points}};
   for (const auto& [actor, poly] : parts) {
     vtkPolyDataMapper::SafeDownCast(actor->GetMapper())->SetInputData(poly);
     actor->SetVisibility(poly && poly->GetNumberOfCells() > 0);

@@ -60,7 +60,9 @@ void paint_point_marks(QPainter& painter, const QTransform& to_frame, const Laye
   const double r = point_radius(layers);
   std::vector<std::size_t> order(layers.ids.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  const auto key = [&](std::size_t i) { return (layers.rgb[3 * i] << 16) | (layers.rgb[3 * i + 1] << 8) | layers.rgb[3 * i + 2]; };
+  const auto key = [&](std::size_t i) {
+    return (layers.rgb[3 * i] << 16) | (layers.rgb[3 * i + 1] << 8) | layers.rgb[3 * i + 2];
+  };
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return key(a) > key(b); });
   painter.setPen(Qt::NoPen);
   for (std::size_t i : order) {
@@ -274,8 +276,10 @@ QRectF layers_bounds(const Layers& layers) {
 
 QRectF fit_aspect(const QRectF& region, double aspect) {
   QRectF fitted = region;
-  if (region.width() / region.height() < aspect) fitted.setWidth(region.height() * aspect);
-  else fitted.setHeight(region.width() / aspect);
+  if (region.width() / region.height() < aspect)
+    fitted.setWidth(region.height() * aspect);
+  else
+    fitted.setHeight(region.width() / aspect);
   fitted.moveCenter(region.center());
   return fitted;
 }
@@ -311,8 +315,8 @@ struct FigurePlan {
 FigurePlan plan_figure(const QSizeF& layout, const std::vector<LegendItem>& items, const Layers& layers) {
   FigurePlan plan;
   const double inner = layout.width() - 2 * kMargin;
-  const double axes_h = 4 + QFontMetricsF(figure_font(kSmallTextPt)).height() + 2 +
-                        QFontMetricsF(figure_font(kAxisTitlePt)).height();
+  const double axes_h =
+      4 + QFontMetricsF(figure_font(kSmallTextPt)).height() + 2 + QFontMetricsF(figure_font(kAxisTitlePt)).height();
   const double room = layout.height() * 0.55 - axes_h - kMargin;
   plan.beside = layout.width() >= kLegendBesideFrom;
   const double natural_w = legend_width(items, inner);

@@ -26,8 +26,8 @@ void add_points(Layers& out, const ViewInput& in, const std::vector<Rgb>& colors
     // The picked point and its neighbours are drawn whatever the subset: they are what a pick shows.
     for (std::size_t i = 0; i < n; ++i)
       if (i % stride != 0 && (colors[i] == kNeighbour || (in.picked && i == *in.picked))) add(i);
-    out.notes.push_back("Showing " + std::to_string(out.ids.size()) + " of " + std::to_string(n) +
-                        " points (every " + std::to_string(stride) + "th) to keep drawing fast");
+    out.notes.push_back("Showing " + std::to_string(out.ids.size()) + " of " + std::to_string(n) + " points (every " +
+                        std::to_string(stride) + "th) to keep drawing fast");
   }
 }
 

@@ -27,38 +27,38 @@ struct Label {
 };
 
 struct Layers {
-  std::vector<float> xy;              // displayed points
-  std::vector<std::uint32_t> ids;     // their point ids
-  std::vector<std::uint8_t> rgb;      // their colours
-  std::vector<float> marker_xy;       // centroids
+  std::vector<float> xy;           // displayed points
+  std::vector<std::uint32_t> ids;  // their point ids
+  std::vector<std::uint8_t> rgb;   // their colours
+  std::vector<float> marker_xy;    // centroids
   std::vector<std::uint8_t> marker_rgb;
-  std::vector<float> copy_xy;         // copies made by replication, at their points
-  std::vector<std::uint8_t> copy_rgb; // the receiving partition's colour
-  std::vector<float> segments;        // x0, y0, x1, y1 per line segment
+  std::vector<float> copy_xy;          // copies made by replication, at their points
+  std::vector<std::uint8_t> copy_rgb;  // the receiving partition's colour
+  std::vector<float> segments;         // x0, y0, x1, y1 per line segment
   std::vector<std::uint8_t> segment_rgb;
-  std::vector<float> rects;           // x0, y0, x1, y1 per shaded cell, drawn with a thin border
+  std::vector<float> rects;  // x0, y0, x1, y1 per shaded cell, drawn with a thin border
   std::vector<std::uint8_t> rect_rgb;
-  std::vector<Label> labels;          // text at view positions (centroid numbers)
+  std::vector<Label> labels;  // text at view positions (centroid numbers)
   std::vector<LegendEntry> legend;
   std::vector<LegendEntry> picked_facts;  // what the picked point did, listed beside the legend
-  std::vector<std::string> notes;     // shown under the view (decimation, why a layer is missing)
-  bool small_points = false;          // points drawn small so that the layers under them read
+  std::vector<std::string> notes;         // shown under the view (decimation, why a layer is missing)
+  bool small_points = false;              // points drawn small so that the layers under them read
 };
 
 struct ViewInput {
   const PointSet* points = nullptr;
-  const Pca* pca = nullptr;                  // required when axes.principal
+  const Pca* pca = nullptr;  // required when axes.principal
   Axes axes;
   const std::vector<float>* projected = nullptr;  // all points on `axes`, n x 2
   ViewMode mode = ViewMode::Scatter;
-  const RunStats* stats = nullptr;           // the run's engine and notes
+  const RunStats* stats = nullptr;  // the run's engine and notes
   const PartitionStructure* partitions = nullptr;
   const GridStructure* grid = nullptr;
   double eps = 0;
   std::optional<std::uint32_t> selected_partition;
   std::optional<std::uint32_t> picked;
   PaletteKind palette = PaletteKind::Distinct;  // of the partitions
-  std::size_t max_display = 1'000'000;       // above this, every m-th point is drawn
+  std::size_t max_display = 1'000'000;          // above this, every m-th point is drawn
 
   // Shows what `result` (none: null) holds: its statistics and its partitions or grid.
   void show_run(const RunResult* result) {

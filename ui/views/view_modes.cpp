@@ -9,8 +9,9 @@ constexpr std::array kModes = {
     ViewModeInfo{ViewMode::Scatter, "Scatter", "scatter", "The points in the chosen axes"},
     ViewModeInfo{ViewMode::Partitions, "Partitions", "partitions",
                  "KMEANS-JOIN's partitions: points in their partition's colour, numbered centroids"},
-    ViewModeInfo{ViewMode::Replication, "Replication", "replication",
-                 "KMEANS-JOIN's eps-bound replication: bisector traces, eps-bands and the copies each partition receives"},
+    ViewModeInfo{
+        ViewMode::Replication, "Replication", "replication",
+        "KMEANS-JOIN's eps-bound replication: bisector traces, eps-bands and the copies each partition receives"},
     ViewModeInfo{ViewMode::Grid, "Grid", "grid",
                  "GPU-SJ's eps-grid of the viewed axes: occupancy, and the cells a picked point searches (unicomp)"},
 };

@@ -74,9 +74,7 @@ VtkViewWidget::~VtkViewWidget() {
 vtkRenderer* VtkViewWidget::renderer() const { return renderer_; }
 vtkGenericOpenGLRenderWindow* VtkViewWidget::renderWindow() const { return window_; }
 
-QSize VtkViewWidget::deviceSize() const {
-  return QSize(width(), height()) * devicePixelRatioF();
-}
+QSize VtkViewWidget::deviceSize() const { return QSize(width(), height()) * devicePixelRatioF(); }
 
 void VtkViewWidget::onMakeCurrent(vtkObject*, unsigned long, void*) { makeCurrent(); }
 
@@ -107,8 +105,7 @@ void VtkViewWidget::resizeGL(int, int) {
 
 void VtkViewWidget::paintGL() {
   const QSize size = deviceSize();
-  if (window_->GetSize()[0] != size.width() || window_->GetSize()[1] != size.height())
-    resizeGL(width(), height());
+  if (window_->GetSize()[0] != size.width() || window_->GetSize()[1] != size.height()) resizeGL(width(), height());
 
   // Qt changed the GL state behind VTK's cache: re-read it, and restore Qt's state afterwards.
   vtkOpenGLState* state = window_->GetState();
@@ -124,8 +121,8 @@ void VtkViewWidget::paintGL() {
   gl->glDrawBuffers(1, &draw_buffer);
   gl->glDisable(GL_SCISSOR_TEST);
   const int* rendered = window_->GetRenderFramebuffer()->GetLastSize();
-  window_->BlitDisplayFramebuffer(0, 0, 0, rendered[0], rendered[1], 0, 0, size.width(),
-                                  size.height(), GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  window_->BlitDisplayFramebuffer(0, 0, 0, rendered[0], rendered[1], 0, 0, size.width(), size.height(),
+                                  GL_COLOR_BUFFER_BIT, GL_NEAREST);
   // An alpha below 1 would let the window behind show through under some compositors.
   gl->glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_TRUE);
   gl->glClearColor(0, 0, 0, 1);
@@ -230,10 +227,17 @@ void VtkViewWidget::mousePressEvent(QMouseEvent* event) {
   press_pos_ = event->position().toPoint();
   dragged_ = false;
   switch (event->button()) {
-    case Qt::LeftButton: forwardMouse(event, vtkCommand::LeftButtonPressEvent); break;
-    case Qt::MiddleButton: forwardMouse(event, vtkCommand::MiddleButtonPressEvent); break;
-    case Qt::RightButton: forwardMouse(event, vtkCommand::RightButtonPressEvent); break;
-    default: break;
+    case Qt::LeftButton:
+      forwardMouse(event, vtkCommand::LeftButtonPressEvent);
+      break;
+    case Qt::MiddleButton:
+      forwardMouse(event, vtkCommand::MiddleButtonPressEvent);
+      break;
+    case Qt::RightButton:
+      forwardMouse(event, vtkCommand::RightButtonPressEvent);
+      break;
+    default:
+      break;
   }
 }
 
@@ -248,10 +252,17 @@ void VtkViewWidget::mouseMoveEvent(QMouseEvent* event) {
 
 void VtkViewWidget::mouseReleaseEvent(QMouseEvent* event) {
   switch (event->button()) {
-    case Qt::LeftButton: forwardMouse(event, vtkCommand::LeftButtonReleaseEvent); break;
-    case Qt::MiddleButton: forwardMouse(event, vtkCommand::MiddleButtonReleaseEvent); break;
-    case Qt::RightButton: forwardMouse(event, vtkCommand::RightButtonReleaseEvent); break;
-    default: break;
+    case Qt::LeftButton:
+      forwardMouse(event, vtkCommand::LeftButtonReleaseEvent);
+      break;
+    case Qt::MiddleButton:
+      forwardMouse(event, vtkCommand::MiddleButtonReleaseEvent);
+      break;
+    case Qt::RightButton:
+      forwardMouse(event, vtkCommand::RightButtonReleaseEvent);
+      break;
+    default:
+      break;
   }
   if (event->buttons() == Qt::NoButton && !wheel_end_->isActive()) setInteracting(false);
   if (event->button() == Qt::LeftButton && !dragged_) {
@@ -277,15 +288,12 @@ void VtkViewWidget::keyPressEvent(QKeyEvent* event) {
   const QByteArray text = event->text().toLatin1();
   const char key = text.isEmpty() ? 0 : text[0];
   interactor_->SetKeyEventInformation(event->modifiers() & Qt::ControlModifier ? 1 : 0,
-                                      event->modifiers() & Qt::ShiftModifier ? 1 : 0, key, 1,
-                                      text.constData());
+                                      event->modifiers() & Qt::ShiftModifier ? 1 : 0, key, 1, text.constData());
   interactor_->InvokeEvent(vtkCommand::KeyPressEvent, event);
   interactor_->InvokeEvent(vtkCommand::CharEvent, event);
 }
 
-void VtkViewWidget::keyReleaseEvent(QKeyEvent* event) {
-  interactor_->InvokeEvent(vtkCommand::KeyReleaseEvent, event);
-}
+void VtkViewWidget::keyReleaseEvent(QKeyEvent* event) { interactor_->InvokeEvent(vtkCommand::KeyReleaseEvent, event); }
 
 QImage grab_with_view(QWidget* widget, VtkViewWidget* gl) {
   QImage image = widget->grab().toImage();

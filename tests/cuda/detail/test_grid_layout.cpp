@@ -71,8 +71,7 @@ TEST(GridLayout, FarOutliersKeepTheBulkChoice) {
   std::mt19937_64 random(simjoin::testing::test_seed());
   std::uniform_real_distribution<float> unit(0, 1);
   for (std::size_t i = 0; i < points.size(); ++i)
-    for (std::size_t k = 0; k < 3; ++k)
-      points.point(i)[k] = i < 100'000 ? unit(random) : ((i + k) % 2 ? 1e7f : -1e7f);
+    for (std::size_t k = 0; k < 3; ++k) points.point(i)[k] = i < 100'000 ? unit(random) : ((i + k) % 2 ? 1e7f : -1e7f);
   const Bounds cube = bulk_bounds(points);
   for (std::size_t k = 0; k < 3; ++k) EXPECT_LT(cube.high[k] - cube.low[k], 1.0f);
   const GridLayout alone = choose_grid_layout(cube, cube, 100'000, 0.01);
@@ -152,8 +151,8 @@ TEST(GridLayout, SameCellsAsCpuGrid) {
         const PointSet32 a = frame.to_frame(a64), b = frame.to_frame(b64);
         const double radius = frame.search_radius();
         const EpsilonGrid cpu(PointRows(a), PointRows(self ? a : b), self, radius, 1);
-        const GridLayout gpu = choose_grid_layout(joint_bounds(a, self ? nullptr : &b), bulk_bounds(a), a.size(),
-                                                  radius);
+        const GridLayout gpu =
+            choose_grid_layout(joint_bounds(a, self ? nullptr : &b), bulk_bounds(a), a.size(), radius);
         EXPECT_EQ(cpu.structure().cell_width, gpu.cell_width);
         EXPECT_GE(expect_same_cells(cpu.structure(), gpu, a), 1u) << "no dimension indexed by both";
         if (!self) expect_same_cells(cpu.group(PointRows(b)), gpu, b);

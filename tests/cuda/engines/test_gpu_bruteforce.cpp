@@ -143,8 +143,7 @@ TEST_F(GpuBruteForceTensor, DenseCandidatesFallBackToCudaCores) {
   std::vector<std::vector<double>> poles(2, std::vector<double>(128, 0.0));
   poles[0][0] = 1;
   poles[1][0] = -1;
-  const RunResult result =
-      expect_oracle_pairs(around_centres(2000, poles, 0.0031, seed), nullptr, 0.05, "CUDA cores");
+  const RunResult result = expect_oracle_pairs(around_centres(2000, poles, 0.0031, seed), nullptr, 0.05, "CUDA cores");
   EXPECT_TRUE(mentions(result, "too many to re-check")) << "expected a sample to decide";
 }
 

@@ -6,8 +6,8 @@
 
 #include "core/run/error.hpp"
 #include "cuda/detail/grid_layout.hpp"
-#include "tests/core/grid_outliers.hpp"
 #include "tests/core/grid_check.hpp"
+#include "tests/core/grid_outliers.hpp"
 #include "tests/core/oracle_check.hpp"
 #include "tests/cuda/gpu_test_common.hpp"
 

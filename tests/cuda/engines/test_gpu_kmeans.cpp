@@ -55,7 +55,8 @@ void expect_nearest_centroids(const PointSet& points, const PartitionStructure& 
     ASSERT_LT(own, parts.k) << "point " << i;
     std::size_t nearest = 0;
     for (std::size_t c = 1; c < parts.k; ++c)
-      if (squared(points.point(i), &parts.centroids[c * d], d) < squared(points.point(i), &parts.centroids[nearest * d], d))
+      if (squared(points.point(i), &parts.centroids[c * d], d) <
+          squared(points.point(i), &parts.centroids[nearest * d], d))
         nearest = c;
     if (own == nearest) continue;
     ++ties;

@@ -24,13 +24,13 @@
 #include <thread>
 #include <vector>
 
-#define CHECK(call)                                                              \
-  do {                                                                           \
-    const cudaError_t e = (call);                                                \
-    if (e != cudaSuccess) {                                                      \
+#define CHECK(call)                                                                  \
+  do {                                                                               \
+    const cudaError_t e = (call);                                                    \
+    if (e != cudaSuccess) {                                                          \
       std::fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
-      std::exit(2);                                                              \
-    }                                                                            \
+      std::exit(2);                                                                  \
+    }                                                                                \
   } while (0)
 
 constexpr int kThreads = 128;
@@ -67,7 +67,8 @@ __global__ void join_kernel(Directory g, const float* queries, unsigned n, const
   const bool active = r < n;
   for (int k = threadIdx.x; k < g.d; k += blockDim.x) {
     float low = queries[first * g.d + k], high = low;
-    for (unsigned q = first + 1; q < last; ++q) low = min(low, queries[q * g.d + k]), high = max(high, queries[q * g.d + k]);
+    for (unsigned q = first + 1; q < last; ++q)
+      low = min(low, queries[q * g.d + k]), high = max(high, queries[q * g.d + k]);
     box_low[k] = low;
     box_high[k] = high;
   }
@@ -76,8 +77,8 @@ __global__ void join_kernel(Directory g, const float* queries, unsigned n, const
   unsigned long long hits = 0;
   for (unsigned chunk = 0; chunk < g.pages; chunk += blockDim.x) {
     const unsigned page = chunk + threadIdx.x;
-    const bool within = page < g.pages && box_gap2(box_low, box_high, g.page_low + page * g.d,
-                                                   g.page_high + page * g.d, g.d) <= g.reach2;
+    const bool within = page < g.pages &&
+                        box_gap2(box_low, box_high, g.page_low + page * g.d, g.page_high + page * g.d, g.d) <= g.reach2;
     if (kVariant == 4) __syncthreads();
     marked[threadIdx.x] = within;
     if (kVariant == 2) {
@@ -138,12 +139,25 @@ int main(int argc, char** argv) {
   const unsigned blocks = (n + kThreads - 1) / kThreads;
   const auto start = std::chrono::steady_clock::now();
   switch (variant) {
-    case 0: case 1: join_kernel<0><<<blocks, kThreads, shared_bytes>>>(g, d_points, n, device_flag, d_found); break;
-    case 2: join_kernel<2><<<blocks, kThreads, shared_bytes>>>(g, d_points, n, device_flag, d_found); break;
-    case 3: join_kernel<3><<<blocks, kThreads, shared_bytes>>>(g, d_points, n, device_flag, d_found); break;
-    case 4: join_kernel<4><<<blocks, kThreads, shared_bytes>>>(g, d_points, n, device_flag, d_found); break;
-    case 5: join_kernel<5><<<blocks, kThreads, shared_bytes>>>(g, d_points, n, device_flag, d_found); break;
-    default: std::fprintf(stderr, "variant 0 to 5\n"); return 2;
+    case 0:
+    case 1:
+      join_kernel<0><<<blocks, kThreads, shared_bytes>>>(g, d_points, n, device_flag, d_found);
+      break;
+    case 2:
+      join_kernel<2><<<blocks, kThreads, shared_bytes>>>(g, d_points, n, device_flag, d_found);
+      break;
+    case 3:
+      join_kernel<3><<<blocks, kThreads, shared_bytes>>>(g, d_points, n, device_flag, d_found);
+      break;
+    case 4:
+      join_kernel<4><<<blocks, kThreads, shared_bytes>>>(g, d_points, n, device_flag, d_found);
+      break;
+    case 5:
+      join_kernel<5><<<blocks, kThreads, shared_bytes>>>(g, d_points, n, device_flag, d_found);
+      break;
+    default:
+      std::fprintf(stderr, "variant 0 to 5\n");
+      return 2;
   }
   CHECK(cudaGetLastError());
   if (variant != 1) {

@@ -63,11 +63,11 @@ std::set<std::string> phase_names(const RunStats& stats) {
 
 // QSKIP and QFAIL return from the test function that calls them, hence a macro: skips where no GPU is
 // found, fails in the GPU-required mode.
-#define SKIP_WITHOUT_GPU()                                                                                  \
-  do {                                                                                                      \
-    if (gpus_.available) break;                                                                             \
+#define SKIP_WITHOUT_GPU()                                                                                      \
+  do {                                                                                                          \
+    if (gpus_.available) break;                                                                                 \
     if (simjoin::testing::gpu_required()) QFAIL((simjoin::testing::kGpuRequiredMessage + noGpu()).constData()); \
-    QSKIP(noGpu().constData());                                                                             \
+    QSKIP(noGpu().constData());                                                                                 \
   } while (0)
 
 class TestGpuRunPath : public QObject {
@@ -109,20 +109,22 @@ class TestGpuRunPath : public QObject {
       RunRequest request = make_request(engine, points, eps);
       request.params.k = 6;
       const RunRecordPtr record = wait_for(finished, failed, controller.start(request));
-      QVERIFY2(record, qPrintable(name + ": " + (failed.isEmpty() ? QString("timed out")
-                                                                  : failed.last().at(1).value<RunFailure>().message)));
+      QVERIFY2(record,
+               qPrintable(name + ": " +
+                          (failed.isEmpty() ? QString("timed out") : failed.last().at(1).value<RunFailure>().message)));
       QVERIFY2(record->pairs.has_value(), qPrintable(name));
       if (registry_.get(engine).capabilities().exact)
-        QVERIFY2(*record->pairs == expected, qPrintable(name + QString(": %1 pairs, the oracle %2")
-                                                                   .arg(record->pairs->size()).arg(expected.size())));
+        QVERIFY2(
+            *record->pairs == expected,
+            qPrintable(name + QString(": %1 pairs, the oracle %2").arg(record->pairs->size()).arg(expected.size())));
       else
         QVERIFY2(std::includes(expected.begin(), expected.end(), record->pairs->begin(), record->pairs->end()),
                  qPrintable(name + ": a pair the oracle does not have"));
 
       QProcess cli;
       const QString stats_file = dir.filePath(name + ".json");
-      cli.start(cli_path(), {"join", "--input", QString::fromStdString(file), "--engine", name, "--eps", "0.35",
-                             "--k", "6", "--seed", QString::number(request.params.seed), "--stats", stats_file});
+      cli.start(cli_path(), {"join", "--input", QString::fromStdString(file), "--engine", name, "--eps", "0.35", "--k",
+                             "6", "--seed", QString::number(request.params.seed), "--stats", stats_file});
       QVERIFY2(cli.waitForFinished(120000) && cli.exitCode() == 0,
                qPrintable(name + ": " + cli_path() + " failed: " + cli.readAllStandardError()));
       std::ifstream in(stats_file.toStdString());
@@ -140,7 +142,7 @@ class TestGpuRunPath : public QObject {
         return list.join(", ");
       };
       QVERIFY2(cli_phases == phase_names(stats), qPrintable(name + ": the CLI's phases " + joined(cli_phases) +
-                                                           "; the run's " + joined(phase_names(stats))));
+                                                            "; the run's " + joined(phase_names(stats))));
       qInfo("%s: %zu pairs, %.1f ms, phases %zu", engine.c_str(), record->pairs->size(), stats.seconds_total * 1e3,
             stats.phases.size());
     }
@@ -178,7 +180,8 @@ class TestGpuRunPath : public QObject {
       QTest::qWait(rng() % 4 == 0 ? int(300 + rng() % 300) : int(rng() % 30));
     }
     QTRY_VERIFY_WITH_TIMEOUT(!controller.running() && finished.count() > 0, 120000);
-    QVERIFY2(failed.isEmpty(), qPrintable(failed.isEmpty() ? QString() : failed.first().at(1).value<RunFailure>().message));
+    QVERIFY2(failed.isEmpty(),
+             qPrintable(failed.isEmpty() ? QString() : failed.first().at(1).value<RunFailure>().message));
     // A superseded run is cancelled without a signal of its own: started but never finished.
     qInfo("%lld runs started, %lld completed", static_cast<long long>(started.count()),
           static_cast<long long>(finished.count()));
@@ -189,8 +192,10 @@ class TestGpuRunPath : public QObject {
       const double eps = record->request.params.eps;
       QVERIFY2(record->pairs && *record->pairs == expected.at(eps),
                qPrintable(QString("%1 at eps %2: %3 pairs, expected %4")
-                              .arg(QString::fromStdString(record->request.engine)).arg(eps)
-                              .arg(record->result.stats.pairs).arg(expected.at(eps).size())));
+                              .arg(QString::fromStdString(record->request.engine))
+                              .arg(eps)
+                              .arg(record->result.stats.pairs)
+                              .arg(expected.at(eps).size())));
     }
   }
 
@@ -230,7 +235,8 @@ class TestGpuRunPath : public QObject {
     ticker.start();
     QTest::qWait(250);
     if (!finished.isEmpty() || !failed.isEmpty() || !controller.running()) {
-      if (!failed.isEmpty()) QTest::qFail(qPrintable(failed.first().at(1).value<RunFailure>().message), __FILE__, __LINE__);
+      if (!failed.isEmpty())
+        QTest::qFail(qPrintable(failed.first().at(1).value<RunFailure>().message), __FILE__, __LINE__);
       return false;
     }
     QElapsedTimer clock;
@@ -242,7 +248,8 @@ class TestGpuRunPath : public QObject {
     qInfo("%s on %zu points: cancel took %lld ms, longest event-loop gap %lld ms", engine.c_str(), points->size(),
           static_cast<long long>(ms), static_cast<long long>(longest_gap));
     [&] {
-      QVERIFY2(stopped && finished.isEmpty() && failed.isEmpty(), qPrintable(QString::fromStdString(engine) + ": not cancelled"));
+      QVERIFY2(stopped && finished.isEmpty() && failed.isEmpty(),
+               qPrintable(QString::fromStdString(engine) + ": not cancelled"));
       QVERIFY2(ms < 100, qPrintable(QString::fromStdString(engine) + QString(": cancel took %1 ms").arg(ms)));
       QVERIFY2(longest_gap < 100, qPrintable(QString("event loop stalled %1 ms").arg(longest_gap)));
     }();

@@ -144,9 +144,8 @@ class TestRunController : public QObject {
     controller.start(make_request("cpu-bruteforce", points, 0.5));
     QVERIFY(finished.wait(60000));
     ticker.stop();
-    qInfo("run took %lld ms, %d ticks, max gap %lld ms, %lld progress signals",
-          static_cast<long long>(clock.elapsed()), ticks, static_cast<long long>(max_gap),
-          static_cast<long long>(progress.count()));
+    qInfo("run took %lld ms, %d ticks, max gap %lld ms, %lld progress signals", static_cast<long long>(clock.elapsed()),
+          ticks, static_cast<long long>(max_gap), static_cast<long long>(progress.count()));
     QVERIFY2(ticks >= 20, "the run was too short to measure responsiveness");
     QVERIFY2(max_gap < 50, qPrintable(QString("event loop stalled %1 ms").arg(max_gap)));
   }
@@ -180,8 +179,7 @@ class TestRunController : public QObject {
     QCOMPARE(finished.at(0).at(0).toULongLong(), fresh);
     const auto record = finished.at(0).at(1).value<RunRecordPtr>();
     QCOMPARE(record->request.params.eps, 0.3);
-    QCOMPARE(record->result.stats.pairs,
-             std::uint64_t(simjoin::testing::oracle_pairs(*small, nullptr, 0.3).size()));
+    QCOMPARE(record->result.stats.pairs, std::uint64_t(simjoin::testing::oracle_pairs(*small, nullptr, 0.3).size()));
     QVERIFY(cancelled.isEmpty());  // the stale run's cancellation is not reported
     const qsizetype stale_signals = std::count_if(progress.begin(), progress.end(), [&](const auto& s) {
       return s.at(0).toULongLong() != stale && s.at(0).toULongLong() != fresh;
@@ -194,12 +192,9 @@ class TestRunController : public QObject {
     QTest::addColumn<int>("kind");
     QTest::addColumn<bool>("fallback");
     QTest::addColumn<QString>("mentions");
-    QTest::newRow("gpu out of memory") << "test-gpu-oom" << int(ErrorKind::OutOfMemory) << true
-                                       << "out of memory";
-    QTest::newRow("gpu missing") << "test-gpu-missing" << int(ErrorKind::Unavailable) << true
-                                 << "no CUDA device found";
-    QTest::newRow("unknown engine") << "no-such-engine" << int(ErrorKind::Usage) << false
-                                    << "cpu-bruteforce";
+    QTest::newRow("gpu out of memory") << "test-gpu-oom" << int(ErrorKind::OutOfMemory) << true << "out of memory";
+    QTest::newRow("gpu missing") << "test-gpu-missing" << int(ErrorKind::Unavailable) << true << "no CUDA device found";
+    QTest::newRow("unknown engine") << "no-such-engine" << int(ErrorKind::Usage) << false << "cpu-bruteforce";
   }
 
   void failuresArriveAsMessages() {
@@ -210,8 +205,7 @@ class TestRunController : public QObject {
     RunController controller(test_registry());
     QSignalSpy failed(&controller, &RunController::runFailed);
     QSignalSpy finished(&controller, &RunController::runFinished);
-    const quint64 id =
-        controller.start(make_request(engine.toStdString(), clustered_points(100, 2), 0.1));
+    const quint64 id = controller.start(make_request(engine.toStdString(), clustered_points(100, 2), 0.1));
     QVERIFY(failed.wait(10000));
     QCOMPARE(failed.at(0).at(0).toULongLong(), id);
     const auto failure = failed.at(0).at(1).value<RunFailure>();

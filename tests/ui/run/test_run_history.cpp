@@ -2,8 +2,8 @@
 // in full and on a sample.
 #include <QTest>
 
-#include "core/run/error.hpp"
 #include "core/report/verify.hpp"
+#include "core/run/error.hpp"
 #include "tests/core/oracle_check.hpp"
 #include "tests/ui/run/test_run_support.hpp"
 #include "ui/run/run_execution.hpp"
@@ -55,8 +55,7 @@ class TestRunHistory : public QObject {
       const VerifyReport report = compare_pairs(*record.pairs, expected);
       QVERIFY2(report.ok(), report.summary().c_str());
       QCOMPARE(model.data(model.index(row, ratio), Qt::UserRole).toDouble(), stats.compared_ratio());
-      QCOMPARE(model.data(model.index(row, replicated), Qt::UserRole).toULongLong(),
-               stats.replicated_points);
+      QCOMPARE(model.data(model.index(row, replicated), Qt::UserRole).toULongLong(), stats.replicated_points);
       // Every phase the run timed has a column holding its time.
       for (const PhaseTime& phase : stats.phases) {
         const int column = model.columnOf(QString::fromStdString(phase.name) + " (s)");

@@ -60,8 +60,7 @@ class DropPairsEngine final : public Engine {
   std::string name() const override { return "test-drop-pairs"; }
   std::string description() const override { return "the oracle, losing pairs"; }
   Capabilities capabilities() const override { return oracle_.capabilities(); }
-  RunResult run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink,
-                RunControl& control) override {
+  RunResult run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink, RunControl& control) override {
     DroppingSink dropping(sink);
     return oracle_.run(inputs, params, dropping, control);
   }
@@ -86,21 +85,18 @@ const EngineRegistry& test_registry() {
 std::uint64_t seed() {
   static const std::uint64_t value = [] {
     const std::uint64_t s = simjoin::testing::test_seed();
-    std::fprintf(stderr, "test seed %llu (set SIMJOIN_TEST_SEED to replay)\n",
-                 static_cast<unsigned long long>(s));
+    std::fprintf(stderr, "test seed %llu (set SIMJOIN_TEST_SEED to replay)\n", static_cast<unsigned long long>(s));
     return s;
   }();
   return value;
 }
 
-std::shared_ptr<const PointSet> clustered_points(std::size_t n, std::size_t dims,
-                                                 std::uint64_t salt) {
-  return std::make_shared<const PointSet>(simjoin::testing::random_points(
-      Distribution::Clusters, n, dims, seed() + salt, 0, 10, 8, 0.5));
+std::shared_ptr<const PointSet> clustered_points(std::size_t n, std::size_t dims, std::uint64_t salt) {
+  return std::make_shared<const PointSet>(
+      simjoin::testing::random_points(Distribution::Clusters, n, dims, seed() + salt, 0, 10, 8, 0.5));
 }
 
-RunRequest make_request(const std::string& engine, std::shared_ptr<const PointSet> points,
-                        double eps) {
+RunRequest make_request(const std::string& engine, std::shared_ptr<const PointSet> points, double eps) {
   RunRequest request;
   request.engine = engine;
   request.a = std::move(points);

@@ -19,11 +19,9 @@ const EngineRegistry& test_registry();
 std::uint64_t seed();
 
 // n clustered points in [0, 10]^dims.
-std::shared_ptr<const PointSet> clustered_points(std::size_t n, std::size_t dims,
-                                                 std::uint64_t salt = 0);
+std::shared_ptr<const PointSet> clustered_points(std::size_t n, std::size_t dims, std::uint64_t salt = 0);
 
 // A request for `engine` on `points` with the given eps.
-RunRequest make_request(const std::string& engine, std::shared_ptr<const PointSet> points,
-                        double eps);
+RunRequest make_request(const std::string& engine, std::shared_ptr<const PointSet> points, double eps);
 
 }  // namespace simjoin::ui::testing
