@@ -102,8 +102,9 @@ int run_join(const JoinOptions& options, const EngineRegistry& registry) {
   Engine& engine = registry.get(options.engine);
   const JoinSources inputs{&a, b ? &*b : nullptr};
   JoinSinks sinks(options, inputs);
-  const RunResult result =
-      run_engine(engine, inputs, to_join_params(options.engine_options), sinks.sink(), run.control());
+  JoinParams params = to_join_params(options.engine_options);
+  params.structures = !options.labels_vtp.empty();  // its partition and replicated arrays
+  const RunResult result = run_engine(engine, inputs, params, sinks.sink(), run.control());
   print_run_summary(result.stats);
   if (!options.count_only) print_first_pairs(sinks.first_pairs.sorted_pairs(), result.stats.pairs, options.show);
   write_outputs(options, inputs, result, sinks, run);

@@ -22,7 +22,7 @@ JoinParams to_join_params(const EngineOptions& options) {
   params.unicomp = !options.no_unicomp;
   params.batch_bytes = options.batch_bytes;
   params.devices = options.devices;
-  params.structures = false;  // no view on the command line
+  params.structures = false;  // no view on the command line (simjoin join --labels-vtp asks for them)
   return params;
 }
 
