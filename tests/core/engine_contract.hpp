@@ -17,7 +17,7 @@
 
 namespace simjoin::testing {
 
-// An approximate engine finds at least this fraction of the pairs on every selective contract case:
+// An approximate engine finds at least this fraction of the pairs on every selective self-join case:
 // one with at least kRecallFloorPairs pairs that are at most kSelectiveShare of all pairs of points
 // (tests/python/reference.py holds the same floor), so that one returning nothing, or little, fails.
 // Approximate KMEANS-JOIN promises no recall: a pair is missed where its points fall into different
