@@ -14,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/points/pca.hpp"
@@ -273,6 +274,29 @@ class TestFigures : public QObject {
     figure.max_vector_points = 50000;
     save_view_figure(figure, path("vector.svg").toStdString(), printed(3.5, 3));
     QCOMPARE(images("vector.svg"), 0);
+  }
+
+  // The window draws an evenly spaced subset of a large set; its figure draws every point, so that
+  // an outlier the subset leaves out is in the figure.
+  void figureDrawsEveryPoint() {
+    const std::size_t n = 150'000, outlier = n - 1;  // the window draws the even rows
+    PointSet grid(n, 2);
+    for (std::size_t i = 0; i < n; ++i) grid.point(i)[0] = double(i % 400), grid.point(i)[1] = double(i / 400);
+    grid.point(outlier)[0] = 5000;
+    auto points = std::make_shared<const PointSet>(std::move(grid));
+    ProjectionView view;
+    view.resize(800, 600);
+    view.setPoints(points, std::make_shared<const Pca>(fit_pca(*points)));
+    view.settle();
+    const auto has_outlier = [&](const Layers& layers) {
+      return std::find(layers.ids.begin(), layers.ids.end(), std::uint32_t(outlier)) != layers.ids.end();
+    };
+    QVERIFY(view.layers().ids.size() <= 100'000);
+    QVERIFY(!has_outlier(view.layers()));
+    const Layers all = view.allPointsLayers()();
+    QCOMPARE(all.ids.size(), n);
+    QVERIFY(has_outlier(all));
+    QVERIFY(layers_bounds(all).width() > 2 * layers_bounds(view.layers()).width());
   }
 
   void sweepChartAtColumnWidth() {

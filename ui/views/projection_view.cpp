@@ -247,35 +247,66 @@ void ProjectionView::rebuild() {
   startBuild();
 }
 
-void ProjectionView::startBuild() {
-  // The worker holds its own references to the state it draws, all of it immutable.
-  auto job = [points = points_, pca = pca_, result = result_, projected = projected_, axes = axes_, mode = mode_,
-              eps = eps_, selected = selected_, picked = picked_, palette = palette_] {
-    auto built = std::make_shared<Built>();
-    built->axes = axes;
-    built->picked = picked;
+// What a drawing is made from, all of it immutable: the worker holds its own references.
+struct ProjectionView::DrawingState {
+  std::shared_ptr<const PointSet> points;
+  std::shared_ptr<const Pca> pca;
+  std::shared_ptr<const RunResult> result;
+  std::shared_ptr<const std::vector<float>> projected;  // null: projected by the worker
+  Axes axes;
+  ViewMode mode;
+  double eps;
+  std::optional<std::uint32_t> selected, picked;
+  PaletteKind palette;
+
+  std::shared_ptr<const std::vector<float>> projection() const {
+    return projected ? projected : std::make_shared<const std::vector<float>>(project_points(*points, pca.get(), axes));
+  }
+  // The layers of at most `max_display` points (an evenly spaced subset beyond), or a note of why
+  // they could not be drawn.
+  Layers layers(const std::vector<float>& on_axes, std::size_t max_display) const {
     try {
-      built->projected =
-          projected ? projected : std::make_shared<const std::vector<float>>(project_points(*points, pca.get(), axes));
       ViewInput input;
       input.points = points.get();
       input.pca = pca.get();
       input.axes = axes;
-      input.projected = built->projected.get();
+      input.projected = &on_axes;
       input.mode = mode;
       input.show_run(result.get());
       input.eps = eps;
       input.selected_partition = selected;
       input.picked = picked;
       input.palette = palette;
-      input.max_display = kMaxDrawnPoints;
-      built->layers = build_layers(input);
-      built->scene = build_scene_data(built->layers);
+      input.max_display = max_display;
+      return build_layers(input);
     } catch (const std::exception& error) {
-      built->layers = Layers();
-      built->layers.notes.push_back(std::string("The view could not be drawn: ") + error.what());
-      built->scene = build_scene_data(built->layers);
+      Layers failed;
+      failed.notes.push_back(std::string("The view could not be drawn: ") + error.what());
+      return failed;
     }
+  }
+};
+
+ProjectionView::DrawingState ProjectionView::drawingState() const {
+  return {points_, pca_, result_, projected_, axes_, mode_, eps_, selected_, picked_, palette_};
+}
+
+std::function<Layers()> ProjectionView::allPointsLayers() const {
+  return [state = drawingState()] { return state.layers(*state.projection(), state.points->size()); };
+}
+
+void ProjectionView::startBuild() {
+  auto job = [state = drawingState()] {
+    auto built = std::make_shared<Built>();
+    built->axes = state.axes;
+    built->picked = state.picked;
+    try {
+      built->projected = state.projection();
+      built->layers = state.layers(*built->projected, kMaxDrawnPoints);
+    } catch (const std::exception& error) {
+      built->layers.notes.push_back(std::string("The view could not be drawn: ") + error.what());
+    }
+    built->scene = build_scene_data(built->layers);
     return built;
   };
   building_ = QtConcurrent::run(drawing_pool(), std::move(job));

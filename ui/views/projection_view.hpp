@@ -1,6 +1,7 @@
 #pragma once
 // The 2-D view: chosen axes (principal components or raw dimensions), the view mode's layers drawn
 // through VTK, a legend, notes, partition selection and point picking with a tooltip.
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -89,6 +90,10 @@ class ProjectionView : public QWidget {
   // The view as a figure (view_figure.hpp): its layers, axis names, and the region shown when the
   // user has panned or zoomed (else all the data).
   ViewFigure figure() const;
+  // A job building the view's layers with every point, where the window draws an evenly spaced
+  // subset beyond 100,000: what a figure shows. It holds its own references to the view's state, so
+  // it may run on any thread, after the view has moved on.
+  std::function<Layers()> allPointsLayers() const;
 
  private:
   void fillAxisCombos();
@@ -97,6 +102,8 @@ class ProjectionView : public QWidget {
   // The drawing follows the current state: started on a worker thread at once, or, while one is
   // under way, as soon as it ends (so rapid changes cost one build, not one each).
   void rebuild();
+  struct DrawingState;
+  DrawingState drawingState() const;
   void startBuild();
   void finishBuild();
   void showLayers();
