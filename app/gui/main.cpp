@@ -21,6 +21,7 @@
 #include "core/run/cancel_signals.hpp"
 #include "core/run/engine.hpp"
 #include "core/run/error.hpp"
+#include "core/run/openmp_threads.hpp"
 #include "cuda/gpu_engines.hpp"
 #include "ui/charts/chart_export.hpp"
 #include "ui/charts/sweep_runner.hpp"
@@ -440,6 +441,7 @@ void write_outputs_later(const Options& options, ui::MainWindow& window, const R
 }  // namespace
 
 int main(int argc, char** argv) {
+  simjoin::prefer_sleeping_openmp_threads(argv);
   // SIGINT, SIGTERM, SIGHUP: exit 130 at once, an export's temporary removed and an older file kept.
   simjoin::handle_cancel_signals();
   answer_help_or_version(argc, argv);

@@ -9,10 +9,12 @@
 #include "app/sweep/sweep_command.hpp"
 #include "core/run/cancel_signals.hpp"
 #include "core/run/error.hpp"
+#include "core/run/openmp_threads.hpp"
 #include "cuda/gpu_engines.hpp"
 
 int main(int argc, char** argv) {
   using namespace simjoin;
+  prefer_sleeping_openmp_threads(argv);
   handle_cancel_signals();
   EngineRegistry registry;
   register_cpu_engines(registry);
