@@ -218,11 +218,13 @@ std::size_t choose_k(int requested, std::size_t n, std::size_t d, std::vector<st
   if (requested > 0 && std::size_t(requested) > kMaxK)
     fail(ErrorKind::Usage,
          "gpu-kmeans supports k up to " + std::to_string(kMaxK) + " (got " + std::to_string(requested) + ")");
-  const double width = double(std::max<std::size_t>(d, 8));
-  const auto automatic = std::clamp<std::size_t>(std::size_t(std::sqrt(double(n) * width / 512)), 1,
-                                                 std::min(kMaxK, std::size_t(32 * width)));
-  return resolve_k(std::size_t(std::max(requested, 0)), n, automatic,
-                   "sqrt(n max(d, 8) / 512), at most 32 max(d, 8) and 4096", notes);
+  // Fitted to sweeps of k from 8 to 4096 (docs/benchmarks.md, "Automatic k"): the best k grew about
+  // as sqrt(n) and in proportion to d up to 128 (W1 8-D 16, W5 32-D 64, 128-D 128 at 200 k and 256-512
+  // at 1 M). Above 128 dimensions the Lloyd rounds, k d a point, outgrow what smaller partitions save.
+  const double width = double(std::clamp<std::size_t>(d, 8, 128));
+  const auto automatic = std::clamp<std::size_t>(std::size_t(std::sqrt(double(n)) * width / 512), 1, kMaxK);
+  return resolve_k(std::size_t(std::max(requested, 0)), n, automatic, "sqrt(n) min(max(d, 8), 128) / 512, at most 4096",
+                   notes);
 }
 
 DeviceClustering seed_clustering(GpuResources& resources, const PointSet32& points, std::size_t k, std::uint64_t seed) {
