@@ -88,17 +88,9 @@ void MainWindow::exportRun(RunExport kind, const QString& path) {
 
 void MainWindow::exportView(const QString& path, std::optional<ImageSize> size) {
   // The worker draws every point (the window may show a subset) from its own copy of the view's state.
-  const ViewFigure figure = view_->figure();
-  std::function<Layers()> all_points = view_->allPointsLayers();
-  const ImageSize figure_size = size.value_or(ImageSize{});
-  const std::string file = path.toStdString();
   runInBackground(tr("Exporting the view to %1").arg(QFileInfo(path).fileName()),
-                  [figure, all_points, figure_size, file](RunControl&) {
-                    const Layers layers = all_points();
-                    ViewFigure drawn = figure;
-                    drawn.layers = &layers;
-                    save_view_figure(drawn, file, figure_size);
-                  });
+                  [write = view_->figureWriter(), file = path.toStdString(),
+                   figure_size = size.value_or(ImageSize{})](RunControl&) { write(file, figure_size); });
 }
 
 void MainWindow::runInBackground(const QString& title, std::function<void(RunControl&)> job) {

@@ -426,7 +426,7 @@ void write_outputs_later(const Options& options, ui::MainWindow& window, const R
       }
     };
     write(options.export_view,
-          [&](const std::string& path) { ui::save_view_figure(window.view()->figure(), path, request.figure_size); });
+          [&](const std::string& path) { window.view()->figureWriter()(path, request.figure_size); });
     write(options.export_chart, [&](const std::string& path) {
       ui::save_chart_image(*window.charts()->currentChart(), path, request.figure_size);
     });

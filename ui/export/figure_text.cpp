@@ -33,12 +33,18 @@ double draw_wrapped(QPainter& painter, QPointF top_left, double width, const QFo
 
 std::vector<double> nice_ticks(double low, double high, int max_count) {
   if (!(high > low) || max_count < 2) return {low};
-  // The finest step of 1, 2 or 5 times a power of ten that gives at most max_count ticks.
+  // The finest step of 1, 2 or 5 times a power of ten that gives at most max_count ticks, or the one
+  // before it where that would leave a single tick (5 ticks rather than 1 across [-4.3, 4.3]).
   const double power = std::pow(10.0, std::floor(std::log10((high - low) / max_count)));
-  double step = power;
+  const auto count = [&](double step) { return std::floor(high / step) - std::ceil(low / step) + 1; };
+  double step = power, finer = 0;
   for (double factor : {1.0, 2.0, 5.0, 10.0, 20.0, 50.0}) {
     step = factor * power;
-    if (std::floor(high / step) - std::ceil(low / step) + 1 <= max_count) break;
+    if (count(step) <= max_count) {
+      if (count(step) < 2 && finer > 0) step = finer;
+      break;
+    }
+    finer = step;
   }
   std::vector<double> ticks;
   for (double t = std::ceil(low / step) * step; t <= high + 1e-9 * step; t += step)

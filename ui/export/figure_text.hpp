@@ -21,7 +21,8 @@ QSizeF wrapped_size(const QFont& font, double width, const QString& text);
 // Draws `text` wrapped to `width` from `top_left`; returns the height used.
 double draw_wrapped(QPainter& painter, QPointF top_left, double width, const QFont& font, const QString& text,
                     Qt::Alignment align = Qt::AlignLeft);
-// Tick values in [low, high] at a step of 1, 2 or 5 times a power of ten, at most `max_count` of them.
+// Tick values in [low, high] at a step of 1, 2 or 5 times a power of ten, at most `max_count` of them
+// unless that would leave only one.
 std::vector<double> nice_ticks(double low, double high, int max_count);
 // A tick value without float noise: 0.30000000000000004 -> "0.3".
 QString tick_text(double value, double step);

@@ -295,6 +295,15 @@ std::function<Layers()> ProjectionView::allPointsLayers() const {
   return [state = drawingState()] { return state.layers(*state.projection(), state.points->size()); };
 }
 
+std::function<void(const std::string&, const ImageSize&)> ProjectionView::figureWriter() const {
+  return [figure = figure(), all_points = allPointsLayers()](const std::string& path, const ImageSize& size) {
+    const Layers layers = all_points();
+    ViewFigure drawn = figure;
+    drawn.layers = &layers;
+    save_view_figure(drawn, path, size);
+  };
+}
+
 void ProjectionView::startBuild() {
   auto job = [state = drawingState()] {
     auto built = std::make_shared<Built>();

@@ -4,6 +4,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 
 #include <QFuture>
 #include <QWidget>
@@ -94,6 +95,8 @@ class ProjectionView : public QWidget {
   // subset beyond 100,000: what a figure shows. It holds its own references to the view's state, so
   // it may run on any thread, after the view has moved on.
   std::function<Layers()> allPointsLayers() const;
+  // A job writing the view as a figure (save_view_figure) with every point, on any thread.
+  std::function<void(const std::string& path, const ImageSize& size)> figureWriter() const;
 
  private:
   void fillAxisCombos();

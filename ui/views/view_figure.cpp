@@ -93,22 +93,46 @@ void paint_point_marks(QPainter& painter, const QTransform& to_frame, const Laye
   }
 }
 
-// The same as round dots, one call a colour: millions of points in seconds, for the raster layer.
-void paint_point_dots(QPainter& painter, const QTransform& to_frame, const Layers& layers) {
-  const std::vector<std::size_t> order = colour_order(layers);
-  std::vector<QPointF> run;
-  for (std::size_t at = 0; at < order.size();) {
-    const std::uint32_t key = color_key(layers, order[at]);
-    run.clear();
-    for (; at < order.size() && color_key(layers, order[at]) == key; ++at)
-      run.push_back(to_frame.map(QPointF(layers.xy[2 * order[at]], layers.xy[2 * order[at] + 1])));
-    if (key == 0) {
-      for (const QPointF& picked : run) paint_pick_mark(painter, picked);
+// The offsets of the pixels a disc of `radius` pixels covers.
+std::vector<QPoint> disc_pixels(double radius) {
+  const int reach = std::max(0, int(std::ceil(radius)));
+  std::vector<QPoint> pixels;
+  for (int dy = -reach; dy <= reach; ++dy)
+    for (int dx = -reach; dx <= reach; ++dx)
+      if (dx * dx + dy * dy <= radius * radius + 0.5) pixels.emplace_back(dx, dy);
+  return pixels;
+}
+
+// The points as discs written straight into the image's pixels (frame units -> image pixels by
+// `to_image`), the picked point as its marks: millions of points in a fraction of a second, where
+// QPainter strokes each one as a path.
+void stamp_points(QImage& image, const QTransform& to_frame, const QTransform& to_image, const Layers& layers) {
+  const double pixels_per_unit = std::sqrt(std::abs(to_image.determinant()));
+  const std::vector<QPoint> disc = disc_pixels(std::max(point_radius(layers) * pixels_per_unit, 0.5));
+  std::vector<QPointF> picked;
+  for (std::size_t i : colour_order(layers)) {
+    const QPointF at = to_frame.map(QPointF(layers.xy[2 * i], layers.xy[2 * i + 1]));
+    if (color_key(layers, i) == 0) {
+      picked.push_back(at);
       continue;
     }
-    painter.setPen(QPen(color_at(layers.rgb, order[at - 1]), 2 * point_radius(layers), Qt::SolidLine, Qt::RoundCap));
-    painter.drawPoints(run.data(), int(run.size()));
+    const QPointF pixel = to_image.map(at);
+    const double reach = 2.0 + disc.back().x();  // outside the image (or not a number): nothing to write
+    if (!(pixel.x() > -reach && pixel.y() > -reach && pixel.x() < image.width() + reach &&
+          pixel.y() < image.height() + reach))
+      continue;
+    const QRgb colour = color_at(layers.rgb, i).rgb();
+    const int x = int(std::lround(pixel.x())), y = int(std::lround(pixel.y()));
+    for (const QPoint& offset : disc) {
+      const int px = x + offset.x(), py = y + offset.y();
+      if (px >= 0 && py >= 0 && px < image.width() && py < image.height())
+        reinterpret_cast<QRgb*>(image.scanLine(py))[px] = colour;
+    }
   }
+  QPainter marks(&image);
+  marks.setRenderHint(QPainter::Antialiasing);
+  marks.setTransform(to_image);
+  for (const QPointF& at : picked) paint_pick_mark(marks, at);
 }
 
 // Beyond `max_vector`, the points become one image at the device's resolution.
@@ -119,12 +143,10 @@ void paint_points(QPainter& painter, const QTransform& to_frame, const QRectF& f
   const double shrink = std::min(1.0, kMaxRasterSide / std::max(device.width(), device.height()));
   QImage image((device.size() * shrink).toSize(), QImage::Format_ARGB32_Premultiplied);
   image.fill(Qt::transparent);
-  QPainter raster(&image);
-  raster.setRenderHint(QPainter::Antialiasing);
-  raster.setTransform(painter.transform() * QTransform::fromTranslate(-device.left(), -device.top()) *
-                      QTransform::fromScale(shrink, shrink));
-  paint_point_dots(raster, to_frame, layers);
-  raster.end();
+  stamp_points(image, to_frame,
+               painter.transform() * QTransform::fromTranslate(-device.left(), -device.top()) *
+                   QTransform::fromScale(shrink, shrink),
+               layers);
   painter.save();
   painter.resetTransform();
   painter.drawImage(device, image);
