@@ -29,7 +29,9 @@ namespace {
 // The goal is 100 ms. The drawing and its VTK data are made on a worker; handing them to VTK and
 // rendering them with Xvfb's software OpenGL still run on the GUI thread, and the gap includes the
 // time the GUI thread waits for the software OpenGL's own threads and, on a loaded machine, for a CPU.
-// No machine loaded below 1.5 per core was at hand to measure (docs/testing.md), so this bound stays.
+// On two idle cores (load below 0.5 a core) the longest gaps were 76-97 ms at 5 M and 20 M points
+// (docs/testing.md); a shared CI machine's load can double them, so the test fails only from 500 ms,
+// and the load-independent bound is the GUI thread's own work below.
 constexpr qint64 kMaxGapMs = 500;
 // The most the GUI thread computes between two ticks (handing the layers to VTK, one frame of the
 // software OpenGL): at most 63 ms at 5 M and 52 ms at 20 M points on a machine loaded 7 to 9 per core,

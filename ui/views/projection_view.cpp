@@ -30,8 +30,12 @@ namespace {
 // resize of the OpenGL view renders it once more, on the GUI thread).
 constexpr int kLegendWidth = 220;
 // Points drawn at most: an evenly spaced subset beyond (the density of the whole, as a sample), so that
-// handing the drawing to VTK stays well within the 100 ms the window may pause.
-constexpr std::size_t kMaxDrawnPoints = 100'000;
+// a frame stays well within the 100 ms the window may pause. OpenGL in software (llvmpipe) took 60-110 ms
+// a frame for 100,000 points at 5 M loaded on two cores, 35-90 ms for 50,000.
+std::size_t max_drawn_points() {
+  static const std::size_t most = VtkViewWidget::openGLInSoftware() ? 50'000 : 100'000;
+  return most;
+}
 
 // Axis combo entries: data = index, negative for raw dimensions (-1 - dim).
 void fill_axes(QComboBox* combo, const PointSet& points, const Pca* pca) {
@@ -305,13 +309,13 @@ std::function<void(const std::string&, const ImageSize&)> ProjectionView::figure
 }
 
 void ProjectionView::startBuild() {
-  auto job = [state = drawingState()] {
+  auto job = [state = drawingState(), most = max_drawn_points()] {
     auto built = std::make_shared<Built>();
     built->axes = state.axes;
     built->picked = state.picked;
     try {
       built->projected = state.projection();
-      built->layers = state.layers(*built->projected, kMaxDrawnPoints);
+      built->layers = state.layers(*built->projected, most);
     } catch (const std::exception& error) {
       built->layers.notes.push_back(std::string("The view could not be drawn: ") + error.what());
     }

@@ -6,6 +6,7 @@
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QOpenGLContext>
+#include <QOffscreenSurface>
 #include <QOpenGLExtraFunctions>
 #include <QPainter>
 #include <QSurfaceFormat>
@@ -191,6 +192,22 @@ bool VtkViewWidget::openGLUsable() {
     return context.create();
   }();
   return usable;
+}
+
+bool VtkViewWidget::openGLInSoftware() {
+  static const bool software = [] {
+    if (!openGLUsable()) return false;
+    QOffscreenSurface surface;
+    surface.create();
+    QOpenGLContext context;
+    if (!context.create() || !context.makeCurrent(&surface)) return false;
+    const auto* name = reinterpret_cast<const char*>(context.functions()->glGetString(GL_RENDERER));
+    const QString renderer = name ? QString::fromLatin1(name).toLower() : QString();
+    context.doneCurrent();
+    return renderer.contains("llvmpipe") || renderer.contains("softpipe") || renderer.contains("software") ||
+           renderer.contains("swiftshader");
+  }();
+  return software;
 }
 
 void VtkViewWidget::focusOn(double x, double y, double half_height) {

@@ -42,6 +42,9 @@ class VtkViewWidget : public QOpenGLWidget {
   // False where no OpenGL context can be made (the offscreen platform, no GLX): the views are then
   // drawn without VTK.
   static bool openGLUsable();
+  // True where that OpenGL renders on the CPU (Mesa's llvmpipe under Xvfb or a virtual machine): the
+  // views then hand it fewer points, so that a frame stays well within the window's 100 ms.
+  static bool openGLInSoftware();
   // Centres the view on (x, y) and zooms in until `half_height` view units fill half its height (never
   // out beyond the whole data).
   void focusOn(double x, double y, double half_height);
