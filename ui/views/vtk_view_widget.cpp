@@ -5,8 +5,8 @@
 #include <QGuiApplication>
 #include <QKeyEvent>
 #include <QMouseEvent>
-#include <QOpenGLContext>
 #include <QOffscreenSurface>
+#include <QOpenGLContext>
 #include <QOpenGLExtraFunctions>
 #include <QPainter>
 #include <QSurfaceFormat>
