@@ -243,17 +243,27 @@ void MainWindow::openSample(const QString& name) {
 }
 
 void MainWindow::load(const QString& title, std::function<PointSet(RunControl&)> loader, const QString& recent) {
-  if (task_) return;
-  auto loaded = std::make_shared<LoadedPoints>();
-  task_ = new BackgroundTask(
+  analyseInBackground(
       title,
-      [loaded, loader](RunControl& control) {
+      [loader](RunControl& control) {
         auto points = std::make_shared<PointSet>(loader(control));
         require_finite(*points, points->source);
         if (points->empty()) fail(ErrorKind::BadInput, points->source + ": the file holds no points");
-        *loaded = analyse_points(std::move(points), control);
+        return std::shared_ptr<const PointSet>(std::move(points));
       },
-      this);
+      [this, recent](const LoadedPoints& loaded) {
+        if (!recent.isEmpty()) addRecent(recent);
+        setPoints(loaded, loaded.estimate.eps, 0);
+      });
+}
+
+void MainWindow::analyseInBackground(const QString& title,
+                                     std::function<std::shared_ptr<const PointSet>(RunControl&)> source,
+                                     std::function<void(const LoadedPoints&)> then) {
+  if (task_) return;
+  auto loaded = std::make_shared<LoadedPoints>();
+  task_ = new BackgroundTask(
+      title, [loaded, source](RunControl& control) { *loaded = analyse_points(source(control), control); }, this);
   connect(task_, &BackgroundTask::finished, this, [=, this](bool ok, bool cancelled, const QString& error) {
     const ErrorKind kind = cancelled ? ErrorKind::Cancelled : task_->errorKind();
     task_->deleteLater();
@@ -263,8 +273,7 @@ void MainWindow::load(const QString& title, std::function<PointSet(RunControl&)>
       emit loadFailed(kind, error);
       return;
     }
-    if (!recent.isEmpty()) addRecent(recent);
-    setPoints(*loaded, loaded->estimate.eps, 0);
+    then(*loaded);
   });
 }
 
@@ -366,10 +375,16 @@ void MainWindow::onRunNeedsConfirmation(double pairs) {
 }
 
 void MainWindow::showRun(RunRecordPtr record) {
-  if (record->request.a != points_) {
-    RunControl control;
-    setPoints(analyse_points(record->request.a, control), record->request.params.eps, record->request.params.k);
-  }
+  if (record->request.a == points_) return displayRun(std::move(record));
+  analyseInBackground(
+      tr("Loading the points of run #%1").arg(record->id), [points = record->request.a](RunControl&) { return points; },
+      [this, record](const LoadedPoints& loaded) {
+        setPoints(loaded, record->request.params.eps, record->request.params.k);
+        displayRun(record);
+      });
+}
+
+void MainWindow::displayRun(RunRecordPtr record) {
   current_ = std::move(record);
   cancelled_since_shown_ = false;
   updateStale();

@@ -96,7 +96,7 @@ class MainWindow : public QMainWindow, public Workbench {
   // The view at `size` (default: as on screen, at the default dpi).
   void exportView(const QString& path, std::optional<ImageSize> size = std::nullopt);
   // Shows a finished run in the views and docks (its points too, with its eps and k, when they are
-  // not the loaded ones).
+  // not the loaded ones: then once a worker has analysed them).
   void showRun(RunRecordPtr record);
   // The run shown in the views, null before the first.
   RunRecordPtr currentRun() const override { return current_; }
@@ -127,6 +127,12 @@ class MainWindow : public QMainWindow, public Workbench {
   void buildExportMenu(QMenu* file);
   void runInBackground(const QString& title, std::function<void(RunControl&)> job);
   void load(const QString& title, std::function<PointSet(RunControl&)> loader, const QString& recent);
+  // Analyses the points `source` gives (PCA, the eps estimate, the columns) on a worker, then hands
+  // them to `then` on the GUI thread; a failure is shown and signalled as loadFailed.
+  void analyseInBackground(const QString& title, std::function<std::shared_ptr<const PointSet>(RunControl&)> source,
+                           std::function<void(const LoadedPoints&)> then);
+  // Shows a run of the loaded points.
+  void displayRun(RunRecordPtr record);
   // Shows new points with the given parameters (a data set never inherits another's eps).
   void setPoints(const LoadedPoints& loaded, double eps, int k);
   void addRecent(const QString& path);

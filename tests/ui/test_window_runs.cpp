@@ -124,6 +124,29 @@ class TestWindowRuns : public QObject {
     QVERIFY(verified.at(1).at(1).toString().contains("MISMATCH"));
   }
 
+  // A run of other points than the loaded ones brings its points back: analysed on a worker (the
+  // GUI thread only hands them over), then shown with the run's eps, k and result.
+  void runOfOtherPointsShownAfterTheirAnalysis() {
+    openWindow(clustered_points(2000, 2, 5));
+    const std::shared_ptr<const PointSet> first = points_;
+    const RunRecordPtr earlier = run("cpu-grid", 0.25);
+    QVERIFY(earlier);
+    const QString other = dir_.filePath("other.csv");
+    write_points(other.toStdString(), *clustered_points(900, 3, 4));
+    window_->openFile(other);
+    window_->waitForTask();
+    QCOMPARE(window_->points()->size(), std::size_t(900));
+    QSignalSpy loaded(window_.get(), &MainWindow::pointsLoaded);
+    window_->showRun(earlier);
+    QCOMPARE(loaded.count(), 0);  // not yet: the analysis runs on a worker
+    window_->waitForTask();
+    QCOMPARE(loaded.count(), 1);
+    QCOMPARE(window_->points(), first);
+    QCOMPARE(window_->currentRun(), earlier);
+    QCOMPARE(window_->parameters()->eps(), 0.25);
+    QCOMPARE(window_->view()->layers().ids.size(), first->size());
+  }
+
   void chartsShowRunAndSweep() {
     openWindow(clustered_points(1500, 2, 16));
     const RunRecordPtr record = run("cpu-kmeans", 0.3);
