@@ -176,6 +176,17 @@ class TestTeachingViews : public QObject {
     bool noted = false;
     for (const auto& note : layers.notes) noted = noted || QString::fromStdString(note).contains("super-cells");
     QVERIFY(noted);
+
+    // A zoomed figure's region needs only the cells inside it: drawn as themselves.
+    view.input.region = std::array<double, 4>{0.2, 0.2, 0.3, 0.3};
+    const Layers zoomed = build_layers(view.input);
+    const std::size_t cells = zoomed.rects.size() / 4;
+    QVERIFY2(cells > 300 && cells < 1000, qPrintable(QString::number(cells)));
+    for (std::size_t r = 0; r < cells; ++r) {
+      const float* rect = &zoomed.rects[4 * r];
+      QVERIFY(rect[2] - rect[0] < 1.01 * eps && rect[2] >= 0.2 && rect[0] <= 0.3);
+    }
+    for (const auto& note : zoomed.notes) QVERIFY(!QString::fromStdString(note).contains("super-cells"));
   }
 
   // The occupancy shading is log-scaled and spans its whole ramp: one point and the fullest cell differ.

@@ -74,16 +74,6 @@ void explain_grid(const ViewInput& in, const std::optional<Aligned>& aligned, La
       "the engine's own cells.");
 }
 
-std::vector<Cell2d> cells_to_draw(const PlaneGrid& grid, std::int64_t& factor) {
-  factor = 1;
-  std::vector<Cell2d> cells = grid.cells;
-  while (cells.size() > kMaxDrawnCells) {
-    factor *= 2;
-    cells = aggregate_cells(grid.cells, factor);
-  }
-  return cells;
-}
-
 Point2 cell_low(const PlaneGrid& grid, CellXY c, std::int64_t factor = 1) {
   return {grid.origin[0] + double(c[0] * factor) * grid.width, grid.origin[1] + double(c[1] * factor) * grid.width};
 }
@@ -92,9 +82,33 @@ Point2 cell_high(const PlaneGrid& grid, CellXY c, std::int64_t factor = 1) {
   return cell_low(grid, {c[0] + 1, c[1] + 1}, factor);
 }
 
-void draw_cells(const PlaneGrid& grid, Layers& out) {
+// The non-empty cells that reach into `region` (all of them without one).
+std::vector<Cell2d> cells_in(const PlaneGrid& grid, const std::optional<std::array<double, 4>>& region) {
+  if (!region) return grid.cells;
+  std::vector<Cell2d> inside;
+  for (const Cell2d& c : grid.cells) {
+    const Point2 low = cell_low(grid, {c.x, c.y}), high = cell_high(grid, {c.x, c.y});
+    if (high[0] >= (*region)[0] && low[0] <= (*region)[2] && high[1] >= (*region)[1] && low[1] <= (*region)[3])
+      inside.push_back(c);
+  }
+  return inside;
+}
+
+// The cells, grouped into super-cells of `factor` x `factor` while there are more than kMaxDrawnCells.
+std::vector<Cell2d> cells_to_draw(const std::vector<Cell2d>& shown, std::int64_t& factor) {
+  factor = 1;
+  std::vector<Cell2d> cells = shown;
+  while (cells.size() > kMaxDrawnCells) {
+    factor *= 2;
+    cells = aggregate_cells(shown, factor);
+  }
+  return cells;
+}
+
+void draw_cells(const PlaneGrid& grid, const std::optional<std::array<double, 4>>& region, Layers& out) {
   std::int64_t factor = 1;
-  const std::vector<Cell2d> cells = cells_to_draw(grid, factor);
+  const std::vector<Cell2d> shown = cells_in(grid, region);
+  const std::vector<Cell2d> cells = cells_to_draw(shown, factor);
   std::uint32_t max_count = 1;
   for (const Cell2d& c : cells) max_count = std::max(max_count, c.count);
   for (const Cell2d& c : cells)
@@ -102,9 +116,9 @@ void draw_cells(const PlaneGrid& grid, Layers& out) {
              occupancy_shade(c.count, max_count));
   const std::string unit = factor > 1 ? "super-cell" : "cell";
   if (factor > 1)
-    out.notes.push_back(std::to_string(grid.cells.size()) + " non-empty cells drawn as " +
-                        std::to_string(cells.size()) + " super-cells of " + std::to_string(factor) + " x " +
-                        std::to_string(factor) + " cells (more than " + std::to_string(kMaxDrawnCells) +
+    out.notes.push_back(std::to_string(shown.size()) + " non-empty cells drawn as " + std::to_string(cells.size()) +
+                        " super-cells of " + std::to_string(factor) + " x " + std::to_string(factor) +
+                        " cells (more than " + std::to_string(kMaxDrawnCells) +
                         " would draw slowly); zoom needs no super-cells below that");
   // A log-scaled legend: counts at even steps of log(count), 1 to the fullest.
   std::uint32_t previous = 0;
@@ -186,7 +200,7 @@ void grid_layers(const ViewInput& in, Layers& out, std::vector<Rgb>& colors) {
   const PlaneGrid grid = plane_grid(
       st, width,
       aligned ? std::array<double, 2>{in.grid->origin[aligned->x], in.grid->origin[aligned->y]} : median_origin(st));
-  draw_cells(grid, out);
+  draw_cells(grid, in.region, out);
   // Small grey points, so that the cells' occupancy shading stays readable under them.
   std::fill(colors.begin(), colors.end(), kGridPoint);
   out.small_points = true;

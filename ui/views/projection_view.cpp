@@ -268,7 +268,8 @@ struct ProjectionView::DrawingState {
   }
   // The layers of at most `max_display` points (an evenly spaced subset beyond), or a note of why
   // they could not be drawn.
-  Layers layers(const std::vector<float>& on_axes, std::size_t max_display) const {
+  Layers layers(const std::vector<float>& on_axes, std::size_t max_display,
+                std::optional<std::array<double, 4>> region = std::nullopt) const {
     try {
       ViewInput input;
       input.points = points.get();
@@ -282,6 +283,7 @@ struct ProjectionView::DrawingState {
       input.picked = picked;
       input.palette = palette;
       input.max_display = max_display;
+      input.region = region;
       return build_layers(input);
     } catch (const std::exception& error) {
       Layers failed;
@@ -295,12 +297,19 @@ ProjectionView::DrawingState ProjectionView::drawingState() const {
   return {points_, pca_, result_, projected_, axes_, mode_, eps_, selected_, picked_, palette_};
 }
 
-std::function<Layers()> ProjectionView::allPointsLayers() const {
-  return [state = drawingState()] { return state.layers(*state.projection(), state.points->size()); };
+std::function<Layers()> ProjectionView::allPointsLayers(const QRectF& region) const {
+  // Grown by its larger side all round: the figure widens the region to its own aspect.
+  std::optional<std::array<double, 4>> shown;
+  const double grow = std::max(region.width(), region.height());
+  if (!region.isEmpty())
+    shown =
+        std::array<double, 4>{region.left() - grow, region.top() - grow, region.right() + grow, region.bottom() + grow};
+  return [state = drawingState(), shown] { return state.layers(*state.projection(), state.points->size(), shown); };
 }
 
 std::function<void(const std::string&, const ImageSize&)> ProjectionView::figureWriter() const {
-  return [figure = figure(), all_points = allPointsLayers()](const std::string& path, const ImageSize& size) {
+  const ViewFigure shown = figure();
+  return [figure = shown, all_points = allPointsLayers(shown.region)](const std::string& path, const ImageSize& size) {
     const Layers layers = all_points();
     ViewFigure drawn = figure;
     drawn.layers = &layers;

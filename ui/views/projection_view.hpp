@@ -92,9 +92,10 @@ class ProjectionView : public QWidget {
   // user has panned or zoomed (else all the data).
   ViewFigure figure() const;
   // A job building the view's layers with every point, where the window draws an evenly spaced
-  // subset beyond 100,000: what a figure shows. It holds its own references to the view's state, so
-  // it may run on any thread, after the view has moved on.
-  std::function<Layers()> allPointsLayers() const;
+  // subset beyond 100,000: what a figure shows; with a `region` (view coordinates, a zoomed figure's),
+  // the Grid view's cells beyond it are left out. It holds its own references to the view's state,
+  // so it may run on any thread, after the view has moved on.
+  std::function<Layers()> allPointsLayers(const QRectF& region = QRectF()) const;
   // A job writing the view as a figure (save_view_figure) with every point, on any thread.
   std::function<void(const std::string& path, const ImageSize& size)> figureWriter() const;
 

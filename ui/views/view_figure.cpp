@@ -281,7 +281,10 @@ void paint_axes(QPainter& painter, const QRectF& frame, const QRectF& region, co
     const double x = to_frame.map(QPointF(t, 0)).x();
     painter.drawLine(QPointF(x, frame.bottom()), QPointF(x, frame.bottom() + 3));
     const QString text = tick_text(t, ticks.x_step);
-    painter.drawText(QRectF(x - 50, frame.bottom() + 4, 100, metrics.height()), Qt::AlignHCenter | Qt::AlignTop, text);
+    // Centred on its tick, but never past the figure's right margin (a tick at the frame's edge).
+    const double width = metrics.horizontalAdvance(text);
+    const double left = std::min(x - width / 2, frame.right() + kMargin - width - 1);
+    painter.drawText(QRectF(left, frame.bottom() + 4, width + 1, metrics.height()), Qt::AlignLeft | Qt::AlignTop, text);
   }
   for (double t : ticks.y) {
     const double y = to_frame.map(QPointF(0, t)).y();

@@ -2,6 +2,7 @@
 // What a 2-D view draws, computed without any graphics: point colours, markers, lines, shaded
 // cells, labels, the legend and the picked point's facts for each view mode. The VTK scene only
 // turns these into actors.
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -59,6 +60,9 @@ struct ViewInput {
   std::optional<std::uint32_t> picked;
   PaletteKind palette = PaletteKind::Distinct;  // of the partitions
   std::size_t max_display = 1'000'000;          // above this, every m-th point is drawn
+  // The view region (x0, y0, x1, y1) a zoomed figure shows: the Grid view's cells beyond it are left
+  // out, so that the cells inside are drawn as themselves rather than grouped into super-cells.
+  std::optional<std::array<double, 4>> region;
 
   // Shows what `result` (none: null) holds: its statistics and its partitions or grid.
   void show_run(const RunResult* result) {
