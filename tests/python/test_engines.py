@@ -1,6 +1,7 @@
 """simjoin.engines() and the statistics of the last run."""
 import os
 import subprocess
+import sys
 
 import pytest
 
@@ -15,6 +16,17 @@ def test_engines_are_the_command_lines():
     listing = subprocess.run([cli, "engines"], check=True, capture_output=True, text=True).stdout.splitlines()
     names = [line.split()[0] for line in listing[1:] if line.strip() and not line.lstrip().startswith("why:")]
     assert [engine["name"] for engine in ENGINES] == names
+
+
+def test_openmp_threads_sleep_unless_the_user_chose():
+    """Importing simjoin sets OMP_WAIT_POLICY=passive before libgomp loads, and keeps a user's value."""
+    show = "import os, simjoin; print(os.environ['OMP_WAIT_POLICY'])"
+    for chosen, expected in ((None, "passive"), ("active", "active")):
+        env = {key: value for key, value in os.environ.items() if key != "OMP_WAIT_POLICY"}
+        if chosen:
+            env["OMP_WAIT_POLICY"] = chosen
+        shown = subprocess.run([sys.executable, "-c", show], env=env, check=True, capture_output=True, text=True)
+        assert shown.stdout.strip() == expected
 
 
 def test_engine_descriptions():

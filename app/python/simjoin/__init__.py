@@ -8,10 +8,17 @@
 The predicate is dist(p, q) <= eps, Euclidean, decided exactly as the float64 oracle decides it
 (see the project's README, "Exactness"), so results equal the `simjoin` command line's.
 """
+import os
+
 import numpy as np
 from scipy.sparse import csr_matrix
 
-from . import _simjoin
+# OpenMP's idle threads sleep at once instead of spinning first: spinning teams slowed repeated joins'
+# host phases at random (docs/benchmarks.md, "Where the spread came from"). libgomp reads this as it
+# loads, with _simjoin unless a module imported before loaded it; a value the user set is kept.
+os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+
+from . import _simjoin  # noqa: E402 (after the environment it reads)
 from ._simjoin import Stats
 
 __all__ = ["join", "radius_neighbors_graph", "engines", "last_stats", "Stats"]
