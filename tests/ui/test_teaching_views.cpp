@@ -3,7 +3,9 @@
 // super-cells, and replication point by point (the copies listed equal the engine's structure, the
 // partitions' colours, numbered centroids, copy markers, plane traces for d > 2, no bands without
 // replication).
+#include <cmath>
 #include <random>
+#include <set>
 
 #include <QtTest>
 
@@ -187,6 +189,29 @@ class TestTeachingViews : public QObject {
       QVERIFY(rect[2] - rect[0] < 1.01 * eps && rect[2] >= 0.2 && rect[0] <= 0.3);
     }
     for (const auto& note : zoomed.notes) QVERIFY(!QString::fromStdString(note).contains("super-cells"));
+
+    // A pick, where the whole grid would need super-cells: its surroundings' own cells, noted, and
+    // every point the view zooms to, whatever the evenly spaced subset.
+    const double wider = 0.004;  // 62,500 cells of the unit square, most of them non-empty
+    view.input.region.reset();
+    view.input.eps = wider;
+    view.input.picked = 12345;
+    view.input.max_display = 10'000;
+    const Layers picked = build_layers(view.input);
+    const float px = view.projected[2 * 12345], py = view.projected[2 * 12345 + 1];
+    for (std::size_t r = 0; r < picked.rects.size() / 4; ++r)
+      QVERIFY(std::abs(picked.rects[4 * r] - px) < 10 * wider && std::abs(picked.rects[4 * r + 1] - py) < 10 * wider);
+    QString notes;
+    for (const auto& note : picked.notes) notes += QString::fromStdString(note);
+    QVERIFY2(notes.contains("Cells drawn around the picked point only"), qPrintable(notes));
+    const std::set<std::uint32_t> drawn(picked.ids.begin(), picked.ids.end());
+    std::size_t near = 0;
+    for (std::uint32_t i = 0; i < points.size(); ++i)
+      if (std::abs(view.projected[2 * i] - px) <= 8 * wider && std::abs(view.projected[2 * i + 1] - py) <= 8 * wider) {
+        ++near;
+        QVERIFY2(drawn.count(i), qPrintable(QString("point %1 near the pick is not drawn").arg(i)));
+      }
+    QVERIFY2(near > 100, qPrintable(QString::number(near)));
   }
 
   // The occupancy shading is log-scaled and spans its whole ramp: one point and the fullest cell differ.

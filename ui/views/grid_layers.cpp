@@ -105,6 +105,17 @@ std::vector<Cell2d> cells_to_draw(const std::vector<Cell2d>& shown, std::int64_t
   return cells;
 }
 
+// Where the cells are drawn: a figure's region; or, where the whole grid would need super-cells and a
+// point is picked, the 17 x 17 cells around it (the view zooms to its 3 x 3), noted; else everywhere.
+std::optional<std::array<double, 4>> cells_region(const ViewInput& in, const PlaneGrid& grid,
+                                                  const std::vector<double>& st, Layers& out) {
+  if (in.region || !in.picked || grid.cells.size() <= kMaxDrawnCells) return in.region;
+  const double x = st[2 * *in.picked], y = st[2 * *in.picked + 1], reach = 8 * grid.width;
+  out.notes.push_back("Cells drawn around the picked point only: the grid's " + std::to_string(grid.cells.size()) +
+                      " non-empty cells would be drawn as super-cells; clear the pick to see them all");
+  return std::array<double, 4>{x - reach, y - reach, x + reach, y + reach};
+}
+
 void draw_cells(const PlaneGrid& grid, const std::optional<std::array<double, 4>>& region, Layers& out) {
   std::int64_t factor = 1;
   const std::vector<Cell2d> shown = cells_in(grid, region);
@@ -200,7 +211,7 @@ void grid_layers(const ViewInput& in, Layers& out, std::vector<Rgb>& colors) {
   const PlaneGrid grid = plane_grid(
       st, width,
       aligned ? std::array<double, 2>{in.grid->origin[aligned->x], in.grid->origin[aligned->y]} : median_origin(st));
-  draw_cells(grid, in.region, out);
+  draw_cells(grid, cells_region(in, grid, st, out), out);
   // Small grey points, so that the cells' occupancy shading stays readable under them.
   std::fill(colors.begin(), colors.end(), kGridPoint);
   out.small_points = true;

@@ -1,5 +1,6 @@
 #include "ui/views/view_layers.hpp"
 
+#include <cmath>
 #include <string>
 
 #include "core/run/error.hpp"
@@ -12,7 +13,25 @@ namespace simjoin::ui {
 
 namespace {
 
-// Chooses the displayed points (all, or every m-th plus the picked one) with colour per point id.
+// Whether point i lies in the box the view zooms to around the picked point (8 eps each way), where
+// every point is drawn when there are at most `most` of them off the evenly spaced subset.
+std::vector<bool> near_pick(const ViewInput& in, std::size_t stride, std::size_t most) {
+  std::vector<bool> near(in.points->size(), false);
+  if (!in.picked || !(in.eps > 0)) return near;
+  const float x = (*in.projected)[2 * *in.picked], y = (*in.projected)[2 * *in.picked + 1];
+  const double reach = 8 * in.eps;
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < near.size() && count <= most; ++i) {
+    near[i] = i % stride != 0 && std::abs((*in.projected)[2 * i] - x) <= reach &&
+              std::abs((*in.projected)[2 * i + 1] - y) <= reach;
+    count += near[i];
+  }
+  if (count > most) near.assign(near.size(), false);
+  return near;
+}
+
+// Chooses the displayed points (all, or every m-th plus the picked one, its neighbours and the points
+// around it) with colour per point id.
 void add_points(Layers& out, const ViewInput& in, const std::vector<Rgb>& colors) {
   const std::size_t n = in.points->size();
   const std::size_t stride = n > in.max_display ? (n + in.max_display - 1) / in.max_display : 1;
@@ -22,13 +41,17 @@ void add_points(Layers& out, const ViewInput& in, const std::vector<Rgb>& colors
     out.rgb.insert(out.rgb.end(), colors[i].begin(), colors[i].end());
   };
   for (std::size_t i = 0; i < n; i += stride) add(i);
-  if (stride > 1) {
-    // The picked point and its neighbours are drawn whatever the subset: they are what a pick shows.
-    for (std::size_t i = 0; i < n; ++i)
-      if (i % stride != 0 && (colors[i] == kNeighbour || (in.picked && i == *in.picked))) add(i);
-    out.notes.push_back("Showing " + std::to_string(out.ids.size()) + " of " + std::to_string(n) + " points (every " +
-                        std::to_string(stride) + "th) to keep drawing fast");
-  }
+  if (stride == 1) return;
+  // The picked point, its neighbours and the points the view zooms to are drawn whatever the subset:
+  // they are what a pick shows.
+  const std::vector<bool> near = near_pick(in, stride, in.max_display);
+  const std::size_t subset = out.ids.size();
+  for (std::size_t i = 0; i < n; ++i)
+    if (i % stride != 0 && (near[i] || colors[i] == kNeighbour || (in.picked && i == *in.picked))) add(i);
+  out.notes.push_back("Showing " + std::to_string(out.ids.size()) + " of " + std::to_string(n) + " points (every " +
+                      std::to_string(stride) + "th" +
+                      (out.ids.size() - subset > 1 ? ", and all of those around the picked point" : "") +
+                      ") to keep drawing fast");
 }
 
 // The picked point's neighbours within eps, joined to it by lines (the Grid view draws its own search).
