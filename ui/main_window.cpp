@@ -23,7 +23,6 @@
 
 #include "core/points/pca_axes.hpp"
 #include "core/vtkio/load_points.hpp"
-#include "ui/background_task.hpp"
 #include "ui/export/image_export.hpp"
 #include "ui/lessons/open_lesson.hpp"
 #include "ui/panels/charts_tab.hpp"
@@ -39,6 +38,7 @@
 #include "ui/views/projection_view.hpp"
 #include "ui/views/stale_marker.hpp"
 #include "ui/views/vtk_view_widget.hpp"
+#include "ui/workbench/background_task.hpp"
 
 namespace simjoin::ui {
 

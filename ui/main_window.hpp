@@ -21,7 +21,7 @@
 #include "ui/panels/info_panels.hpp"
 #include "ui/run/run_controller.hpp"
 #include "ui/views/view_layers.hpp"
-#include "ui/workbench.hpp"
+#include "ui/workbench/workbench.hpp"
 
 class QMenu;
 class QMessageBox;

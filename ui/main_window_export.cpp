@@ -6,7 +6,6 @@
 #include <QMessageBox>
 #include <QStatusBar>
 
-#include "ui/background_task.hpp"
 #include "ui/charts/chart_export_button.hpp"
 #include "ui/export/image_export.hpp"
 #include "ui/export/image_size_dialog.hpp"
@@ -15,6 +14,7 @@
 #include "ui/panels/runs_panel.hpp"
 #include "ui/views/projection_view.hpp"
 #include "ui/views/view_figure.hpp"
+#include "ui/workbench/background_task.hpp"
 
 #include "core/run/error.hpp"
 

@@ -1,6 +1,6 @@
 // simjoin: the command-line twin of Simjoin Studio.
 #include "app/cli/command_main.hpp"
-#include "core/run/cancel_signals.hpp"
+#include "core/io/cancel_signals.hpp"
 #include "core/run/openmp_threads.hpp"
 #include "cuda/gpu_engines.hpp"
 

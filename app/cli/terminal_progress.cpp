@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "core/run/cancel_signals.hpp"
+#include "core/io/cancel_signals.hpp"
 
 namespace simjoin::cli {
 

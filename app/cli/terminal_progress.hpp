@@ -1,6 +1,6 @@
 #pragma once
 // A RunControl wired to the terminal: a progress bar on stderr when it is a terminal, and the run
-// that SIGINT (Ctrl-C), SIGTERM and SIGHUP cancel (core/run/cancel_signals.hpp) while it exists.
+// that SIGINT (Ctrl-C), SIGTERM and SIGHUP cancel (core/io/cancel_signals.hpp) while it exists.
 #include <memory>
 
 #include "core/run/run_control.hpp"

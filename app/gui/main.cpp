@@ -16,9 +16,9 @@
 #include <QTabWidget>
 #include <QTimer>
 
+#include "core/io/cancel_signals.hpp"
 #include "core/options/option_schema.hpp"
 #include "core/report/machine_info.hpp"
-#include "core/run/cancel_signals.hpp"
 #include "core/run/engine.hpp"
 #include "core/run/error.hpp"
 #include "core/run/openmp_threads.hpp"

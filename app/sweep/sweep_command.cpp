@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/io/cancel_signals.hpp"
 #include "core/io/file_io.hpp"
-#include "core/run/cancel_signals.hpp"
 #include "core/run/error.hpp"
 #include "core/vtkio/load_points.hpp"
 #include "ui/charts/chart_export.hpp"
@@ -85,7 +85,7 @@ int run_sweep_command(const SweepOptions& options) {
   RunControl control;
   std::size_t done = 0;
   // A signal during the runs cancels them (exit 130); one while the files are written ends the process
-  // at once, removing their temporaries (core/run/cancel_signals.hpp).
+  // at once, removing their temporaries (core/io/cancel_signals.hpp).
   std::vector<SweepPoint> points;
   {
     const CancelOnSignal cancelled_by_signals(control);

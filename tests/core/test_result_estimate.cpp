@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
+#include "core/engines/result_estimate.hpp"
 #include "core/run/error.hpp"
 #include "core/run/memory.hpp"
-#include "core/run/result_estimate.hpp"
 #include "tests/core/oracle_check.hpp"
 
 using namespace simjoin;

@@ -33,7 +33,7 @@ LAYERS = {
     "ui": ("ui/views/grid_layers.cpp", '"ui/run/run_controller.hpp"'),
     "app/cli": ("app/cli/cmd_info.cpp", '"cuda/gpu_engines.hpp"'),
     "app/sweep": ("app/sweep/main.cpp", '"ui/charts/sweep_chart.hpp"'),
-    "ui/step_through": ("ui/step_through/step_through_tab.cpp", '"ui/workbench.hpp"'),
+    "ui/step_through": ("ui/step_through/step_through_tab.cpp", '"ui/workbench/workbench.hpp"'),
 }
 
 # (layer, planted include, whether the compiler refuses it: False where it cannot, see above).

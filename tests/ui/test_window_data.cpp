@@ -17,7 +17,6 @@
 #include "tests/ui/run/test_run_support.hpp"
 #include "tests/ui/window_support.hpp"
 #include "tests/ui/window_test_main.hpp"
-#include "ui/background_task.hpp"
 #include "ui/main_window.hpp"
 #include "ui/panels/charts_tab.hpp"
 #include "ui/panels/eps_spin_box.hpp"
@@ -26,6 +25,7 @@
 #include "ui/panels/sweep_panel.hpp"
 #include "ui/run/run_history_model.hpp"
 #include "ui/views/vtk_view_widget.hpp"
+#include "ui/workbench/background_task.hpp"
 
 using namespace simjoin;
 using namespace simjoin::ui;

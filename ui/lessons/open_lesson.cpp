@@ -7,7 +7,7 @@
 #include "ui/lessons/recall_by_k.hpp"
 #include "ui/panels/parameters_panel.hpp"
 #include "ui/views/projection_view.hpp"
-#include "ui/workbench.hpp"
+#include "ui/workbench/workbench.hpp"
 
 namespace simjoin::ui {
 

@@ -1,7 +1,6 @@
 #pragma once
-// Opens a lesson (lessons.hpp) in the window (ui/workbench.hpp): its sample, parameters, view and picked point, its
-// engines run one after the other, and its explanation with what those runs measured in the Lesson
-// dock.
+// Opens a lesson (lessons.hpp) in the window (ui/workbench/workbench.hpp): its sample, parameters, view and picked
+// point, its engines run one after the other, and its explanation with what those runs measured in the Lesson dock.
 #include <QLabel>
 
 #include "ui/lessons/lessons.hpp"

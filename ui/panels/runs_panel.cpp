@@ -13,10 +13,10 @@
 
 #include <algorithm>
 
-#include "ui/background_task.hpp"
 #include "ui/panels/run_compare_dialog.hpp"
 #include "ui/run/run_history_model.hpp"
 #include "ui/run/run_verify.hpp"
+#include "ui/workbench/background_task.hpp"
 
 namespace simjoin::ui {
 

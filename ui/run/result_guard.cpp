@@ -1,6 +1,6 @@
 #include "ui/run/result_guard.hpp"
 
-#include "core/run/result_estimate.hpp"
+#include "core/engines/result_estimate.hpp"
 
 namespace simjoin::ui {
 

@@ -12,7 +12,7 @@
 #include "ui/format/count_text.hpp"
 #include "ui/panels/parameters_panel.hpp"
 #include "ui/step_through/step_canvas.hpp"
-#include "ui/workbench.hpp"
+#include "ui/workbench/workbench.hpp"
 
 namespace simjoin::ui {
 

@@ -1,4 +1,4 @@
-#include "core/run/cancel_signals.hpp"
+#include "core/io/cancel_signals.hpp"
 
 #include <semaphore.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "core/run/result_estimate.hpp"
+#include "core/engines/result_estimate.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "ui/background_task.hpp"
+#include "ui/workbench/background_task.hpp"
 
 #include <QEventLoop>
 #include <QFutureWatcher>
