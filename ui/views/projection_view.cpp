@@ -32,9 +32,13 @@ constexpr int kLegendWidth = 220;
 // Points drawn at most: an evenly spaced subset beyond (the density of the whole, as a sample), so that
 // a frame stays well within the 100 ms the window may pause. OpenGL in software (llvmpipe) took 60-110 ms
 // a frame for 100,000 points at 5 M loaded on two cores, 35-90 ms for 50,000.
-std::size_t max_drawn_points() {
-  static const std::size_t most = VtkViewWidget::openGLInSoftware() ? 50'000 : 100'000;
-  return most;
+std::size_t max_drawn_points() { return VtkViewWidget::openGLInSoftware() ? 50'000 : 100'000; }
+
+// Layers that say why the view could not be drawn.
+Layers failed_drawing(const std::exception& error) {
+  Layers failed;
+  failed.notes.push_back(std::string("The view could not be drawn: ") + error.what());
+  return failed;
 }
 
 // Axis combo entries: data = index, negative for raw dimensions (-1 - dim).
@@ -286,9 +290,7 @@ struct ProjectionView::DrawingState {
       input.region = region;
       return build_layers(input);
     } catch (const std::exception& error) {
-      Layers failed;
-      failed.notes.push_back(std::string("The view could not be drawn: ") + error.what());
-      return failed;
+      return failed_drawing(error);
     }
   }
 };
@@ -325,8 +327,8 @@ void ProjectionView::startBuild() {
     try {
       built->projected = state.projection();
       built->layers = state.layers(*built->projected, most);
-    } catch (const std::exception& error) {
-      built->layers.notes.push_back(std::string("The view could not be drawn: ") + error.what());
+    } catch (const std::exception& error) {  // the projection
+      built->layers = failed_drawing(error);
     }
     built->scene = build_scene_data(built->layers);
     return built;

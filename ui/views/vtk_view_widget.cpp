@@ -184,31 +184,37 @@ void VtkViewWidget::zoomTo(const QRectF& region) {
   update();
 }
 
-bool VtkViewWidget::openGLUsable() {
-  static const bool usable = [] {
-    const QString platform = QGuiApplication::platformName();
-    if (platform == "offscreen" || platform == "minimal") return false;
-    QOpenGLContext context;
-    return context.create();
-  }();
-  return usable;
-}
+namespace {
+// What this display's OpenGL is, found once: whether a context can be made, and whether it renders
+// on the CPU (its GL_RENDERER names a software rasteriser).
+struct OpenGLProbe {
+  bool usable = false, software = false;
+};
 
-bool VtkViewWidget::openGLInSoftware() {
-  static const bool software = [] {
-    if (!openGLUsable()) return false;
+const OpenGLProbe& opengl_probe() {
+  static const OpenGLProbe probe = [] {
+    OpenGLProbe found;
+    const QString platform = QGuiApplication::platformName();
+    if (platform == "offscreen" || platform == "minimal") return found;
+    QOpenGLContext context;
+    found.usable = context.create();
     QOffscreenSurface surface;
     surface.create();
-    QOpenGLContext context;
-    if (!context.create() || !context.makeCurrent(&surface)) return false;
+    if (!found.usable || !context.makeCurrent(&surface)) return found;
     const auto* name = reinterpret_cast<const char*>(context.functions()->glGetString(GL_RENDERER));
     const QString renderer = name ? QString::fromLatin1(name).toLower() : QString();
     context.doneCurrent();
-    return renderer.contains("llvmpipe") || renderer.contains("softpipe") || renderer.contains("software") ||
-           renderer.contains("swiftshader");
+    found.software = renderer.contains("llvmpipe") || renderer.contains("softpipe") || renderer.contains("software") ||
+                     renderer.contains("swiftshader");
+    return found;
   }();
-  return software;
+  return probe;
 }
+}  // namespace
+
+bool VtkViewWidget::openGLUsable() { return opengl_probe().usable; }
+
+bool VtkViewWidget::openGLInSoftware() { return opengl_probe().software; }
 
 void VtkViewWidget::focusOn(double x, double y, double half_height) {
   resetCamera();
