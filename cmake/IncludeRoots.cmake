@@ -1,5 +1,5 @@
 # The walls between the libraries, held by the compiler (docs/ARCHITECTURE.md, "Walls"). Every
-# #include names a path from the repository's root ("core/run/engine.hpp"), but no target sees that root:
+# #include names a path from the repository's root ("core/join/engine.hpp"), but no target sees that root:
 # each gets an include root of its own under build/include/<target>/ holding links to its own
 # headers only, so that a header of a library the target does not link is not found. Folders in the
 # root are real and each header is linked on its own, so that "core/../ui/x.hpp" finds nothing either.

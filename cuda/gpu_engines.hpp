@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "core/join/engine.hpp"
 #include "core/report/machine_info.hpp"
-#include "core/run/engine.hpp"
 
 namespace simjoin {
 

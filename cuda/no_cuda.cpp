@@ -1,5 +1,5 @@
 // Built when no CUDA compiler was found: the program still runs, on the CPU engines.
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
 #include "cuda/gpu_engines.hpp"
 #include "cuda/rejoin.hpp"
 

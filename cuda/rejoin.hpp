@@ -10,10 +10,10 @@
 #include <memory>
 #include <vector>
 
+#include "core/base/pair_sink.hpp"
+#include "core/base/run_control.hpp"
+#include "core/join/run_stats.hpp"
 #include "core/points/point_set.hpp"
-#include "core/run/pair_sink.hpp"
-#include "core/run/run_control.hpp"
-#include "core/run/run_stats.hpp"
 
 namespace simjoin {
 

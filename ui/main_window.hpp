@@ -11,12 +11,12 @@
 #include <QPointer>
 #include <QStringList>
 
+#include "core/base/error.hpp"
+#include "core/join/engine.hpp"
+#include "core/join/run_stats.hpp"
 #include "core/points/eps_estimate.hpp"
 #include "core/points/pca.hpp"
 #include "core/points/point_set.hpp"
-#include "core/run/engine.hpp"
-#include "core/run/error.hpp"
-#include "core/run/run_stats.hpp"
 #include "ui/export/image_size.hpp"
 #include "ui/panels/info_panels.hpp"
 #include "ui/run/run_controller.hpp"

@@ -16,7 +16,7 @@
 #include "ui/views/view_figure.hpp"
 #include "ui/workbench/background_task.hpp"
 
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
 
 namespace simjoin::ui {
 

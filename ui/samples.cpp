@@ -7,8 +7,8 @@
 #include <QFileInfo>
 #include <QTemporaryDir>
 
+#include "core/base/error.hpp"
 #include "core/points/generators.hpp"
-#include "core/run/error.hpp"
 #include "core/vtkio/load_points.hpp"
 
 namespace simjoin::ui {

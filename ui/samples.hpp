@@ -4,8 +4,8 @@
 #include <QString>
 #include <QStringList>
 
+#include "core/base/run_control.hpp"
 #include "core/points/point_set.hpp"
-#include "core/run/run_control.hpp"
 
 namespace simjoin::ui {
 

@@ -17,11 +17,12 @@
 #include "app/cli/peer_baselines.hpp"
 #include "app/cli/run_summary.hpp"
 #include "app/cli/terminal_progress.hpp"
+#include "core/base/error.hpp"
 #include "core/engines/result_estimate.hpp"
 #include "core/io/pair_writers.hpp"
 #include "core/points/generators.hpp"
 #include "core/report/repeat_timing.hpp"
-#include "core/run/error.hpp"
+#include "core/run/run_engine.hpp"
 #include "cuda/gpu_engines.hpp"
 
 namespace simjoin::cli {

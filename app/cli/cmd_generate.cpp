@@ -2,9 +2,9 @@
 #include <cstdio>
 
 #include "app/cli/commands.hpp"
+#include "core/base/error.hpp"
 #include "core/io/point_writers.hpp"
 #include "core/points/generators.hpp"
-#include "core/run/error.hpp"
 
 namespace simjoin::cli {
 

@@ -7,11 +7,12 @@
 #include "app/cli/load_input.hpp"
 #include "app/cli/run_summary.hpp"
 #include "app/cli/terminal_progress.hpp"
+#include "core/base/error.hpp"
 #include "core/io/pair_writers.hpp"
 #include "core/io/point_labels.hpp"
 #include "core/io/scratch_pairs.hpp"
 #include "core/report/stats_document.hpp"
-#include "core/run/error.hpp"
+#include "core/run/run_engine.hpp"
 #include "core/vtkio/vtk_points.hpp"
 
 namespace simjoin::cli {

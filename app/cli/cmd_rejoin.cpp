@@ -8,8 +8,8 @@
 #include "app/cli/load_input.hpp"
 #include "app/cli/run_summary.hpp"
 #include "app/cli/terminal_progress.hpp"
+#include "core/base/error.hpp"
 #include "core/io/pair_writers.hpp"
-#include "core/run/error.hpp"
 #include "cuda/gpu_engines.hpp"
 #include "cuda/rejoin.hpp"
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "app/cli/commands.hpp"
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
 
 namespace simjoin::cli {
 

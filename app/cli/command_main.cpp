@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <new>
 
+#include "core/base/error.hpp"
 #include "core/io/atomic_file.hpp"
-#include "core/run/error.hpp"
 
 namespace simjoin::cli {
 

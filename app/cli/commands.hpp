@@ -5,7 +5,7 @@
 
 #include <functional>
 
-#include "core/run/engine.hpp"
+#include "core/join/engine.hpp"
 
 namespace simjoin::cli {
 

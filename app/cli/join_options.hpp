@@ -5,8 +5,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "core/join/engine.hpp"
 #include "core/options/option_schema.hpp"
-#include "core/run/engine.hpp"
 
 namespace simjoin::cli {
 

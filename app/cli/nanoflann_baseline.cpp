@@ -4,7 +4,7 @@
 // and prunes subtrees against the same value, so a plain radius search misses pairs at exactly eps.
 // The search here runs with eps^2 widened by a relative 1e-9 and the project's rule decides every
 // candidate: nanoflann's own float64 sum (dimension order, as the oracle's) where it is clearly
-// inside or outside, the oracle (core/frame/exact_test.hpp) in the narrow band around eps^2. The count
+// inside or outside, the oracle (core/numeric/exact_test.hpp) in the narrow band around eps^2. The count
 // is then exactly the exact engines'.
 #include <chrono>
 #include <cmath>
@@ -13,8 +13,8 @@
 #include <nanoflann.hpp>
 
 #include "app/cli/peer_baselines.hpp"
+#include "core/base/parallel.hpp"
 #include "core/frame/join_frame.hpp"
-#include "core/run/parallel.hpp"
 
 namespace simjoin::cli {
 

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "core/base/pair_sink.hpp"
 #include "core/points/point_set.hpp"
 #include "core/report/repeat_timing.hpp"
-#include "core/run/pair_sink.hpp"
 
 namespace simjoin::cli {
 

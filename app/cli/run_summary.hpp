@@ -2,7 +2,7 @@
 // Human-readable summary of a finished run, shared by join and bench.
 #include <string>
 
-#include "core/run/run_stats.hpp"
+#include "core/join/run_stats.hpp"
 
 namespace simjoin::cli {
 

@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/base/error.hpp"
 #include "core/io/point_writers.hpp"
-#include "core/run/error.hpp"
 
 namespace simjoin::cli {
 

@@ -3,7 +3,7 @@
 // that SIGINT (Ctrl-C), SIGTERM and SIGHUP cancel (core/io/cancel_signals.hpp) while it exists.
 #include <memory>
 
-#include "core/run/run_control.hpp"
+#include "core/base/run_control.hpp"
 
 namespace simjoin::cli {
 

@@ -16,11 +16,11 @@
 #include <QTabWidget>
 #include <QTimer>
 
+#include "core/base/error.hpp"
 #include "core/io/cancel_signals.hpp"
+#include "core/join/engine.hpp"
 #include "core/options/option_schema.hpp"
 #include "core/report/machine_info.hpp"
-#include "core/run/engine.hpp"
-#include "core/run/error.hpp"
 #include "core/run/openmp_threads.hpp"
 #include "cuda/gpu_engines.hpp"
 #include "ui/charts/chart_export.hpp"

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
 
 namespace py = pybind11;
 

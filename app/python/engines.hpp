@@ -2,7 +2,7 @@
 // The engines the module offers: the CLI's, CPU and GPU.
 #include <pybind11/pybind11.h>
 
-#include "core/run/engine.hpp"
+#include "core/join/engine.hpp"
 
 namespace simjoin::python {
 

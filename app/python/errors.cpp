@@ -2,7 +2,7 @@
 
 #include <new>
 
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
 
 namespace simjoin::python {
 

@@ -6,8 +6,8 @@
 
 #include <functional>
 
-#include "core/run/run_control.hpp"
-#include "core/run/run_stats.hpp"
+#include "core/base/run_control.hpp"
+#include "core/join/run_stats.hpp"
 
 namespace simjoin::python {
 

@@ -6,7 +6,8 @@
 #include "app/python/neighbor_graph.hpp"
 #include "app/python/owning_array.hpp"
 #include "app/python/pair_rows.hpp"
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
+#include "core/run/run_engine.hpp"
 
 namespace py = pybind11;
 

@@ -7,7 +7,7 @@
 #include "app/python/errors.hpp"
 #include "app/python/join.hpp"
 #include "app/python/partition_plan.hpp"
-#include "core/run/run_stats.hpp"
+#include "core/join/run_stats.hpp"
 
 namespace py = pybind11;
 using namespace simjoin;

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include "app/python/pair_rows.hpp"
-#include "core/run/memory.hpp"
-#include "core/run/parallel.hpp"
+#include "core/base/memory.hpp"
+#include "core/base/parallel.hpp"
 
 namespace simjoin::python {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "app/python/host_array.hpp"
-#include "core/run/engine.hpp"
+#include "core/join/engine.hpp"
 
 namespace simjoin::python {
 

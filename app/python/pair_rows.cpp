@@ -7,8 +7,8 @@
 #include <numeric>
 #include <utility>
 
-#include "core/run/error.hpp"
-#include "core/run/parallel.hpp"
+#include "core/base/error.hpp"
+#include "core/base/parallel.hpp"
 
 namespace simjoin::python {
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "app/python/host_array.hpp"
-#include "core/run/pair_sink.hpp"
-#include "core/run/run_control.hpp"
+#include "core/base/pair_sink.hpp"
+#include "core/base/run_control.hpp"
 
 namespace simjoin::python {
 

@@ -4,12 +4,12 @@
 
 #include "app/python/array_points.hpp"
 #include "app/python/owning_array.hpp"
+#include "core/base/error.hpp"
+#include "core/base/parallel.hpp"
 #include "core/engines/cpu_kmeans.hpp"
 #include "core/frame/join_frame.hpp"
-#include "core/frame/numeric_rules.hpp"
+#include "core/numeric/numeric_rules.hpp"
 #include "core/points/kmeans.hpp"
-#include "core/run/error.hpp"
-#include "core/run/parallel.hpp"
 
 namespace py = pybind11;
 

@@ -7,8 +7,8 @@
 #include "app/cli/command_main.hpp"
 #include "app/cli/join_options.hpp"
 #include "app/sweep/sweep_command.hpp"
+#include "core/base/error.hpp"
 #include "core/io/cancel_signals.hpp"
-#include "core/run/error.hpp"
 #include "core/run/openmp_threads.hpp"
 #include "cuda/gpu_engines.hpp"
 

@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/base/error.hpp"
 #include "core/io/cancel_signals.hpp"
 #include "core/io/file_io.hpp"
-#include "core/run/error.hpp"
 #include "core/vtkio/load_points.hpp"
 #include "ui/charts/chart_export.hpp"
 #include "ui/charts/sweep_chart.hpp"

@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <string>
 
-#include "core/run/engine.hpp"
+#include "core/join/engine.hpp"
 
 namespace simjoin {
 

@@ -1,7 +1,7 @@
 #include "core/engines/cpu_bruteforce.hpp"
 
+#include "core/base/parallel.hpp"
 #include "core/frame/join_frame.hpp"
-#include "core/run/parallel.hpp"
 
 namespace simjoin {
 

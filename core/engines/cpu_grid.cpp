@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "core/base/parallel.hpp"
 #include "core/engines/grid_join.hpp"
-#include "core/run/parallel.hpp"
 
 namespace simjoin {
 

@@ -7,11 +7,11 @@
 #include <new>
 #include <optional>
 
+#include "core/base/error.hpp"
+#include "core/base/parallel.hpp"
 #include "core/engines/grid_join.hpp"
-#include "core/frame/numeric_rules.hpp"
+#include "core/numeric/numeric_rules.hpp"
 #include "core/points/kmeans.hpp"
-#include "core/run/error.hpp"
-#include "core/run/parallel.hpp"
 
 // Why cpu-kmeans is exact, for self-joins and A join B alike. Let a (own partition i) and b (own
 // partition j != i) satisfy |a - b| <= eps, and let h(x) be the signed distance of x to the

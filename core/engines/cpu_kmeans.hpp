@@ -2,7 +2,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/run/engine.hpp"
+#include "core/join/engine.hpp"
 
 namespace simjoin {
 

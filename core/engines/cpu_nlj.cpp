@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "core/frame/numeric_rules.hpp"
-#include "core/run/parallel.hpp"
+#include "core/base/parallel.hpp"
+#include "core/numeric/numeric_rules.hpp"
 
 namespace simjoin {
 

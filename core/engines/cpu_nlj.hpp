@@ -1,5 +1,5 @@
 #pragma once
-#include "core/run/engine.hpp"
+#include "core/join/engine.hpp"
 
 namespace simjoin {
 

@@ -9,8 +9,8 @@
 #include <boost/geometry/index/rtree.hpp>
 #include <boost/iterator/function_output_iterator.hpp>
 
-#include "core/frame/numeric_rules.hpp"
-#include "core/run/parallel.hpp"
+#include "core/base/parallel.hpp"
+#include "core/numeric/numeric_rules.hpp"
 
 namespace simjoin {
 

@@ -6,10 +6,10 @@
 #include <limits>
 #include <numeric>
 
+#include "core/base/parallel.hpp"
 #include "core/engines/grid_cell_order.hpp"
 #include "core/engines/grid_cell_sort.hpp"
 #include "core/engines/grid_cost.hpp"
-#include "core/run/parallel.hpp"
 
 namespace simjoin {
 

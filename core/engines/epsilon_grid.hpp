@@ -1,6 +1,6 @@
 #pragma once
 // The epsilon-grid of Gowanlock & Karsin: cells a hair wider than the search radius (grid_cell_width in
-// core/frame/numeric_rules.hpp) over a few chosen dimensions, non-empty cells only (B: sorted cell
+// core/numeric/numeric_rules.hpp) over a few chosen dimensions, non-empty cells only (B: sorted cell
 // coordinates, G: point ranges, A: point ids by cell, M: per dimension the non-empty cell coordinates).
 // The points' coordinates are also kept in cell order, one column per dimension, so that comparing a
 // query with a run of adjacent cells is one contiguous loop.
@@ -10,10 +10,10 @@
 #include <utility>
 #include <vector>
 
+#include "core/base/run_control.hpp"
 #include "core/engines/point_rows.hpp"
-#include "core/frame/numeric_rules.hpp"
-#include "core/run/run_control.hpp"
-#include "core/run/run_stats.hpp"
+#include "core/join/run_stats.hpp"
+#include "core/numeric/numeric_rules.hpp"
 
 namespace simjoin {
 
@@ -42,7 +42,7 @@ class EpsilonGrid {
   GridStructure group(const PointRows& rows) const;
 
   // Cell coordinate of point p in slot s of the geometry in g (cell width, indexed dimensions,
-  // origin): at least 0 and below 2^60 + 3 (see grid_cell_width in core/frame/numeric_rules.hpp).
+  // origin): at least 0 and below 2^60 + 3 (see grid_cell_width in core/numeric/numeric_rules.hpp).
   static std::int64_t cell_coordinate(const GridStructure& g, const float* p, std::size_t s);
   // cell_coordinate(g, p, s) for many points: the same values, mostly without cell_floor's two
   // divisions. (x - origin) times the width's rounded inverse errs by under 2^-27 cells below 2^24

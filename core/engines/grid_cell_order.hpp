@@ -8,11 +8,11 @@
 #include <utility>
 #include <vector>
 
-#include "core/frame/numeric_rules.hpp"
+#include "core/numeric/numeric_rules.hpp"
 
 namespace simjoin {
 
-// cell_floor and the cell width are in core/frame/numeric_rules.hpp, shared with the GPU.
+// cell_floor and the cell width are in core/numeric/numeric_rules.hpp, shared with the GPU.
 
 // The sorted cells [first, last) of `cells` (count cells of m coordinates each) that are
 // (x, c[1], ..., c[m-1]) with low <= x <= high. With m = 0 that is the one cell.

@@ -4,9 +4,9 @@
 #include <bit>
 #include <numeric>
 
+#include "core/base/parallel.hpp"
 #include "core/engines/epsilon_grid.hpp"
 #include "core/engines/grid_cell_order.hpp"
-#include "core/run/parallel.hpp"
 
 namespace simjoin {
 

@@ -3,9 +3,9 @@
 // order of grid_cell_order.hpp.
 #include <vector>
 
+#include "core/base/run_control.hpp"
 #include "core/engines/point_rows.hpp"
-#include "core/run/run_control.hpp"
-#include "core/run/run_stats.hpp"
+#include "core/join/run_stats.hpp"
 
 namespace simjoin {
 

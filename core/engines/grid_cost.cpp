@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "core/base/parallel.hpp"
 #include "core/engines/epsilon_grid.hpp"
-#include "core/run/parallel.hpp"
 
 namespace simjoin {
 

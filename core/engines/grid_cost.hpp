@@ -5,9 +5,9 @@
 // queries, each counted exactly against every point.
 #include <string>
 
+#include "core/base/run_control.hpp"
 #include "core/engines/point_rows.hpp"
-#include "core/run/run_control.hpp"
-#include "core/run/run_stats.hpp"
+#include "core/join/run_stats.hpp"
 
 namespace simjoin {
 

@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "core/engines/epsilon_grid.hpp"
-#include "core/frame/numeric_rules.hpp"
-#include "core/run/engine.hpp"
+#include "core/join/engine.hpp"
+#include "core/numeric/numeric_rules.hpp"
 
 namespace simjoin {
 

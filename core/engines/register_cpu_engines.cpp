@@ -4,7 +4,7 @@
 #include "core/engines/cpu_kmeans.hpp"
 #include "core/engines/cpu_nlj.hpp"
 #include "core/engines/cpu_rtree.hpp"
-#include "core/run/engine.hpp"
+#include "core/join/engine.hpp"
 
 namespace simjoin {
 

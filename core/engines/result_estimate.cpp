@@ -4,9 +4,10 @@
 #include <cmath>
 #include <optional>
 
+#include "core/base/error.hpp"
+#include "core/base/memory.hpp"
 #include "core/engines/cpu_grid.hpp"
-#include "core/run/error.hpp"
-#include "core/run/memory.hpp"
+#include "core/run/run_engine.hpp"
 
 namespace simjoin {
 

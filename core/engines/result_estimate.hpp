@@ -3,7 +3,7 @@
 // refuse a result that cannot fit (and say how to get it instead).
 #include <cstdint>
 
-#include "core/run/engine.hpp"
+#include "core/join/engine.hpp"
 
 namespace simjoin {
 

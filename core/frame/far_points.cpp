@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/base/parallel.hpp"
 #include "core/frame/join_frame.hpp"
-#include "core/run/parallel.hpp"
 
 namespace simjoin {
 

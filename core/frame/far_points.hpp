@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/frame/join_frame.hpp"
-#include "core/run/engine.hpp"
+#include "core/join/engine.hpp"
 
 namespace simjoin {
 

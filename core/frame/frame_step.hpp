@@ -6,7 +6,7 @@
 //
 // Two lengths, two names: JoinParams::eps is the caller's eps in the file's units, and stays so;
 // JoinInputs::search_radius is the frame's radius in frame units, the one an engine's index searches.
-#include "core/run/engine.hpp"
+#include "core/join/engine.hpp"
 
 namespace simjoin {
 

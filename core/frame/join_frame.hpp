@@ -3,14 +3,14 @@
 // of the joint bounding box of A and B), scaled by a power of two where eps lies outside
 // [2^-40, 2^40] (bringing it near 1), then rounded to float32: large offsets (UTM or Earth-centred
 // metres) cost no precision, and neither eps^2 nor the squared distances can overflow or underflow. The frame also
-// proves the band of core/frame/exact_test.hpp and the search radius the engines' indexes must cover.
+// proves the band of core/numeric/exact_test.hpp and the search radius the engines' indexes must cover.
 #include <cstddef>
 #include <string>
 #include <vector>
 
-#include "core/frame/exact_test.hpp"
+#include "core/base/run_control.hpp"
+#include "core/numeric/exact_test.hpp"
 #include "core/points/point_set.hpp"
-#include "core/run/run_control.hpp"
 
 namespace simjoin {
 

@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
 
 namespace simjoin {
 

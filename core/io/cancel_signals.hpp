@@ -6,7 +6,7 @@
 // temporary of core/io/atomic_file.hpp itself. A run that has not ended 50 ms after the first signal
 // (a thread held in the kernel, where no signal reaches it) is ended the same way, so that the exit
 // follows the signal within 100 ms. An older file of an output's name is kept either way.
-#include "core/run/run_control.hpp"
+#include "core/base/run_control.hpp"
 
 namespace simjoin {
 

@@ -8,7 +8,7 @@
 
 #include <unistd.h>
 
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
 
 namespace simjoin {
 

@@ -7,8 +7,8 @@
 #include <memory>
 #include <string>
 
+#include "core/base/run_control.hpp"
 #include "core/io/atomic_file.hpp"
-#include "core/run/run_control.hpp"
 
 namespace simjoin {
 

@@ -3,9 +3,9 @@
 #include <cmath>
 #include <string_view>
 
+#include "core/base/error.hpp"
 #include "core/io/binary_values.hpp"
 #include "core/io/file_io.hpp"
-#include "core/run/error.hpp"
 
 namespace simjoin {
 

@@ -3,8 +3,8 @@
 // code: no LAS library is packaged for Debian 12.
 #include <string>
 
+#include "core/base/run_control.hpp"
 #include "core/points/point_set.hpp"
-#include "core/run/run_control.hpp"
 
 namespace simjoin {
 

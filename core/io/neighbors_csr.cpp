@@ -1,10 +1,10 @@
 #include <algorithm>
 #include <memory>
 
+#include "core/base/memory.hpp"
+#include "core/base/parallel.hpp"
 #include "core/io/npy.hpp"
 #include "core/io/pair_writers.hpp"
-#include "core/run/memory.hpp"
-#include "core/run/parallel.hpp"
 
 namespace simjoin {
 

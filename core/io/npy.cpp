@@ -8,8 +8,8 @@
 #include <optional>
 #include <vector>
 
+#include "core/base/error.hpp"
 #include "core/io/file_io.hpp"
-#include "core/run/error.hpp"
 
 namespace simjoin {
 

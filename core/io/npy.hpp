@@ -5,8 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/base/run_control.hpp"
 #include "core/points/point_set.hpp"
-#include "core/run/run_control.hpp"
 
 namespace simjoin {
 

@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
 
 namespace simjoin {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/base/run_control.hpp"
 #include "core/io/binary_values.hpp"
-#include "core/run/run_control.hpp"
 
 namespace simjoin {
 

@@ -12,9 +12,9 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "core/base/error.hpp"
+#include "core/base/pair_sink.hpp"
 #include "core/io/file_io.hpp"
-#include "core/run/error.hpp"
-#include "core/run/pair_sink.hpp"
 
 namespace simjoin {
 

@@ -2,9 +2,9 @@
 
 #include <utility>
 
+#include "core/base/error.hpp"
 #include "core/io/line_reader.hpp"
 #include "core/io/number_text.hpp"
-#include "core/run/error.hpp"
 
 namespace simjoin {
 

@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <string_view>
 
+#include "core/base/error.hpp"
 #include "core/io/file_io.hpp"
 #include "core/io/line_reader.hpp"
 #include "core/io/number_text.hpp"
 #include "core/io/ply_header.hpp"
-#include "core/run/error.hpp"
 
 namespace simjoin {
 

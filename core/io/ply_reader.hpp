@@ -2,8 +2,8 @@
 // PLY point files (ASCII, binary little and big endian), read by the project's own code.
 #include <string>
 
+#include "core/base/run_control.hpp"
 #include "core/points/point_set.hpp"
-#include "core/run/run_control.hpp"
 
 namespace simjoin {
 

@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/run/pair_sink.hpp"
-#include "core/run/run_stats.hpp"
+#include "core/base/pair_sink.hpp"
+#include "core/join/run_stats.hpp"
 
 namespace simjoin {
 

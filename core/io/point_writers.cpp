@@ -2,9 +2,9 @@
 
 #include <charconv>
 
+#include "core/base/error.hpp"
 #include "core/io/file_io.hpp"
 #include "core/io/npy.hpp"
-#include "core/run/error.hpp"
 
 namespace simjoin {
 

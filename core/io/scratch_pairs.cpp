@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/run/memory.hpp"
+#include "core/base/memory.hpp"
 
 namespace simjoin {
 

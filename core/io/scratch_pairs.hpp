@@ -8,8 +8,8 @@
 #include <optional>
 #include <string>
 
+#include "core/base/pair_sink.hpp"
 #include "core/io/pair_writers.hpp"
-#include "core/run/pair_sink.hpp"
 
 namespace simjoin {
 

@@ -7,9 +7,9 @@
 #include <cstring>
 #include <string_view>
 
+#include "core/base/error.hpp"
 #include "core/io/file_io.hpp"
 #include "core/io/number_text.hpp"
-#include "core/run/error.hpp"
 
 namespace simjoin {
 

@@ -3,12 +3,12 @@
 #include <string_view>
 #include <vector>
 
+#include "core/base/error.hpp"
 #include "core/io/file_io.hpp"
 #include "core/io/line_reader.hpp"
 #include "core/io/number_text.hpp"
 #include "core/io/ply_header.hpp"
 #include "core/io/vtk_number_types.hpp"
-#include "core/run/error.hpp"
 
 namespace simjoin {
 

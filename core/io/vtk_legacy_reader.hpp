@@ -2,8 +2,8 @@
 // The points of legacy VTK files (.vtk), read by the project's own code rather than VTK's reader.
 #include <string>
 
+#include "core/base/run_control.hpp"
 #include "core/points/point_set.hpp"
-#include "core/run/run_control.hpp"
 
 namespace simjoin {
 

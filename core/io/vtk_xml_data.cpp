@@ -6,9 +6,9 @@
 #include <array>
 #include <vector>
 
+#include "core/base/error.hpp"
+#include "core/base/run_control.hpp"
 #include "core/io/binary_values.hpp"
-#include "core/run/error.hpp"
-#include "core/run/run_control.hpp"
 
 namespace simjoin {
 

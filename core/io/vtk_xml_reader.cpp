@@ -4,12 +4,12 @@
 #include <optional>
 #include <string_view>
 
+#include "core/base/error.hpp"
 #include "core/io/file_io.hpp"
 #include "core/io/number_text.hpp"
 #include "core/io/vtk_number_types.hpp"
 #include "core/io/vtk_xml_data.hpp"
 #include "core/io/xml_tags.hpp"
-#include "core/run/error.hpp"
 
 namespace simjoin {
 

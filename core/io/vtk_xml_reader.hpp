@@ -3,8 +3,8 @@
 // which crashes or hangs on corrupt files.
 #include <string>
 
+#include "core/base/run_control.hpp"
 #include "core/points/point_set.hpp"
-#include "core/run/run_control.hpp"
 
 namespace simjoin {
 

@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "core/frame/exact_test.hpp"
+#include "core/numeric/exact_test.hpp"
 #include "core/points/kth_neighbour.hpp"
 
 namespace simjoin {

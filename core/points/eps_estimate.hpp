@@ -3,8 +3,8 @@
 // that parameters follow the data's own scale (metres, degrees or unit cubes alike).
 #include <cstddef>
 
+#include "core/base/run_control.hpp"
 #include "core/points/point_set.hpp"
-#include "core/run/run_control.hpp"
 
 namespace simjoin {
 
@@ -24,7 +24,7 @@ struct EpsEstimate {
   double high() const;
 };
 
-// Distances are the oracle's float64 distances on the file's values (core/frame/exact_test.hpp). Up to
+// Distances are the oracle's float64 distances on the file's values (core/numeric/exact_test.hpp). Up to
 // 1,000 evenly spaced query points (at least 100 in high dimensions at millions of points) find
 // their exact 10th neighbour among all points (core/points/kth_neighbour.hpp). Cancellable through `control`.
 EpsEstimate estimate_eps(const PointSet& points, RunControl& control);

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <random>
 
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
 
 namespace simjoin {
 

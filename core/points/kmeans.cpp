@@ -6,8 +6,8 @@
 #include <cmath>
 #include <random>
 
-#include "core/frame/numeric_rules.hpp"
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
+#include "core/numeric/numeric_rules.hpp"
 
 namespace simjoin {
 

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "core/frame/numeric_rules.hpp"
+#include "core/base/run_control.hpp"
+#include "core/numeric/numeric_rules.hpp"
 #include "core/points/point_set.hpp"
-#include "core/run/run_control.hpp"
 
 namespace simjoin {
 

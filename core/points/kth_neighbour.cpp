@@ -9,7 +9,7 @@
 #include <numeric>
 #include <optional>
 
-#include "core/run/parallel.hpp"
+#include "core/base/parallel.hpp"
 
 namespace simjoin {
 

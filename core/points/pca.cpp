@@ -7,7 +7,7 @@
 
 #include <Eigen/Eigenvalues>
 
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
 
 namespace simjoin {
 

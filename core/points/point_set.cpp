@@ -7,7 +7,7 @@
 #include <random>
 #include <unordered_set>
 
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
 
 namespace simjoin {
 

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/run/run_stats.hpp"
+#include "core/join/run_stats.hpp"
 
 namespace simjoin {
 

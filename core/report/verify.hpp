@@ -1,11 +1,11 @@
 #pragma once
 // Compares an engine's pairs with the oracle's. Exact engines must return exactly the oracle's pairs
-// (core/frame/exact_test.hpp), so there is no tolerance.
+// (core/numeric/exact_test.hpp), so there is no tolerance.
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "core/run/pair_sink.hpp"
+#include "core/base/pair_sink.hpp"
 
 namespace simjoin {
 

@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "core/base/error.hpp"
 #include "core/io/file_io.hpp"
 #include "core/io/las_reader.hpp"
 #include "core/io/npy.hpp"
 #include "core/io/ply_reader.hpp"
 #include "core/io/vtk_legacy_reader.hpp"
 #include "core/io/vtk_xml_reader.hpp"
-#include "core/run/error.hpp"
 
 namespace simjoin {
 

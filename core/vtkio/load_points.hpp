@@ -2,9 +2,9 @@
 #include <string>
 #include <vector>
 
+#include "core/base/run_control.hpp"
 #include "core/io/text_reader.hpp"
 #include "core/points/point_set.hpp"
-#include "core/run/run_control.hpp"
 
 namespace simjoin {
 

@@ -13,9 +13,9 @@
 #include <algorithm>
 #include <mutex>
 
+#include "core/base/error.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/io/file_io.hpp"
-#include "core/run/error.hpp"
 
 namespace simjoin {
 

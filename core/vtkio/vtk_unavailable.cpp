@@ -1,5 +1,5 @@
 // Stand-ins for builds without VTK (SIMJOIN_VTK=OFF), e.g. the GPU build on a bare machine.
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
 #include "core/vtkio/vtk_points.hpp"
 
 namespace simjoin {

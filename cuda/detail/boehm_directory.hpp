@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/base/run_control.hpp"
 #include "core/points/point_set.hpp"
-#include "core/run/run_control.hpp"
 
 namespace simjoin::gpu {
 

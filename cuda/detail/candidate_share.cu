@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "core/frame/numeric_rules.hpp"
+#include "core/numeric/numeric_rules.hpp"
 #include "cuda/detail/launch_size.hpp"
 
 namespace simjoin::gpu {

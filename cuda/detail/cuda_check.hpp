@@ -8,7 +8,7 @@
 #include <string>
 #include <utility>
 
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
 
 namespace simjoin::gpu {
 

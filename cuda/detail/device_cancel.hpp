@@ -6,7 +6,7 @@
 // wait() never lets through: it throws Error(Cancelled) instead.
 #include <cuda_runtime.h>
 
-#include "core/run/run_control.hpp"
+#include "core/base/run_control.hpp"
 
 namespace simjoin::gpu {
 

@@ -3,14 +3,14 @@
 // compares a tile of 128 query rows with a tile of 128 candidate rows; each thread owns 8 x 8 of the
 // pairs and accumulates their squared distances in registers, one subtraction and one FMA per pair
 // and dimension (an instruction fewer than the unfused rounding of squared_distance in
-// core/frame/numeric_rules.hpp; the exact test's band, core/frame/join_frame.cpp, holds for either). Coordinates
+// core/numeric/numeric_rules.hpp; the exact test's band, core/frame/join_frame.cpp, holds for either). Coordinates
 // are staged through shared memory dimension-major, up to kChunkDims dimensions at a time, so that any
 // dimensionality works.
 #include <cstddef>
 #include <cstdint>
 
-#include "core/frame/exact_test.hpp"
-#include "core/run/pair_sink.hpp"
+#include "core/base/pair_sink.hpp"
+#include "core/numeric/exact_test.hpp"
 
 namespace simjoin::gpu::tile {
 

@@ -1,7 +1,7 @@
 #pragma once
-// The file's float64 values on the GPU, for the exact pair test (core/frame/exact_test.hpp) that every
+// The file's float64 values on the GPU, for the exact pair test (core/numeric/exact_test.hpp) that every
 // exact GPU kernel applies to the candidates its float32 distance leaves undecided.
-#include "core/run/engine.hpp"
+#include "core/join/engine.hpp"
 #include "cuda/detail/cuda_check.hpp"
 #include "cuda/detail/gpu_resources.hpp"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/run/engine.hpp"
+#include "core/join/engine.hpp"
 #include "cuda/detail/device_points.hpp"
 #include "cuda/detail/exact_device.hpp"
 #include "cuda/detail/gpu_resources.hpp"

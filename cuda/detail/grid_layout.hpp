@@ -1,5 +1,5 @@
 #pragma once
-// Host-side shape of the epsilon-grid of gpu-grid: cell width (grid_cell_width, core/frame/numeric_rules.hpp,
+// Host-side shape of the epsilon-grid of gpu-grid: cell width (grid_cell_width, core/numeric/numeric_rules.hpp,
 // the same as cpu-grid's), which dimensions are indexed, and the cell coordinates
 // (core/engines/grid_cell_order.hpp). Pure arithmetic, so it is tested without a GPU.
 #include <cmath>

@@ -6,7 +6,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "core/frame/numeric_rules.hpp"
+#include "core/numeric/numeric_rules.hpp"
 #include "core/points/kmeans.hpp"
 #include "cuda/detail/difference_tile.cuh"
 #include "cuda/detail/kmeans_seeding.hpp"

@@ -4,15 +4,15 @@
 // spaced points (all of a smaller set). Lloyd stops after 25 rounds, or once at most 0.1% of those points
 // change partition, or once the centroids settle: the sum over centroids of their squared movement in a
 // round is at most 1e-4 of the points' mean per-dimension variance (estimated from the sample; the rule
-// scikit-learn uses). These numbers are named in core/frame/numeric_rules.hpp (kGpuKMeansFitting,
+// scikit-learn uses). These numbers are named in core/numeric/numeric_rules.hpp (kGpuKMeansFitting,
 // kKMeansRounds, kKMeansSettle, kKMeansSettledChanges) beside the CPU's. The membership returned is
 // the nearest centroid of every point for the final centroids.
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "core/base/run_control.hpp"
 #include "core/points/point_set.hpp"
-#include "core/run/run_control.hpp"
 #include "cuda/detail/device_points.hpp"
 
 namespace simjoin::gpu {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/run/engine.hpp"
+#include "core/join/engine.hpp"
 #include "cuda/detail/kmeans_partition.hpp"
 
 namespace simjoin::gpu {
@@ -27,7 +27,7 @@ PartitionWork partition_work(const PartitionedPoints& a, const PartitionedPoints
 
 // Joins work items [first, last) on the current GPU (a, b and test's values live there) into the
 // sink (cuda/detail/pair_batches.hpp adds its phases to stats) and the finished items to progress.
-// test decides each pair (core/frame/exact_test.hpp): for Cross its rows are indices in a and b, otherwise
+// test decides each pair (core/numeric/exact_test.hpp): for Cross its rows are indices in a and b, otherwise
 // it reads one set of all points twice.
 void join_partition_items(const PartitionedPoints& a, const PartitionedPoints& b, JoinShape shape,
                           std::uint32_t a_first_id, const PartitionWork& work, std::uint64_t first, std::uint64_t last,

@@ -2,7 +2,7 @@
 
 #include <cub/cub.cuh>
 
-#include "core/frame/numeric_rules.hpp"
+#include "core/numeric/numeric_rules.hpp"
 #include "cuda/detail/difference_tile.cuh"
 #include "cuda/detail/launch_size.hpp"
 

@@ -4,7 +4,7 @@
 
 #include <random>
 
-#include "core/frame/numeric_rules.hpp"
+#include "core/numeric/numeric_rules.hpp"
 #include "cuda/detail/launch_size.hpp"
 
 namespace simjoin::gpu {

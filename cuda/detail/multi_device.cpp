@@ -8,7 +8,7 @@
 #include <set>
 #include <thread>
 
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
 #include "cuda/detail/cuda_check.hpp"
 #include "cuda/gpu_engines.hpp"
 

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/run/engine.hpp"
+#include "core/join/engine.hpp"
 
 namespace simjoin::gpu {
 

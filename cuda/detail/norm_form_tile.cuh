@@ -7,7 +7,7 @@
 // keep = 1 - f, halved and scaled by s^2 (powers of two: exact). The products run on tensor cores
 // from split FP16 operands (split_half_mma.cuh), accumulated onto the column terms.
 //
-// R is the exact test's reject bound (core/frame/exact_test.hpp): no pair of the oracle has a float32
+// R is the exact test's reject bound (core/numeric/exact_test.hpp): no pair of the oracle has a float32
 // difference-form distance above it. Why no candidate within R is missed: with u = 2^-24 and stride padded dimensions,
 // the computed value differs from the exact one by at most (13 stride + 16) u (|p|^2 + |q|^2), plus an absolute part:
 // the float32 norms (stride u each), the split products (3 * 2^-22 relative), tensor-core

@@ -23,7 +23,7 @@
 #include <functional>
 #include <memory>
 
-#include "core/run/engine.hpp"
+#include "core/join/engine.hpp"
 #include "cuda/detail/gpu_resources.hpp"
 #include "cuda/detail/pair_output.cuh"
 

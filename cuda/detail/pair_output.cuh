@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "core/run/pair_sink.hpp"
+#include "core/base/pair_sink.hpp"
 #include "cuda/detail/device_cancel.hpp"
 
 namespace simjoin::gpu {

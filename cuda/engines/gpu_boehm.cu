@@ -1,6 +1,6 @@
 #include "cuda/engines/gpu_boehm.hpp"
 
-#include "core/frame/numeric_rules.hpp"
+#include "core/numeric/numeric_rules.hpp"
 #include "cuda/detail/boehm_directory.hpp"
 #include "cuda/detail/device_cancel.cuh"
 #include "cuda/detail/launch_size.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/frame/numeric_rules.hpp"
+#include "core/numeric/numeric_rules.hpp"
 #include "cuda/detail/candidate_share.hpp"
 #include "cuda/detail/centered_points.hpp"
 #include "cuda/detail/difference_tile.cuh"

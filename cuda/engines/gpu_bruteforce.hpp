@@ -4,7 +4,7 @@
 // run on tensor cores in the norm form (norm_form_tile.cuh) with every candidate re-checked in the
 // float32 difference form; below that, or where the points' norms would make that form's rounding
 // band too wide, on CUDA cores in the difference form (difference_tile.cuh). Either way the exact
-// test (core/frame/exact_test.hpp) makes the final decision. pair_output.cuh does the
+// test (core/numeric/exact_test.hpp) makes the final decision. pair_output.cuh does the
 // warp-aggregated output.
 #include "cuda/detail/gpu_engine.hpp"
 

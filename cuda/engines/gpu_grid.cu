@@ -10,7 +10,7 @@
 #include <future>
 #include <utility>
 
-#include "core/frame/numeric_rules.hpp"
+#include "core/numeric/numeric_rules.hpp"
 #include "cuda/detail/grid_layout.hpp"
 #include "cuda/detail/launch_size.hpp"
 #include "cuda/detail/multi_device.hpp"

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/frame/numeric_rules.hpp"
+#include "core/numeric/numeric_rules.hpp"
 #include "cuda/detail/device_cancel.cuh"
 #include "cuda/detail/launch_size.hpp"
 #include "cuda/detail/pair_batches.hpp"

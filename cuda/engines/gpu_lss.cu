@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/frame/numeric_rules.hpp"
+#include "core/numeric/numeric_rules.hpp"
 #include "cuda/detail/launch_size.hpp"
 #include "cuda/detail/pair_batches.hpp"
 

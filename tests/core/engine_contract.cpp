@@ -5,7 +5,8 @@
 #include <chrono>
 #include <cmath>
 
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
+#include "core/run/run_engine.hpp"
 #include "tests/core/gpu_required.hpp"
 #include "tests/core/grid_outliers.hpp"
 #include "tests/core/tie_sets.hpp"

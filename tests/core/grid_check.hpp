@@ -12,8 +12,8 @@
 #include <numeric>
 #include <vector>
 
+#include "core/join/run_stats.hpp"
 #include "core/points/point_set.hpp"
-#include "core/run/run_stats.hpp"
 
 namespace simjoin::testing {
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "core/run/engine.hpp"
+#include "core/run/run_engine.hpp"
 #include "tests/core/oracle_check.hpp"
 
 namespace simjoin::testing {

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <random>
 
+#include "core/run/run_engine.hpp"
 #include "tests/reference/reference_join.hpp"
 
 namespace simjoin::testing {

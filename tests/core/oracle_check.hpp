@@ -12,10 +12,10 @@
 #include <utility>
 #include <vector>
 
+#include "core/base/error.hpp"
+#include "core/join/engine.hpp"
 #include "core/points/generators.hpp"
 #include "core/report/verify.hpp"
-#include "core/run/engine.hpp"
-#include "core/run/error.hpp"
 
 namespace simjoin::testing {
 

@@ -1,7 +1,8 @@
 // The R-tree engine splits A into slabs of 2^15 points with one tree each: joins across several
 // slabs must find the pairs that straddle slab borders.
+#include "core/base/error.hpp"
 #include "core/engines/cpu_rtree.hpp"
-#include "core/run/error.hpp"
+#include "core/run/run_engine.hpp"
 #include "tests/core/oracle_check.hpp"
 
 using namespace simjoin;

@@ -8,10 +8,10 @@
 #include <numeric>
 #include <random>
 
-#include "core/frame/exact_test.hpp"
+#include "core/base/error.hpp"
+#include "core/numeric/exact_test.hpp"
 #include "core/points/eps_estimate.hpp"
 #include "core/points/kth_neighbour.hpp"
-#include "core/run/error.hpp"
 #include "tests/core/oracle_check.hpp"
 
 using namespace simjoin;

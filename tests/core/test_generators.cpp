@@ -1,7 +1,7 @@
 #include <cmath>
 
+#include "core/base/error.hpp"
 #include "core/points/generators.hpp"
-#include "core/run/error.hpp"
 #include "tests/core/oracle_check.hpp"
 
 using namespace simjoin;

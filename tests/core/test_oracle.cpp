@@ -2,8 +2,9 @@
 // cases, and the verify helper.
 #include <cmath>
 
+#include "core/base/error.hpp"
 #include "core/engines/cpu_bruteforce.hpp"
-#include "core/run/error.hpp"
+#include "core/run/run_engine.hpp"
 #include "tests/core/oracle_check.hpp"
 
 using namespace simjoin;

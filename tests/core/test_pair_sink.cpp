@@ -4,8 +4,9 @@
 #include <random>
 #include <thread>
 
-#include "core/run/error.hpp"
-#include "core/run/pair_sink.hpp"
+#include "core/base/error.hpp"
+#include "core/base/pair_sink.hpp"
+#include "core/run/run_engine.hpp"
 #include "tests/core/oracle_check.hpp"
 
 using namespace simjoin;

@@ -1,5 +1,5 @@
 // The independent reference (tests/reference) on hand-counted cases, the real-number predicate beside
-// it, and the engines' shared exact test (core/frame/exact_test.hpp, core/frame/join_frame.cpp) against it.
+// it, and the engines' shared exact test (core/numeric/exact_test.hpp, core/frame/join_frame.cpp) against it.
 #include <gtest/gtest.h>
 
 #include <cfloat>

@@ -1,8 +1,9 @@
 #include <gtest/gtest.h>
 
+#include "core/base/error.hpp"
+#include "core/base/memory.hpp"
 #include "core/engines/result_estimate.hpp"
-#include "core/run/error.hpp"
-#include "core/run/memory.hpp"
+#include "core/run/run_engine.hpp"
 #include "tests/core/oracle_check.hpp"
 
 using namespace simjoin;

@@ -3,8 +3,8 @@
 #include <thread>
 #include <vector>
 
-#include "core/run/error.hpp"
-#include "core/run/run_control.hpp"
+#include "core/base/error.hpp"
+#include "core/base/run_control.hpp"
 
 using namespace simjoin;
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/run/engine.hpp"
+#include "core/join/engine.hpp"
 #include "cuda/gpu_engines.hpp"
 #include "tests/core/gpu_required.hpp"
 

@@ -11,8 +11,8 @@
 #include <random>
 #include <vector>
 
+#include "core/join/engine.hpp"
 #include "core/report/verify.hpp"
-#include "core/run/engine.hpp"
 #include "tests/reference/reference_join.hpp"
 
 namespace simjoin::testing {

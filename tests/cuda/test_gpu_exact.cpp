@@ -10,7 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
+#include "core/run/run_engine.hpp"
 #include "tests/core/grid_outliers.hpp"
 #include "tests/core/oracle_check.hpp"
 #include "tests/core/tie_sets.hpp"

@@ -6,8 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "core/base/error.hpp"
 #include "core/frame/join_frame.hpp"
-#include "core/run/error.hpp"
+#include "core/run/run_engine.hpp"
 #include "tests/core/oracle_check.hpp"
 #include "tests/cuda/gpu_test_common.hpp"
 

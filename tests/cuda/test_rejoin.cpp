@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <string>
 
+#include "core/base/error.hpp"
 #include "core/report/verify.hpp"
-#include "core/run/error.hpp"
 #include "cuda/gpu_engines.hpp"
 #include "cuda/rejoin.hpp"
 #include "tests/core/oracle_check.hpp"

@@ -10,7 +10,7 @@
 #include <exception>
 #include <string>
 
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
 #include "core/vtkio/load_points.hpp"
 
 namespace {

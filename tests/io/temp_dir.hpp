@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
 
 namespace simjoin::testing {
 

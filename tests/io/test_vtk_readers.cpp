@@ -8,9 +8,9 @@
 #include <cstdint>
 #include <random>
 
+#include "core/base/error.hpp"
+#include "core/base/run_control.hpp"
 #include "core/io/vtk_xml_data.hpp"
-#include "core/run/error.hpp"
-#include "core/run/run_control.hpp"
 #include "core/vtkio/load_points.hpp"
 #include "tests/core/oracle_check.hpp"
 #include "tests/io/binary_bytes.hpp"

@@ -1,6 +1,6 @@
 #pragma once
 // An exact-join reference for the tests, written apart from the engines: it includes nothing from
-// core/ and shares no code with core/frame/exact_test.hpp, core/frame/join_frame.cpp or core/frame/far_points.cpp.
+// core/ and shares no code with core/numeric/exact_test.hpp, core/frame/join_frame.cpp or core/frame/far_points.cpp.
 //
 // float64 predicate (README, "Exactness"): for eps > 0 take k with eps * 2^k in [1, 2); scale each
 // coordinate difference (p - q, rounded to double) by 2^k (exact unless it overflows or falls below

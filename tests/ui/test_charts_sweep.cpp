@@ -16,7 +16,7 @@
 #include <QXmlStreamReader>
 
 #include "app/sweep/sweep_command.hpp"
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
 #include "tests/ui/run/test_run_support.hpp"
 #include "ui/charts/phase_chart.hpp"
 #include "ui/charts/sweep_chart.hpp"

@@ -14,7 +14,7 @@
 
 #include <cstring>
 
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
 #include "tests/core/oracle_check.hpp"
 #include "tests/ui/run/test_run_support.hpp"
 #include "ui/charts/chart_export.hpp"

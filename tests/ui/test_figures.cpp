@@ -19,7 +19,7 @@
 
 #include "core/points/pca.hpp"
 #include "core/points/pca_axes.hpp"
-#include "core/run/engine.hpp"
+#include "core/run/run_engine.hpp"
 #include "tests/ui/run/test_run_support.hpp"
 #include "ui/charts/chart_export.hpp"
 #include "ui/charts/sweep_chart.hpp"

@@ -2,8 +2,8 @@
 // (cpu-kmeans, cpu-grid, cpu-nlj) on the same sampled points, on fresh random data and on the samples.
 #include <QtTest>
 
-#include "core/run/engine.hpp"
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
+#include "core/run/run_engine.hpp"
 #include "tests/ui/run/test_run_support.hpp"
 #include "ui/samples.hpp"
 #include "ui/step_through/join_steps.hpp"

@@ -10,7 +10,7 @@
 #include <QtTest>
 
 #include "core/points/pca.hpp"
-#include "core/run/engine.hpp"
+#include "core/run/run_engine.hpp"
 #include "tests/ui/run/test_run_support.hpp"
 #include "ui/format/count_text.hpp"
 #include "ui/views/grid_cells.hpp"

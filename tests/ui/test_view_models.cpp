@@ -5,8 +5,8 @@
 
 #include <QtTest>
 
-#include "core/run/engine.hpp"
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
+#include "core/run/run_engine.hpp"
 #include "ui/views/grid_cells.hpp"
 #include "ui/views/picking.hpp"
 #include "ui/views/replication.hpp"

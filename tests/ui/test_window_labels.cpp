@@ -18,8 +18,8 @@
 
 #include <random>
 
+#include "core/base/error.hpp"
 #include "core/points/pca.hpp"
-#include "core/run/error.hpp"
 #include "tests/ui/run/test_run_support.hpp"
 #include "tests/ui/window_support.hpp"
 #include "tests/ui/window_test_main.hpp"

@@ -8,7 +8,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "core/run/engine.hpp"
+#include "core/join/engine.hpp"
 #include "tests/ui/window_test_main.hpp"
 #include "ui/format/count_text.hpp"
 #include "ui/lessons/open_lesson.hpp"

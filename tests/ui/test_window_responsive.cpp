@@ -14,8 +14,8 @@
 #include <QtTest>
 
 #include "core/io/npy.hpp"
+#include "core/join/engine.hpp"
 #include "core/points/generators.hpp"
-#include "core/run/engine.hpp"
 #include "tests/ui/window_test_main.hpp"
 #include "ui/main_window.hpp"
 #include "ui/panels/parameters_panel.hpp"

@@ -12,8 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/base/error.hpp"
 #include "core/io/point_writers.hpp"
-#include "core/run/error.hpp"
 #include "tests/core/oracle_check.hpp"
 #include "tests/ui/run/test_run_support.hpp"
 #include "tests/ui/window_test_main.hpp"

@@ -2,7 +2,7 @@
 // the view where points are drawn while the background stays white: not blank, not garbage.
 #include <QtTest>
 
-#include "core/run/engine.hpp"
+#include "core/join/engine.hpp"
 #include "tests/ui/window_test_main.hpp"
 #include "ui/main_window.hpp"
 #include "ui/views/palette.hpp"

@@ -12,7 +12,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "core/run/engine.hpp"
+#include "core/run/run_engine.hpp"
 #include "tests/ui/window_test_main.hpp"
 #include "ui/format/count_text.hpp"
 #include "ui/main_window.hpp"

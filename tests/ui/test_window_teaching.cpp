@@ -7,7 +7,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "core/run/engine.hpp"
+#include "core/join/engine.hpp"
 #include "tests/ui/window_test_main.hpp"
 #include "ui/main_window.hpp"
 #include "ui/panels/parameters_panel.hpp"

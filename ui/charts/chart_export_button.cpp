@@ -8,7 +8,7 @@
 #include <QMessageBox>
 #include <QSettings>
 
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
 #include "ui/charts/chart_export.hpp"
 #include "ui/export/image_size_dialog.hpp"
 

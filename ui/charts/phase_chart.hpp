@@ -8,7 +8,7 @@
 
 #include <vector>
 
-#include "core/run/run_stats.hpp"
+#include "core/join/run_stats.hpp"
 #include "ui/run/run_request.hpp"
 
 namespace simjoin::ui {

@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
 #include "ui/charts/chart_axes.hpp"
 #include "ui/charts/chart_caption.hpp"
 #include "ui/charts/chart_figure.hpp"

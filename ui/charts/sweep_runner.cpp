@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
 #include "ui/run/partition_sizes.hpp"
 #include "ui/run/run_execution.hpp"
 

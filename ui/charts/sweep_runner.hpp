@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "core/join/engine.hpp"
 #include "core/report/repeat_timing.hpp"
-#include "core/run/engine.hpp"
 
 namespace simjoin::ui {
 

@@ -6,9 +6,9 @@
 #include <QPdfWriter>
 #include <QSvgGenerator>
 
+#include "core/base/error.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/io/file_io.hpp"
-#include "core/run/error.hpp"
 
 namespace simjoin::ui {
 

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <memory>
 
+#include "core/base/error.hpp"
 #include "core/io/pair_writers.hpp"
 #include "core/io/point_labels.hpp"
 #include "core/report/stats_document.hpp"
-#include "core/run/error.hpp"
 #include "core/vtkio/vtk_points.hpp"
 #include "ui/run/partition_sizes.hpp"
 #include "ui/run/run_execution.hpp"

@@ -5,7 +5,7 @@
 // stay off the GUI thread. Failures throw Error naming the path.
 #include <string>
 
-#include "core/run/engine.hpp"
+#include "core/join/engine.hpp"
 #include "ui/run/run_request.hpp"
 
 namespace simjoin::ui {

@@ -1,6 +1,6 @@
 #include "ui/lessons/recall_by_k.hpp"
 
-#include "core/run/engine.hpp"
+#include "core/run/run_engine.hpp"
 
 namespace simjoin::ui {
 

@@ -5,7 +5,7 @@
 
 #include <functional>
 
-#include "core/run/engine.hpp"
+#include "core/join/engine.hpp"
 #include "ui/run/run_controller.hpp"
 
 class QChart;

@@ -4,10 +4,10 @@
 // table, and whether the run shown is stale).
 #include <QWidget>
 
+#include "core/join/run_stats.hpp"
 #include "core/points/eps_estimate.hpp"
 #include "core/points/pca.hpp"
 #include "core/points/point_set.hpp"
-#include "core/run/run_stats.hpp"
 
 class QLabel;
 class QTableWidget;

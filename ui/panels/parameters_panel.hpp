@@ -4,8 +4,8 @@
 // the eps suggested by the data), k, device, and the Run/Cancel area.
 #include <QWidget>
 
+#include "core/join/engine.hpp"
 #include "core/points/eps_estimate.hpp"
-#include "core/run/engine.hpp"
 
 class QComboBox;
 class QLabel;

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "core/run/engine.hpp"
+#include "core/join/engine.hpp"
 #include "ui/run/run_controller.hpp"
 
 class QPushButton;

@@ -13,7 +13,7 @@
 
 #include <cmath>
 
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
 #include "ui/charts/chart_export_button.hpp"
 #include "ui/charts/interactive_chart_view.hpp"
 #include "ui/charts/sweep_csv.hpp"

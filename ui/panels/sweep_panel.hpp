@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "core/run/engine.hpp"
+#include "core/join/engine.hpp"
 #include "ui/charts/sweep_chart.hpp"
 
 class QCheckBox;

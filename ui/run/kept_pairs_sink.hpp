@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include "core/run/pair_sink.hpp"
+#include "core/base/pair_sink.hpp"
 
 namespace simjoin::ui {
 

@@ -2,7 +2,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/run/run_stats.hpp"
+#include "core/join/run_stats.hpp"
 
 namespace simjoin::ui {
 

@@ -4,7 +4,7 @@
 // a large set).
 #include <optional>
 
-#include "core/run/run_control.hpp"
+#include "core/base/run_control.hpp"
 #include "ui/run/run_request.hpp"
 
 namespace simjoin::ui {

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
 #include "ui/run/run_request.hpp"
 
 namespace simjoin::ui {

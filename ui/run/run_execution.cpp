@@ -1,6 +1,7 @@
 #include "ui/run/run_execution.hpp"
 
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
+#include "core/run/run_engine.hpp"
 #include "ui/run/kept_pairs_sink.hpp"
 
 namespace simjoin::ui {

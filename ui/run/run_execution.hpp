@@ -1,7 +1,7 @@
 #pragma once
 // Runs one request to completion on the calling thread: the single place where the GUI side turns a
 // RunRequest into a RunRecord (used by the run controller, sweeps and verification).
-#include "core/run/engine.hpp"
+#include "core/join/engine.hpp"
 #include "ui/run/run_request.hpp"
 
 namespace simjoin::ui {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
 #include "ui/run/run_execution.hpp"
 
 namespace simjoin::ui {

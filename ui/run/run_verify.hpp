@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "core/join/engine.hpp"
 #include "core/report/verify.hpp"
-#include "core/run/engine.hpp"
 #include "ui/run/run_request.hpp"
 
 namespace simjoin::ui {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/frame/far_points.hpp"
+#include "core/run/run_engine.hpp"
 #include "ui/step_through/replay.hpp"
 
 namespace simjoin::ui {

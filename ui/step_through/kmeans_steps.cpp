@@ -4,11 +4,11 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/base/error.hpp"
 #include "core/engines/cpu_kmeans.hpp"
 #include "core/engines/grid_join.hpp"
 #include "core/frame/join_frame.hpp"
 #include "core/points/kmeans.hpp"
-#include "core/run/error.hpp"
 #include "ui/step_through/join_steps.hpp"
 #include "ui/step_through/replay.hpp"
 

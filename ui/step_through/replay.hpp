@@ -4,7 +4,7 @@
 // test exactly as the engines do.
 #include <functional>
 
-#include "core/run/engine.hpp"
+#include "core/join/engine.hpp"
 
 namespace simjoin::ui {
 

@@ -8,7 +8,8 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
+#include "core/run/run_engine.hpp"
 #include "ui/format/count_text.hpp"
 #include "ui/panels/parameters_panel.hpp"
 #include "ui/step_through/step_canvas.hpp"

@@ -6,7 +6,7 @@
 
 #include <QWidget>
 
-#include "core/run/engine.hpp"
+#include "core/join/engine.hpp"
 #include "ui/step_through/join_steps.hpp"
 
 class QComboBox;

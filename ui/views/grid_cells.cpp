@@ -4,8 +4,8 @@
 #include <cmath>
 #include <map>
 
+#include "core/base/error.hpp"
 #include "core/engines/grid_cell_order.hpp"
-#include "core/run/error.hpp"
 
 namespace simjoin::ui {
 

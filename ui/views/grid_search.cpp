@@ -1,7 +1,7 @@
 #include "ui/views/grid_search.hpp"
 
+#include "core/base/error.hpp"
 #include "core/frame/join_frame.hpp"
-#include "core/run/error.hpp"
 
 namespace simjoin::ui {
 

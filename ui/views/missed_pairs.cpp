@@ -1,6 +1,6 @@
 #include "ui/views/missed_pairs.hpp"
 
-#include "core/run/engine.hpp"
+#include "core/run/run_engine.hpp"
 
 namespace simjoin::ui {
 

@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/base/pair_sink.hpp"
+#include "core/join/run_stats.hpp"
 #include "core/points/point_set.hpp"
-#include "core/run/pair_sink.hpp"
-#include "core/run/run_stats.hpp"
 
 namespace simjoin::ui {
 

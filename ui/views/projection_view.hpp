@@ -9,9 +9,9 @@
 #include <QFuture>
 #include <QWidget>
 
+#include "core/join/run_stats.hpp"
 #include "core/points/pca.hpp"
 #include "core/points/point_set.hpp"
-#include "core/run/run_stats.hpp"
 #include "ui/views/view_figure.hpp"
 #include "ui/views/view_layers.hpp"
 

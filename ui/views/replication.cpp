@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string>
 
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
 
 namespace simjoin::ui {
 

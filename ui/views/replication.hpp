@@ -5,8 +5,8 @@
 #include <optional>
 #include <vector>
 
+#include "core/join/run_stats.hpp"
 #include "core/points/point_set.hpp"
-#include "core/run/run_stats.hpp"
 #include "ui/views/view_plane.hpp"
 
 namespace simjoin::ui {

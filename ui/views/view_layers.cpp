@@ -3,7 +3,7 @@
 #include <cmath>
 #include <string>
 
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
 #include "ui/views/grid_layers.hpp"
 #include "ui/views/layer_geometry.hpp"
 #include "ui/views/partition_layers.hpp"

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "core/join/run_stats.hpp"
 #include "core/points/pca.hpp"
 #include "core/points/point_set.hpp"
-#include "core/run/run_stats.hpp"
 #include "ui/views/palette.hpp"
 #include "ui/views/view_modes.hpp"
 #include "ui/views/view_plane.hpp"

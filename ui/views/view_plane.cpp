@@ -1,6 +1,6 @@
 #include "ui/views/view_plane.hpp"
 
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
 
 namespace simjoin::ui {
 

@@ -8,8 +8,8 @@
 #include <QObject>
 #include <QString>
 
-#include "core/run/error.hpp"
-#include "core/run/run_control.hpp"
+#include "core/base/error.hpp"
+#include "core/base/run_control.hpp"
 
 class QProgressDialog;
 template <typename T>

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "core/base/error.hpp"
 #include "core/points/pca.hpp"
-#include "core/run/error.hpp"
 #include "cuda/detail/boehm_directory.hpp"
 #include "tests/core/oracle_check.hpp"
 

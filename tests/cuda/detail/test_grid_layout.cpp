@@ -134,7 +134,7 @@ std::size_t expect_same_cells(const GridStructure& cpu, const GridLayout& gpu, c
 }
 
 // cpu-grid (EpsilonGrid) and gpu-grid (choose_grid_layout, grid_cell_coord) put the same points, moved
-// into the same frame, into the same cells: the same width (grid_cell_width, core/frame/numeric_rules.hpp)
+// into the same frame, into the same cells: the same width (grid_cell_width, core/numeric/numeric_rules.hpp)
 // and, in every dimension both index, the same origin and coordinates. Which dimensions each indexes
 // is its own cost model's choice.
 TEST(GridLayout, SameCellsAsCpuGrid) {

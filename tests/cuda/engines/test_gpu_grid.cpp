@@ -4,7 +4,8 @@
 #include <algorithm>
 #include <regex>
 
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
+#include "core/run/run_engine.hpp"
 #include "cuda/detail/grid_layout.hpp"
 #include "tests/core/grid_check.hpp"
 #include "tests/core/grid_outliers.hpp"

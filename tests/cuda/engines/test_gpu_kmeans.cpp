@@ -183,7 +183,7 @@ TEST_F(GpuKMeans, LloydOnASampleStaysExact) {
 }
 
 // cpu-kmeans and gpu-kmeans fit their centroids differently (seeds drawn from all points or, on the
-// GPU, from a sample; float64 or float32 sums; the settling rules of core/frame/numeric_rules.hpp), but
+// GPU, from a sample; float64 or float32 sums; the settling rules of core/numeric/numeric_rules.hpp), but
 // where the data leave one answer, k clusters far apart, both find it: the same partitions up to
 // their numbering.
 TEST_F(GpuKMeans, SamePartitionsAsCpuKMeansOnSeparatedClusters) {

@@ -2,8 +2,8 @@
 // in full and on a sample.
 #include <QTest>
 
+#include "core/base/error.hpp"
 #include "core/report/verify.hpp"
-#include "core/run/error.hpp"
 #include "tests/core/oracle_check.hpp"
 #include "tests/ui/run/test_run_support.hpp"
 #include "ui/run/run_execution.hpp"

@@ -2,8 +2,8 @@
 
 #include <cstdio>
 
+#include "core/base/error.hpp"
 #include "core/engines/cpu_bruteforce.hpp"
-#include "core/run/error.hpp"
 #include "tests/core/oracle_check.hpp"
 
 namespace simjoin::ui::testing {

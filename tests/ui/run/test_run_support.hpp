@@ -4,7 +4,7 @@
 // fail on purpose.
 #include <memory>
 
-#include "core/run/engine.hpp"
+#include "core/join/engine.hpp"
 #include "ui/run/run_request.hpp"
 
 namespace simjoin::ui::testing {

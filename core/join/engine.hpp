@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "core/frame/exact_test.hpp"
+#include "core/base/pair_sink.hpp"
+#include "core/base/run_control.hpp"
+#include "core/join/run_stats.hpp"
+#include "core/numeric/exact_test.hpp"
 #include "core/points/point_set.hpp"
-#include "core/run/pair_sink.hpp"
-#include "core/run/run_control.hpp"
-#include "core/run/run_stats.hpp"
 
 namespace simjoin {
 
@@ -85,13 +85,6 @@ class Engine {
   // parameters, memory exhaustion or cancellation.
   virtual RunResult run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink, RunControl& control) = 0;
 };
-
-// Validates inputs and parameters against the engine, moves the points into the join's float32 frame
-// (unless the engine computes in float64), runs it, maps its structures back to file coordinates and
-// fills in the common stats fields (engine, n, d, eps, pairs, seconds_total). Use this rather than
-// Engine::run directly.
-RunResult run_engine(Engine& engine, const JoinSources& sources, const JoinParams& params, PairSink& sink,
-                     RunControl& control);
 
 // Drops the structures an engine made where the caller asked for none (JoinParams::structures), so
 // that every engine answers alike; engines for which they are costly do not make them at all.

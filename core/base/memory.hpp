@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/run/run_control.hpp"
+#include "core/base/run_control.hpp"
 
 namespace simjoin {
 

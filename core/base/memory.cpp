@@ -1,4 +1,4 @@
-#include "core/run/memory.hpp"
+#include "core/base/memory.hpp"
 
 #include <sys/mman.h>
 #include <sys/resource.h>

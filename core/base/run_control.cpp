@@ -1,8 +1,8 @@
-#include "core/run/run_control.hpp"
+#include "core/base/run_control.hpp"
 
 #include <algorithm>
 
-#include "core/run/error.hpp"
+#include "core/base/error.hpp"
 
 namespace simjoin {
 

@@ -9,8 +9,8 @@
 #include <exception>
 #include <optional>
 
-#include "core/run/pair_sink.hpp"
-#include "core/run/run_control.hpp"
+#include "core/base/pair_sink.hpp"
+#include "core/base/run_control.hpp"
 
 namespace simjoin {
 

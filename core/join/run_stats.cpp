@@ -1,4 +1,4 @@
-#include "core/run/run_stats.hpp"
+#include "core/join/run_stats.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-#include "core/run/pair_sink.hpp"
+#include "core/base/pair_sink.hpp"
 
 #include <sys/mman.h>
 
@@ -7,7 +7,7 @@
 #include <new>
 #include <utility>
 
-#include "core/run/memory.hpp"
+#include "core/base/memory.hpp"
 
 namespace simjoin {
 

@@ -3,13 +3,13 @@
 // per-pair float32 squared distance, the cell of an epsilon-grid and its width, the margins of the
 // indexes' searches and the k-means fitting. A rule changed here changes on both sides; where the two
 // sides deliberately differ, both values are named here with the reason. The exact test itself is in
-// core/frame/exact_test.hpp, the proof of its band and of the search radius in core/frame/join_frame.cpp.
+// core/numeric/exact_test.hpp, the proof of its band and of the search radius in core/frame/join_frame.cpp.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 
-#include "core/frame/host_device.hpp"
+#include "core/numeric/host_device.hpp"
 
 namespace simjoin {
 
@@ -29,7 +29,7 @@ SIMJOIN_HOST_DEVICE inline float add_squared_difference(float sum, float x, floa
 }
 
 // The float32 squared distance every engine tests a pair with, summed over the dimensions in order;
-// ExactPairTest (core/frame/exact_test.hpp) decides from it.
+// ExactPairTest (core/numeric/exact_test.hpp) decides from it.
 SIMJOIN_HOST_DEVICE inline float squared_distance(const float* p, const float* q, std::size_t d) {
   float sum = 0;
   for (std::size_t k = 0; k < d; ++k) sum = add_squared_difference(sum, p[k], q[k]);

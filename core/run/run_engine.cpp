@@ -1,10 +1,10 @@
-#include "core/run/engine.hpp"
+#include "core/run/run_engine.hpp"
 
 #include <chrono>
 #include <cmath>
 
+#include "core/base/error.hpp"
 #include "core/frame/frame_step.hpp"
-#include "core/run/error.hpp"
 
 namespace simjoin {
 
@@ -57,12 +57,6 @@ void fill_common_stats(RunStats& stats, const Engine& engine, const JoinSources&
 }
 }  // namespace
 
-void drop_unasked_structures(RunResult& result, const JoinParams& params) {
-  if (params.structures) return;
-  result.partitions.reset();
-  result.grid.reset();
-}
-
 RunResult run_engine(Engine& engine, const JoinSources& sources, const JoinParams& params, PairSink& sink,
                      RunControl& control) {
   validate(engine, sources, params);
@@ -75,27 +69,6 @@ RunResult run_engine(Engine& engine, const JoinSources& sources, const JoinParam
   fill_common_stats(result.stats, engine, sources, params, sink,
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   control.report(1.0);
-  return result;
-}
-
-void EngineRegistry::add(std::unique_ptr<Engine> engine) { engines_.push_back(std::move(engine)); }
-
-Engine* EngineRegistry::find(const std::string& name) const {
-  for (const auto& engine : engines_)
-    if (engine->name() == name) return engine.get();
-  return nullptr;
-}
-
-Engine& EngineRegistry::get(const std::string& name) const {
-  if (Engine* engine = find(name)) return *engine;
-  std::string known;
-  for (const auto& engine : engines_) known += (known.empty() ? "" : ", ") + engine->name();
-  fail(ErrorKind::Usage, "unknown engine '" + name + "'; known engines: " + known);
-}
-
-std::vector<std::string> EngineRegistry::names() const {
-  std::vector<std::string> result;
-  for (const auto& engine : engines_) result.push_back(engine->name());
   return result;
 }
 

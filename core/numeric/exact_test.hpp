@@ -11,7 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "core/frame/host_device.hpp"
+#include "core/numeric/host_device.hpp"
 
 namespace simjoin {
 
