@@ -16,7 +16,9 @@ struct JoinShape {
   std::size_t queries = 0;  // points in B, or in A for a self-join
   std::size_t dims = 0;
   bool self_join = true;
-  double widest = 0;  // A's largest extent in any dimension
+  // A's largest extent in any dimension, or at least a value above 2 eps where that exceeds it (the
+  // choice asks no more).
+  double widest = 0;
   double eps = 0;
   double candidates() const { return double(candidate_pairs(self_join, n, queries)); }
 };

@@ -1,4 +1,5 @@
 // The auto engine picks by n, d and eps, says so in the notes, and its choice is still exact.
+#include "core/engines/choosing_engine.hpp"
 #include "core/engines/cpu_auto.hpp"
 #include "tests/core/oracle_check.hpp"
 
@@ -41,3 +42,26 @@ INSTANTIATE_TEST_SUITE_P(Inputs, AutoChoice,
                            return "n" + std::to_string(info.param.n) + "_d" + std::to_string(info.param.d) + "_case" +
                                   std::to_string(info.index);
                          });
+
+// Whether eps spans the data is read from the first rows where they answer it, and from every row
+// where they do not: a far point in the last row still counts.
+TEST(JoinShape, WidestExtentSeesEveryRowWhereTheFirstRowsFitInTwoEps) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const double eps = 1.0;
+  PointSet points = random_points(Distribution::Uniform, 20000, 2, seed, 0, 1);
+  EXPECT_LE(join_shape({&points, nullptr}, eps).widest, 2 * eps);
+  points.point(points.size() - 1)[1] = 1e6;
+  EXPECT_GE(join_shape({&points, nullptr}, eps).widest, 1e6 - 1);
+  EXPECT_EQ(CpuAutoEngine().choose({&points, nullptr}, eps).engine->name(), "cpu-grid");
+}
+
+TEST(JoinShape, WidestExtentAboveTwoEpsFromTheFirstRows) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet points = random_points(Distribution::Uniform, 20000, 3, seed, 0, 100);
+  const double eps = 0.5;
+  const double widest = join_shape({&points, nullptr}, eps).widest;
+  EXPECT_GT(widest, 2 * eps);
+  EXPECT_LE(widest, 100);
+}
