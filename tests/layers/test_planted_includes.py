@@ -6,6 +6,8 @@ refuse it (docs/ARCHITECTURE.md, "Walls"):
   layer (compile_commands.json), in that source's folder, and must fail on the include;
 - scripts/check-layers, which must flag it as if the planted source were that layer's.
 
+check-layers' test of folders that include each other around a circle is given such a circle too.
+
 The "ui" layer's source is a view (ui/views/), so its planted includes also test the rooms of ui/.
 
 An include relative to the including file ("../ui/x.hpp") is found before any include root, so the
@@ -15,12 +17,14 @@ command cannot pass for a wall.
 
   test_planted_includes.py BUILD_DIR
 """
+import importlib.machinery
 import json
 import pathlib
 import shlex
 import subprocess
 import sys
 import tempfile
+import types
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 CHECK_LAYERS = ROOT / "scripts" / "check-layers"
@@ -111,6 +115,18 @@ def flagged(layer_source: str, include: str, scratch: pathlib.Path) -> bool:
     return result.returncode == 1 and "planted.cpp:1:" in result.stdout
 
 
+def circle_flagged() -> bool:
+    """check-layers' circle test flags three folders that include each other around a circle, and not
+    the same folders in a line."""
+    loader = importlib.machinery.SourceFileLoader("check_layers", str(CHECK_LAYERS))
+    check_layers = types.ModuleType(loader.name)
+    check_layers.__file__ = str(CHECK_LAYERS)
+    loader.exec_module(check_layers)
+    line = {"core/a": {"core/b": "core/a/x.cpp:1"}, "core/b": {"core/c": "core/b/y.cpp:1"}}
+    circle = dict(line, **{"core/c": {"core/a": "core/c/z.cpp:1"}})
+    return len(check_layers.folder_cycles(circle)) == 1 and not check_layers.folder_cycles(line)
+
+
 def main() -> int:
     commands = borrowed_commands(pathlib.Path(sys.argv[1]))
     failures, checked = [], 0
@@ -118,6 +134,8 @@ def main() -> int:
         ok, errors = compiles(command, folder, LAYERS[layer][1])
         if not ok:
             failures.append(f"{layer}: the control {LAYERS[layer][1]} does not compile:\n{errors[-800:]}")
+    if not circle_flagged():
+        failures.append("check-layers passes folders that include each other around a circle")
     with tempfile.TemporaryDirectory() as scratch:
         for layer, include, compiler_refuses in PLANTED:
             source = LAYERS[layer][0]
