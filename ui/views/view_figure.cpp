@@ -109,6 +109,7 @@ std::vector<QPoint> disc_pixels(double radius) {
 void stamp_points(QImage& image, const QTransform& to_frame, const QTransform& to_image, const Layers& layers) {
   const double pixels_per_unit = std::sqrt(std::abs(to_image.determinant()));
   const std::vector<QPoint> disc = disc_pixels(std::max(point_radius(layers) * pixels_per_unit, 0.5));
+  const double reach = 2.0 + disc.back().x();  // beyond this outside the image (or not a number): nothing to write
   std::vector<QPointF> picked;
   for (std::size_t i : colour_order(layers)) {
     const QPointF at = to_frame.map(QPointF(layers.xy[2 * i], layers.xy[2 * i + 1]));
@@ -117,7 +118,6 @@ void stamp_points(QImage& image, const QTransform& to_frame, const QTransform& t
       continue;
     }
     const QPointF pixel = to_image.map(at);
-    const double reach = 2.0 + disc.back().x();  // outside the image (or not a number): nothing to write
     if (!(pixel.x() > -reach && pixel.y() > -reach && pixel.x() < image.width() + reach &&
           pixel.y() < image.height() + reach))
       continue;
