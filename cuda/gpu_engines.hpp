@@ -37,4 +37,10 @@ MachineInfo this_machine();
 // Adds every GPU engine; on machines without a usable GPU they report themselves unavailable.
 void register_gpu_engines(EngineRegistry& registry);
 
+// Adds every CPU engine, then every GPU engine: the registry of each program and of the Python module.
+inline void register_every_engine(EngineRegistry& registry) {
+  register_cpu_engines(registry);
+  register_gpu_engines(registry);
+}
+
 }  // namespace simjoin

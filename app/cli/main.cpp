@@ -9,8 +9,7 @@ int main(int argc, char** argv) {
   prefer_sleeping_openmp_threads(argv);
   handle_cancel_signals();
   EngineRegistry registry;
-  register_cpu_engines(registry);
-  register_gpu_engines(registry);
+  register_every_engine(registry);
 
   CLI::App app{"simjoin: every pair of points within distance eps (similarity self-join and A-join-B)"};
   app.require_subcommand(1);

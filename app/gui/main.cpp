@@ -454,8 +454,7 @@ int main(int argc, char** argv) {
   options.parser.process(app);
 
   EngineRegistry registry;
-  register_cpu_engines(registry);
-  register_gpu_engines(registry);
+  register_every_engine(registry);
   ui::MainWindow window(registry, describe(query_gpus()));
   Request request;
   if (const int refused = read_command_line(options, window, registry, request)) return refused;

@@ -9,8 +9,7 @@ namespace simjoin::python {
 const EngineRegistry& every_engine() {
   static const EngineRegistry* registry = [] {
     auto* made = new EngineRegistry;
-    register_cpu_engines(*made);
-    register_gpu_engines(*made);
+    register_every_engine(*made);
     return made;
   }();
   return *registry;

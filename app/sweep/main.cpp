@@ -17,8 +17,7 @@ int main(int argc, char** argv) {
   prefer_sleeping_openmp_threads(argv);
   handle_cancel_signals();
   EngineRegistry registry;
-  register_cpu_engines(registry);
-  register_gpu_engines(registry);
+  register_every_engine(registry);
 
   CLI::App app{"simjoin sweep: run engines over several eps (and k) values; write CSV and a chart", "simjoin sweep"};
   auto options = std::make_shared<ui::SweepOptions>();

@@ -50,8 +50,7 @@ bool gpu_present() {
 
 TEST(GpuAuto, AutoPrefersItOnAGpu) {
   EngineRegistry registry;
-  register_cpu_engines(registry);
-  register_gpu_engines(registry);
+  register_every_engine(registry);
   const auto& automatic = dynamic_cast<const CpuAutoEngine&>(registry.get("auto"));
   const JoinShape w2{2000000, 2000000, 2, true, 100, 0.2};
   EXPECT_EQ(automatic.choose(w2).engine->name(), gpu_present() ? "gpu-grid" : "cpu-grid");

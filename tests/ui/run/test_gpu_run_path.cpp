@@ -81,8 +81,7 @@ class TestGpuRunPath : public QObject {
 
  private slots:
   void initTestCase() {
-    register_cpu_engines(registry_);
-    register_gpu_engines(registry_);
+    register_every_engine(registry_);
     gpus_ = query_gpus();
     for (const auto& engine : registry_.engines())
       if (engine->capabilities().gpu && engine->availability().available) gpu_engines_.push_back(engine->name());
