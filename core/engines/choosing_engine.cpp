@@ -20,11 +20,9 @@ double widest_of(const BasicBounds<T>& bounds) {
 // A's widest extent, or, once the first rows already span more than 2 eps, theirs.
 template <typename T>
 double widest_extent(const BasicPointSet<T>& points, double eps) {
-  if (points.size() <= kRowsTriedFirst) return widest_of(compute_bounds(points));
-  BasicPointSet<T> first(kRowsTriedFirst, points.dims());
-  std::copy_n(points.point(0), kRowsTriedFirst * points.dims(), first.point(0));
-  const double widest_first = widest_of(compute_bounds(first));
-  return widest_first > 2 * eps ? widest_first : widest_of(compute_bounds(points));
+  const double widest_first = widest_of(compute_bounds(points, kRowsTriedFirst));
+  if (widest_first > 2 * eps || points.size() <= kRowsTriedFirst) return widest_first;
+  return widest_of(compute_bounds(points));
 }
 
 template <typename T>

@@ -23,10 +23,10 @@ void check_coordinate_count(std::size_t values, std::size_t n, std::size_t dims)
 
 namespace {
 template <typename T>
-BasicBounds<T> bounds_of(const BasicPointSet<T>& points) {
+BasicBounds<T> bounds_of(const BasicPointSet<T>& points, std::size_t rows = SIZE_MAX) {
   BasicBounds<T> b;
-  if (points.empty()) return b;
-  const std::size_t d = points.dims(), n = points.size();
+  if (points.empty() || rows == 0) return b;
+  const std::size_t d = points.dims(), n = std::min(points.size(), rows);
   b.low.assign(points.point(0), points.point(0) + d);
   b.high = b.low;
   // One pass per thread over its rows (engines call this on every run, for millions of points). The
@@ -67,8 +67,8 @@ BasicBounds<T> joint_bounds_of(const BasicPointSet<T>& a, const BasicPointSet<T>
 }
 }  // namespace
 
-Bounds compute_bounds(const PointSet32& points) { return bounds_of(points); }
-Bounds64 compute_bounds(const PointSet& points) { return bounds_of(points); }
+Bounds compute_bounds(const PointSet32& points, std::size_t rows) { return bounds_of(points, rows); }
+Bounds64 compute_bounds(const PointSet& points, std::size_t rows) { return bounds_of(points, rows); }
 Bounds joint_bounds(const PointSet32& a, const PointSet32* b) { return joint_bounds_of(a, b); }
 Bounds64 joint_bounds(const PointSet& a, const PointSet* b) { return joint_bounds_of(a, b); }
 

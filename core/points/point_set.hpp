@@ -103,8 +103,9 @@ struct BasicBounds {
 using Bounds = BasicBounds<float>;
 using Bounds64 = BasicBounds<double>;
 
-Bounds compute_bounds(const PointSet32& points);
-Bounds64 compute_bounds(const PointSet& points);
+// Of the first `rows` rows (every row by default).
+Bounds compute_bounds(const PointSet32& points, std::size_t rows = SIZE_MAX);
+Bounds64 compute_bounds(const PointSet& points, std::size_t rows = SIZE_MAX);
 // The bounding box of A and B together (b null, or empty, for a self-join).
 Bounds joint_bounds(const PointSet32& a, const PointSet32* b);
 Bounds64 joint_bounds(const PointSet& a, const PointSet* b);
