@@ -20,5 +20,6 @@ function(simjoin_include_root target scope)
     file(MAKE_DIRECTORY ${folder})
     file(CREATE_LINK ${PROJECT_SOURCE_DIR}/${header} ${root}/${header} SYMBOLIC)
   endforeach()
-  target_include_directories(${target} ${scope} ${root})
+  # The build's root only: an installed library's headers are under include/simjoin (cmake/Install.cmake).
+  target_include_directories(${target} ${scope} $<BUILD_INTERFACE:${root}>)
 endfunction()

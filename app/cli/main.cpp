@@ -13,7 +13,7 @@ int main(int argc, char** argv) {
 
   CLI::App app{"simjoin: every pair of points within distance eps (similarity self-join and A-join-B)"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "simjoin 0.1.0");
+  app.set_version_flag("--version", "simjoin " SIMJOIN_VERSION);
   const std::vector<cli::Command> commands = {
       cli::add_info_command(app),
       cli::add_generate_command(app),

@@ -120,7 +120,7 @@ struct Options {
 void set_application_names() {
   QCoreApplication::setOrganizationName("Simjoin");
   QCoreApplication::setApplicationName("Simjoin Studio");
-  QCoreApplication::setApplicationVersion("0.1.0");
+  QCoreApplication::setApplicationVersion(SIMJOIN_VERSION);
 }
 
 // --help and --version print and exit without a window, so without a display too: a QApplication

@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   register_every_engine(registry);
 
   CLI::App app{"simjoin sweep: run engines over several eps (and k) values; write CSV and a chart", "simjoin sweep"};
+  app.set_version_flag("--version", "simjoin-sweep " SIMJOIN_VERSION);
   auto options = std::make_shared<ui::SweepOptions>();
   app.add_option("--input", options->input, "Point file A")->required();
   app.add_option("--input-b", options->input_b, "Point file B: join A with B instead of A with itself");
