@@ -2,13 +2,15 @@
 epsilon-overlap replication, one simjoin.join task per partition. See docs/distributed.md.
 
     import simjoin.distributed as sd
-    manifest = sd.join("points-*.npy", 0.5, out="pairs/")     # a LocalCluster of this machine's cores
-    pairs = sd.read_pairs("pairs/")                          # (m, 2) uint64 dask.array, global row ids
+
+    if __name__ == "__main__":  # in a script: the worker processes import it again
+        manifest = sd.join("points-*.npy", 0.5, out="pairs/")  # a LocalCluster of this machine's cores
+        pairs = sd.read_pairs("pairs/")                        # (m, 2) uint64 dask.array, global row ids
 """
 from .cluster import connect, local_cluster, tls_security
-from .errors import InputError, PartitionTooLargeError
+from .errors import EngineUnavailableError, InputError, MainGuardError, OutputError, PartitionTooLargeError
 from .join import join
 from .results import read_pairs
 
-__all__ = ["join", "read_pairs", "local_cluster", "connect", "tls_security", "InputError",
-           "PartitionTooLargeError"]
+__all__ = ["join", "read_pairs", "local_cluster", "connect", "tls_security", "InputError", "OutputError",
+           "PartitionTooLargeError", "EngineUnavailableError", "MainGuardError"]

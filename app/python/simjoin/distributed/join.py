@@ -1,61 +1,119 @@
 """simjoin.distributed.join: plan, shuffle and join on a Dask cluster, then the manifest."""
 import math
+import os
 import tempfile
 import time
 import uuid
+from typing import Any, Dict, Optional, Sequence, Union
 
 import distributed
+import numpy as np
+from distributed.security import Security
 
-from . import manifest
+import simjoin
+
+from . import main_guard, manifest
 from .cluster import connect, local_cluster, worker_resources
-from .errors import InputError
+from .errors import EngineUnavailableError, InputError
 from .inputs import chunks_of
 from .plan import make_plan
 from .partition_task import join_partition
 from .shuffle import shuffled_partitions
 
+# A NumPy array, a row-chunked dask.array, or .npy files by path, glob or list.
+Inputs = Union[np.ndarray, "dask.array.Array", str, os.PathLike, Sequence[Union[str, os.PathLike]]]
 OUTPUTS = ("pairs", "count")
 MEMORY_SHARE = 4            # a partition task may take a quarter of the smallest worker's memory limit
 UNLIMITED_BUDGET = 1 << 31  # partition bytes where the workers have no memory limit
 
 
-def join(points, eps, *, Y=None, client=None, out=None, output="pairs", k=None, engine="auto",
-         partition_bytes=None, progress=True, security=None, chunk_rows=None, seed=1):
+def join(points: Inputs, eps: float, Y: Optional[Inputs] = None, *,
+         client: Union[distributed.Client, str, None] = None, out: Union[str, os.PathLike, None] = None,
+         output: str = "pairs", k: Optional[int] = None, engine: str = "auto", partition_bytes: Optional[int] = None,
+         progress: bool = True, security: Optional[Security] = None, chunk_rows: Optional[int] = None,
+         seed: int = 1) -> Dict[str, Any]:
     """Every pair of rows within eps, of `points` with itself or with Y, on a Dask cluster.
 
     points, Y: a NumPy array, a row-chunked dask.array (n x d, float32 or float64), or a path, glob or
         list of .npy files (rows numbered across the files in sorted order), read on the workers.
     client: a distributed.Client, a scheduler address (with `security` for TLS), or None for a
         LocalCluster of this machine's cores, started and closed here.
-    out: the directory of shards pairs-<partition>.npy ((m, 2) uint64, global row ids, i < j for a
-        self-join) and manifest.json, written last (a new temporary directory when None).
+    out: the directory of shards pairs-<run>-<partition>.npy ((m, 2) uint64, global row ids, i < j for
+        a self-join) and manifest.json, written last (a new temporary directory when None). Of the files
+        already there, only the previous run's manifest and the shards it lists are removed.
     output: "pairs", or "count" (no shards). k: partitions (None: from partition_bytes and cores).
     partition_bytes: memory one partition task may use (default: a quarter of the smallest worker's
         memory limit); a partition over it is split again.
-    Returns the manifest (a dict; "pairs" is the total). Raises ValueError for bad parameters,
-    InputError naming the shard for bad input, PartitionTooLargeError when a partition cannot fit.
+    Returns the manifest (a dict; "pairs" is the total). Raises ValueError for bad parameters (an
+    unknown engine among them, before any work), InputError naming the shard for bad input, OutputError
+    for an `out` that cannot be written, EngineUnavailableError for an engine the workers cannot run,
+    PartitionTooLargeError when a partition cannot fit. Interrupted or failed, it leaves no shard of its
+    own behind. Starting its own cluster from a script, it needs the `if __name__ == "__main__":` guard
+    (MainGuardError otherwise, at once).
     """
-    if output not in OUTPUTS:
-        raise ValueError(f"output must be one of {', '.join(OUTPUTS)}; got {output!r}")
-    if not (isinstance(eps, (int, float)) and math.isfinite(eps) and eps >= 0):
-        raise ValueError(f"eps must be a finite number >= 0; got {eps!r}")
+    check_parameters(eps, output, k, engine, partition_bytes, Y is not None)
+    if client is None:
+        main_guard.check()  # before anything is written
     if out is None and output == "pairs":
         out = tempfile.mkdtemp(prefix="simjoin-distributed-")
+    run = manifest.new_run_id()
     if out is not None:
-        manifest.prepare(out)
+        manifest.prepare(out, run if output == "pairs" else None)
     own_cluster = own_client = None
-    if client is None:
-        own_cluster = local_cluster()
-        client = own_client = distributed.Client(own_cluster)
-    elif isinstance(client, str):
-        client = own_client = connect(client, security)
+    finished = False
     try:
-        return _run(client, points, Y, float(eps), out, output, k, engine, partition_bytes, progress, chunk_rows, seed)
+        if client is None:
+            own_cluster = local_cluster()
+            client = own_client = distributed.Client(own_cluster)
+        elif isinstance(client, str):
+            client = own_client = connect(client, security)
+        check_workers_run(client, engine)
+        settings = {"eps": float(eps), "engine": engine, "output": output, "out": out, "run": run}
+        document = _run(client, points, Y, settings, k, partition_bytes, progress, chunk_rows, seed)
+        finished = True
+        return document
     finally:
+        if out is not None and not finished:
+            manifest.remove_run(out, run)  # from now on, no task writes a shard
         if own_client is not None:
             own_client.close()
         if own_cluster is not None:
             own_cluster.close()
+            if out is not None and not finished:
+                manifest.remove_run(out, run)  # a shard renamed while the first removal ran
+
+
+def check_parameters(eps, output, k, engine, partition_bytes, ab_join):
+    """ValueError for a parameter no run could take, before anything starts."""
+    if output not in OUTPUTS:
+        raise ValueError(f"output must be one of {', '.join(OUTPUTS)}; got {output!r}")
+    if isinstance(eps, bool) or not (isinstance(eps, (int, float)) and math.isfinite(eps) and eps >= 0):
+        raise ValueError(f"eps must be a finite number >= 0; got {eps!r}")
+    if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 1):
+        raise ValueError(f"k must be a positive integer or None; got {k!r}")
+    if partition_bytes is not None and not (isinstance(partition_bytes, int) and partition_bytes > 0):
+        raise ValueError(f"partition_bytes must be a positive integer or None; got {partition_bytes!r}")
+    engines = {e["name"]: e for e in simjoin.engines()}
+    if engine not in engines:
+        raise ValueError(f"unknown engine {engine!r}; engines: {', '.join(engines)}")
+    if ab_join and not engines[engine]["ab_join"]:
+        raise ValueError(f"engine {engine!r} does not join A with B")
+
+
+def _engine_here(engine):
+    """(available, reason) of the engine on the worker that runs this."""
+    found = next(e for e in simjoin.engines() if e["name"] == engine)
+    return found["available"], found["reason"]
+
+
+def check_workers_run(client, engine):
+    """EngineUnavailableError where a worker cannot run `engine` (a GPU engine on a host without one)."""
+    answers = client.run(_engine_here, engine)
+    refused = {worker: reason for worker, (available, reason) in answers.items() if not available}
+    if refused:
+        worker, reason = next(iter(refused.items()))
+        raise EngineUnavailableError(f"engine {engine!r} cannot run on {len(refused)} of {len(answers)} workers "
+                                     f"({worker}: {reason})")
 
 
 def _inputs(client, points, Y, chunk_rows):
@@ -69,20 +127,21 @@ def _inputs(client, points, Y, chunk_rows):
     return chunks_a, chunks_b, d
 
 
-def _run(client, points, Y, eps, out, output, k, engine, partition_bytes, progress, chunk_rows, seed):
+def _run(client, points, Y, settings, k, partition_bytes, progress, chunk_rows, seed):
     started = time.perf_counter()
+    out, output, engine = settings["out"], settings["output"], settings["engine"]
     chunks_a, chunks_b, d = _inputs(client, points, Y, chunk_rows)
     memory_limit, cores = worker_resources(client)
     budget = partition_bytes or (memory_limit // MEMORY_SHARE if memory_limit else UNLIMITED_BUDGET)
-    plan = make_plan(client, chunks_a, chunks_b, d, eps, budget, cores, k, seed)
+    plan = make_plan(client, chunks_a, chunks_b, d, settings["eps"], budget, cores, k, seed)
     plan.seconds["plan"] = time.perf_counter() - started  # with reading the inputs' headers
     if progress:
         print(plan.summary(), flush=True)
-    settings = {"d": d, "eps": eps, "engine": engine, "output": output, "out": out}
-    shards, phases = _shuffle_and_join(client, chunks_a, chunks_b, plan, settings, progress)
+    shards, phases = _shuffle_and_join(client, chunks_a, chunks_b, plan, dict(settings, d=d), progress)
     document = _manifest(plan, shards, output, engine, bool(chunks_b))
     document["times"] = _times(plan, shards, phases, time.perf_counter() - started)
     if out is not None:
+        manifest.finish(out, settings["run"])
         document["out"] = str(out)
         manifest.write(out, document)
     return document

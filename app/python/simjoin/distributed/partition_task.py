@@ -9,6 +9,8 @@ import numpy as np
 
 import simjoin
 
+from . import manifest
+
 
 def shared_above(pairs, above_p, above_q):
     """Indices of the pairs (local rows p, q) whose points share a partition above this one: the
@@ -28,13 +30,17 @@ def shared_above(pairs, above_p, above_q):
     return np.unique(candidates[pair_of[np.isin(q[pair_of] * span + partition, held_by_q)]])
 
 
-def write_shard(out, partition, pairs):
-    """pairs-<partition>.npy, written under a temporary name and renamed, so that a retried task
-    replaces it whole."""
-    path = os.path.join(out, f"pairs-{partition}.npy")
+def write_shard(out, run, partition, pairs):
+    """pairs-<run>-<partition>.npy, written under a temporary name and renamed, so that a retried task
+    replaces it whole; only while the run's marker says it still runs (manifest.running_marker), so
+    that a task still running when the run was cancelled leaves nothing behind."""
+    path = os.path.join(out, manifest.shard_name(run, partition))
     temporary = f"{path}.tmp-{uuid.uuid4().hex}"
     with open(temporary, "wb") as file:
         np.save(file, pairs)
+    if not os.path.exists(manifest.running_marker(out, run)):
+        os.remove(temporary)
+        raise RuntimeError(f"{out}: the run {run} was cancelled; shard {partition} not written")
     os.replace(temporary, path)
     return path
 
@@ -59,7 +65,7 @@ def join_partition(partition, part_a, part_b, settings):
     rule_done = time.perf_counter()
     shard = None
     if settings["output"] == "pairs":
-        shard = os.path.basename(write_shard(settings["out"], partition, pairs))
+        shard = os.path.basename(write_shard(settings["out"], settings["run"], partition, pairs))
     done = time.perf_counter()
     return {"partition": partition, "n_a": len(ids_a), "n_b": 0 if part_b is None else len(ids_b),
             "pairs": len(pairs), "shard": shard, "engine": engine, "join_seconds": engine_done - started,

@@ -1,5 +1,6 @@
 """A finished run's pairs, read back from its shards as one dask array."""
 import os
+from typing import Union
 
 import dask
 import dask.array as da
@@ -8,9 +9,10 @@ import numpy as np
 from . import manifest
 
 
-def read_pairs(out):
+def read_pairs(out: Union[str, os.PathLike]) -> da.Array:
     """The (m, 2) uint64 pairs of the run that wrote directory `out`, as a dask.array with one chunk
-    per non-empty shard (read lazily, on whatever computes it)."""
+    per non-empty shard (read lazily, on whatever computes it). uint64, where simjoin.join returns
+    uint32: these are global row ids across every input file, which may pass 2^32."""
     document = manifest.read(out)
     if document["output"] != "pairs":
         raise ValueError(f"{out}: the run counted its pairs and wrote none (output={document['output']!r})")
