@@ -23,7 +23,8 @@ PYBIND11_MODULE(_simjoin, module) {
   python::register_error_translation();
 
   py::class_<RunStats>(module, "Stats", "What a join reported: sizes, seconds per phase, work, the engine's notes")
-      .def_readonly("engine", &RunStats::engine)
+      // Writable for the Python layer, which names the engine that ran and times the whole call.
+      .def_readwrite("engine", &RunStats::engine, "the engine that ran (what auto chose)")
       .def_readonly("device", &RunStats::device)
       .def_readonly("n", &RunStats::n, "points in X")
       .def_readonly("n_b", &RunStats::n_b, "points in Y; 0 for a self-join")
@@ -31,7 +32,7 @@ PYBIND11_MODULE(_simjoin, module) {
       .def_readonly("eps", &RunStats::eps)
       .def_readonly("k", &RunStats::k, "partitions, where the engine has them")
       .def_readonly("pairs", &RunStats::pairs)
-      .def_readonly("seconds_total", &RunStats::seconds_total)
+      .def_readwrite("seconds_total", &RunStats::seconds_total, "the call's whole time, result included")
       .def_property_readonly(
           "phases",
           [](const RunStats& stats) {
