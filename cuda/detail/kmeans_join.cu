@@ -165,8 +165,8 @@ void join_partition_items(const PartitionedPoints& a, const PartitionedPoints& b
                           std::to_string(rounds.size() - 1) + " rounds");
   PairBatches batches(resources, sink, params);
   for (std::size_t r = 0; r + 1 < rounds.size(); ++r) {
-    const std::uint64_t from = std::max(first, work.item_begin[rounds[r]]);
-    const std::uint64_t to = std::min(last, work.item_begin[rounds[r + 1]]);
+    const std::uint64_t from = std::max<std::uint64_t>(first, work.item_begin[rounds[r]]);
+    const std::uint64_t to = std::min<std::uint64_t>(last, work.item_begin[rounds[r + 1]]);
     if (from >= to) continue;
     const GatheredRange range_a = gather_partitions(a, stride, rounds[r], rounds[r + 1]);
     const GatheredRange range_b = same ? GatheredRange{} : gather_partitions(b, stride, rounds[r], rounds[r + 1]);
