@@ -269,12 +269,6 @@ PartitionedPoints partition_points(const DevicePoints& points, const std::uint32
   return result;
 }
 
-PartitionedPoints one_partition(const DevicePoints& points, const DeviceClustering& clustering) {
-  DeviceBuffer<std::uint32_t> first_partition(points.n, "one partition");
-  SIMJOIN_CUDA_CHECK(cudaMemset(first_partition.data(), 0, first_partition.bytes()));
-  return partition_points(points, first_partition.data(), clustering, nullptr, 0, false);
-}
-
 GatheredRange gather_partitions(const PartitionedPoints& parts, std::size_t stride, std::size_t first,
                                 std::size_t last) {
   GatheredRange range;

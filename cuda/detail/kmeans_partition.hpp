@@ -37,9 +37,6 @@ DeviceBuffer<double> centroid_gaps(const DeviceClustering& clustering, std::size
 PartitionedPoints partition_points(const DevicePoints& points, const std::uint32_t* membership,
                                    const DeviceClustering& clustering, const double* gaps, double eps, bool replicate);
 
-// Every point in partition 0 of k, with no copies: the whole set joined as one partition.
-PartitionedPoints one_partition(const DevicePoints& points, const DeviceClustering& clustering);
-
 // The coordinates of the entries of partitions [first, last), stride floats each, from entry
 // `first_entry` on.
 struct GatheredRange {

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "cuda/detail/kmeans_join.hpp"
+#include "cuda/engines/gpu_bruteforce.hpp"
 #include "cuda/detail/multi_device.hpp"
 
 namespace simjoin::gpu {
@@ -63,12 +64,13 @@ void join_on_devices(GpuRun& run, const DeviceExact& exact, const PartitionedPoi
   stats.compared_pairs += work.compared;
 }
 
-// Whether joining the partitions compares fewer pairs than joining the whole set as one partition
-// would, by more than kPruningShare. On data without separated clusters (a manifold, wide overlapping
-// components) a wide eps copies most points into many partitions, and the partitions then compare
-// more pairs than the whole set holds: the join then takes the whole set as one partition, so that
-// no replication runs out of memory or time. Notes say which, with the counts that explain it.
-constexpr double kPruningShare = 0.5;
+// Whether joining the partitions compares fewer pairs than kPruningShare of the whole set's. On data
+// without separated clusters (a manifold, wide overlapping components) a wide eps copies most points
+// into many partitions, which then compare about as many pairs as the whole set holds, or more; the
+// brute force's all-pairs kernel, on tensor cores from 5 dimensions, tests about three times as many
+// pairs a second as the partition kernel (docs/benchmarks.md, "Data without clusters"), so the whole
+// set is joined by it instead. Notes say which, with the counts that explain it.
+constexpr double kPruningShare = 0.25;
 
 bool partitions_prune(const PartitionedPoints& a, const PartitionedPoints& b, bool self, std::size_t k,
                       RunStats& stats) {
@@ -80,7 +82,7 @@ bool partitions_prune(const PartitionedPoints& a, const PartitionedPoints& b, bo
                              per_point + " partitions a point)";
   if (!a.listed || !b.listed) {
     stats.notes.push_back("replication counted " + copies +
-                          ", too many to list in the GPU's memory: the whole set was joined as one partition");
+                          ", too many to list in the GPU's memory: the whole set was joined by the brute force");
     return false;
   }
   const double whole = self ? double(n_a) * double(n_a - (n_a > 0)) / 2 : double(n_a) * double(n_b);
@@ -90,7 +92,7 @@ bool partitions_prune(const PartitionedPoints& a, const PartitionedPoints& b, bo
                         std::to_string(std::uint64_t(compared)) + " pairs, " +
                         std::to_string(int(100 * compared / whole)) +
                         " % of the whole set's: KMEANS-JOIN cannot prune this data at this eps, so the whole set "
-                        "was joined as one partition");
+                        "was joined by the brute force");
   return false;
 }
 
@@ -154,9 +156,7 @@ void GpuKMeansEngine::join(GpuRun& run) const {
   if (!replicate_ || partitions_prune(parts_a, parts_b, self, k, stats)) {
     join_on_devices(run, device.exact, parts_a, parts_b, k, stride);
   } else {
-    const PartitionedPoints whole_a = one_partition(device.a, clustering);
-    const PartitionedPoints whole_b = self ? PartitionedPoints{} : one_partition(device.b, clustering);
-    join_on_devices(run, device.exact, whole_a, self ? whole_a : whole_b, k, stride);
+    join_all_pairs(run, device);
   }
   if (!run.params.structures) return;
   Phase phase(stats, "partition structure");

@@ -118,7 +118,7 @@ bool has_note(const RunStats& stats, const std::string& text) {
 
 // Uniform points in 16 dimensions with eps wider than most centroid gaps: every bisector band
 // holds most points, so the partitions would compare more pairs than the whole set. The engine joins
-// the whole set as one partition, says so with the counted copies, and stays exact, at any k.
+// the whole set by the brute force, says so with the counted copies, and stays exact, at any k.
 TEST_F(GpuKMeans, ReplicationThatCannotPruneJoinsTheWholeSet) {
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
@@ -131,7 +131,7 @@ TEST_F(GpuKMeans, ReplicationThatCannotPruneJoinsTheWholeSet) {
     params.structures = true;
     RunResult result;
     EXPECT_MATCHES_ORACLE(check_engine(engine_named("gpu-kmeans"), points, nullptr, params, &result));
-    EXPECT_TRUE(has_note(result.stats, "joined as one partition")) << "k " << k;
+    EXPECT_TRUE(has_note(result.stats, "joined by the brute force")) << "k " << k;
     EXPECT_GT(result.stats.replicated_points, points.size()) << "k " << k;
     ASSERT_TRUE(result.partitions.has_value());
     EXPECT_EQ(result.partitions->replica_point.size(), result.stats.replicated_points);
@@ -152,7 +152,7 @@ TEST_F(GpuKMeans, RoundsOfPartitionsLoseNothing) {
   params.batch_bytes = 64 << 10;
   RunResult result;
   EXPECT_MATCHES_ORACLE(check_engine(engine_named("gpu-kmeans"), a, nullptr, params, &result));
-  EXPECT_FALSE(has_note(result.stats, "joined as one partition"));
+  EXPECT_FALSE(has_note(result.stats, "joined by the brute force"));
   EXPECT_MATCHES_ORACLE(check_engine(engine_named("gpu-kmeans"), a, &b, params, &result));
 }
 
