@@ -9,6 +9,7 @@
 
 #include "core/base/error.hpp"
 #include "core/base/parallel.hpp"
+#include "core/engines/cpu_nlj.hpp"
 #include "core/engines/grid_join.hpp"
 #include "core/numeric/numeric_rules.hpp"
 #include "core/points/kmeans.hpp"
@@ -285,7 +286,42 @@ void note_partitions(const PlacedPoints& placed, const PartitionGrids& indexed, 
   stats.notes.push_back(std::to_string(k) + " partitions after " + std::to_string(iterations) +
                         " k-means iterations; " + std::to_string(stats.replicated_points) + " copies");
   if (!self) stats.notes.push_back("copies counted for A and B together");
-  stats.notes.push_back(indexed_dims_note(indexed.grids));
+  if (!indexed.grids.empty()) stats.notes.push_back(indexed_dims_note(indexed.grids));
+}
+
+// Where the copies make the partitions compare more than this share of the whole set's pairs (data
+// without separated clusters at a wide eps), the whole set is joined by the nested loop instead: it
+// compares each pair once, vectorised, where the partitions would compare many pairs several times
+// and their grids, in many dimensions, prune little.
+constexpr double kPruningShare = 0.5;
+
+// The pairs the partitions compare, against the whole set's; a note where they cannot prune.
+bool partitions_prune(const PlacedPoints& placed, std::size_t k, bool self, std::size_t n_a, std::size_t n_q,
+                      RunStats& stats) {
+  const Grouped& other = placed.queries(self);
+  double compared = 0;
+  for (std::size_t c = 0; c < k; ++c) {
+    const double size_a = double(placed.group_a.start[c + 1] - placed.group_a.start[c]);
+    const double size_q = double(other.start[c + 1] - other.start[c]);
+    compared += self ? size_a * (size_a - 1) / 2 : size_a * size_q;
+  }
+  const double whole = self ? double(n_a) * double(n_a - 1) / 2 : double(n_a) * double(n_q);
+  if (compared <= kPruningShare * whole) return true;
+  stats.notes.push_back("the partitions with their copies would compare " + std::to_string(std::uint64_t(compared)) +
+                        " pairs, " + std::to_string(int(100 * compared / whole)) +
+                        " % of the whole set's: KMEANS-JOIN cannot prune this data at this eps, so the whole "
+                        "set was joined by the nested loop (cpu-nlj)");
+  return false;
+}
+
+// The whole set joined by cpu-nlj, its phases, pairs compared and notes added to stats.
+void join_whole_set(const JoinInputs& inputs, const JoinParams& params, PairSink& sink, RunStats& stats,
+                    RunControl& control) {
+  CpuNestedLoopEngine nested_loop;
+  const RunResult whole = nested_loop.run(inputs, params, sink, control);
+  for (const PhaseTime& phase : whole.stats.phases) stats.add_phase(phase.name, phase.seconds);
+  stats.compared_pairs += whole.stats.compared_pairs;
+  stats.notes.insert(stats.notes.end(), whole.stats.notes.begin(), whole.stats.notes.end());
 }
 
 // The partitions of A, for the views: centroids, membership and copies.
@@ -338,10 +374,15 @@ RunResult CpuKMeansEngine::run(const JoinInputs& inputs, const JoinParams& param
   control.report(0.05);
 
   PlacedPoints placed = place_and_group(inputs, clusters, k, params, replicate_, stats, control);
-  PartitionGrids indexed = index_partitions(inputs, placed, k, params, stats, control);
-  control.report(0.15);
-  join_partitions(inputs, placed, indexed, params, sink, stats, control);
-  note_partitions(placed, indexed, k, clusters.iterations, self, stats);
+  if (replicate_ && !partitions_prune(placed, k, self, a.size(), inputs.queries().size(), stats)) {
+    join_whole_set(inputs, params, sink, stats, control);
+    note_partitions(placed, PartitionGrids{}, k, clusters.iterations, self, stats);
+  } else {
+    PartitionGrids indexed = index_partitions(inputs, placed, k, params, stats, control);
+    control.report(0.15);
+    join_partitions(inputs, placed, indexed, params, sink, stats, control);
+    note_partitions(placed, indexed, k, clusters.iterations, self, stats);
+  }
   keep_partitions(result, k, clusters, placed.placed_a);
   return result;
 }

@@ -1,5 +1,6 @@
 #include "cuda/detail/kmeans_join.hpp"
 
+#include <algorithm>
 #include <vector>
 
 #include "cuda/detail/difference_tile.cuh"
@@ -12,15 +13,17 @@ namespace {
 constexpr int kBlocksPerMultiprocessor = 2;
 
 struct GroupedView {
-  const float* coords;
+  const float* coords;        // the coordinates of entries from first_entry on
+  std::uint64_t first_entry;
   const std::uint32_t* ids;
   const unsigned long long* part_begin;
   const unsigned long long* list_begin;
   const std::uint32_t* lists;
 };
 
-GroupedView view(const PartitionedPoints& p) {
-  return {p.grouped_coords.data(), p.grouped_ids.data(), p.part_begin.data(), p.list_begin.data(), p.lists.data()};
+GroupedView view(const PartitionedPoints& p, const GatheredRange& gathered) {
+  return {gathered.coords.data(), gathered.first_entry, p.grouped_ids.data(), p.part_begin.data(), p.list_begin.data(),
+          p.lists.data()};
 }
 
 // The highest partition in both ascending lists.
@@ -71,7 +74,8 @@ __global__ void __launch_bounds__(tile::kThreads, kBlocksPerMultiprocessor)
     const unsigned rows = unsigned(rest_a < tile::kTile ? rest_a : tile::kTile);
     const unsigned cols = unsigned(rest_b < tile::kTile ? rest_b : tile::kTile);
     float acc[tile::kPerThread][tile::kPerThread];
-    tile::distances(shared, a.coords + row0 * stride, rows, b.coords + col0 * stride, cols, stride, acc);
+    tile::distances(shared, a.coords + (row0 - a.first_entry) * stride, rows, b.coords + (col0 - b.first_entry) * stride,
+                    cols, stride, acc);
     unsigned long long mask = tile::within(acc, test.band.reject);
     if (mask) {
       const bool diagonal = self && ta == tb;
@@ -95,11 +99,43 @@ __global__ void __launch_bounds__(tile::kThreads, kBlocksPerMultiprocessor)
     emit_mask_warp(out, mask, pair_of);
   }
 }
+// The partition whose work items hold `item`: the last c with item_begin[c] <= item.
+std::size_t partition_of(const PartitionWork& work, std::uint64_t item) {
+  return std::size_t(std::upper_bound(work.item_begin.begin(), work.item_begin.end(), item) - work.item_begin.begin()) -
+         1;
+}
+
+// The rounds of joining items [first, last): ranges of the partitions holding them whose gathered
+// coordinates, of a and b together, fit the budget. A partition alone always fits in practice: it
+// holds each point at most once.
+std::vector<std::size_t> plan_rounds(const PartitionedPoints& a, const PartitionedPoints& b, bool same,
+                                     const PartitionWork& work, std::uint64_t first, std::uint64_t last,
+                                     std::size_t stride, std::uint64_t budget) {
+  const std::size_t from = partition_of(work, first), to = partition_of(work, last - 1) + 1;
+  const auto entries = [](const PartitionedPoints& p, std::size_t c) {
+    return p.part_begin_host[c + 1] - p.part_begin_host[c];
+  };
+  std::vector<std::size_t> bounds{from};
+  std::uint64_t bytes = 0;
+  for (std::size_t c = from; c < to; ++c) {
+    const std::uint64_t part = (entries(a, c) + (same ? 0 : entries(b, c))) * stride * sizeof(float);
+    if (bytes > 0 && bytes + part > budget) {
+      bounds.push_back(c);
+      bytes = 0;
+    }
+    bytes += part;
+  }
+  bounds.push_back(to);
+  return bounds;
+}
 }  // namespace
 
 PartitionWork partition_work(const PartitionedPoints& a, const PartitionedPoints& b, JoinShape shape, std::size_t k) {
   // Work items: per partition, the triangle (self-join) or rectangle of its tile pairs.
   const bool self = shape == JoinShape::Self;
+  if (!a.listed || !b.listed)
+    fail(ErrorKind::OutOfMemory, "the copies of the partitions (" + std::to_string(a.entries + b.entries) +
+                                     " entries) do not fit the GPU's memory: choose a smaller eps or k");
   PartitionWork work;
   work.item_begin.assign(k + 1, 0);
   for (std::size_t c = 0; c < k; ++c) {
@@ -120,15 +156,30 @@ void join_partition_items(const PartitionedPoints& a, const PartitionedPoints& b
   const std::size_t k = work.item_begin.size() - 1;
   DeviceBuffer<unsigned long long> item_begin_device(k + 1, "work item offsets");
   item_begin_device.upload(work.item_begin.data(), k + 1);
-  PairBatches(resources, sink, params)
-      .run(
-          first, last, BatchPlan{},
-          [&](std::uint64_t from, std::uint64_t to, const PairOutput& out, cudaStream_t stream) {
-            kmeans_join_kernel<<<persistent_blocks(to - from, kBlocksPerMultiprocessor), tile::kThreads, 0, stream>>>(
-                view(a), view(b), item_begin_device.data(), std::uint32_t(k), unsigned(stride), test, shape, a_first_id,
-                from, to, out);
-          },
-          progress, stats);
+  if (first >= last) return;
+  const bool same = &a == &b;
+  const std::vector<std::size_t> rounds =
+      plan_rounds(a, b, same, work, first, last, stride, gather_budget(params.batch_bytes));
+  if (rounds.size() > 2 && !params.batch_bytes)
+    stats.notes.push_back("the grouped points exceed a third of the GPU's free memory: partitions joined in " +
+                          std::to_string(rounds.size() - 1) + " rounds");
+  PairBatches batches(resources, sink, params);
+  for (std::size_t r = 0; r + 1 < rounds.size(); ++r) {
+    const std::uint64_t from = std::max<std::uint64_t>(first, work.item_begin[rounds[r]]);
+    const std::uint64_t to = std::min<std::uint64_t>(last, work.item_begin[rounds[r + 1]]);
+    if (from >= to) continue;
+    const GatheredRange range_a = gather_partitions(a, stride, rounds[r], rounds[r + 1]);
+    const GatheredRange range_b = same ? GatheredRange{} : gather_partitions(b, stride, rounds[r], rounds[r + 1]);
+    const GroupedView view_a = view(a, range_a), view_b = same ? view_a : view(b, range_b);
+    batches.run(
+        from, to, BatchPlan{},
+        [&](std::uint64_t begin, std::uint64_t end, const PairOutput& out, cudaStream_t stream) {
+          kmeans_join_kernel<<<persistent_blocks(end - begin, kBlocksPerMultiprocessor), tile::kThreads, 0, stream>>>(
+              view_a, view_b, item_begin_device.data(), std::uint32_t(k), unsigned(stride), test, shape, a_first_id,
+              begin, end, out);
+        },
+        progress, stats);
+  }
 }
 
 void join_partitions(const PartitionedPoints& a, const PartitionedPoints& b, JoinShape shape, std::uint32_t a_first_id,

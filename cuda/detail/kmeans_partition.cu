@@ -177,60 +177,106 @@ DeviceBuffer<double> centroid_gaps(const DeviceClustering& clustering, std::size
   return gaps;
 }
 
+namespace {
+// Fraction of the free memory that the membership lists and grouped ids may take (8 bytes an entry).
+constexpr std::size_t kListShare = 2;
+constexpr std::size_t kGatherShare = 3;
+
+std::size_t free_device_bytes() {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  SIMJOIN_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  return free_bytes;
+}
+
+// Counts each point's partitions into result.list_begin (offsets) and result.entries.
+void count_entries(PartitionedPoints& result, const DevicePoints& points, const std::uint32_t* membership,
+                   const DeviceClustering& clustering, const double* gaps, double eps, bool replicate) {
+  const std::uint64_t n = points.n;
+  DeviceBuffer<unsigned long long> counts(n + 1, "membership list sizes");
+  SIMJOIN_CUDA_CHECK(cudaMemset(counts.data(), 0, counts.bytes()));
+  list_kernel<<<blocks_for(n, tile::kTile), tile::kThreads>>>(
+      points.coords.data(), std::uint32_t(n), unsigned(points.stride), membership, clustering.centroids.data(), gaps,
+      std::uint32_t(clustering.k), eps, replicate, counts.data(), nullptr, nullptr);
+  SIMJOIN_CUDA_CHECK_LAUNCH();
+  result.list_begin = DeviceBuffer<unsigned long long>(n + 1, "membership list offsets");
+  exclusive_sum(counts.data(), result.list_begin.data(), n + 1);
+  SIMJOIN_CUDA_CHECK(
+      cudaMemcpy(&result.entries, result.list_begin.data() + n, sizeof(unsigned long long), cudaMemcpyDeviceToHost));
+}
+
+// Groups the listed entries by partition: part_begin and grouped_ids.
+void group_entries(PartitionedPoints& result, std::uint64_t n, std::uint64_t k) {
+  DeviceBuffer<unsigned long long> sizes(k + 1, "partition sizes");
+  SIMJOIN_CUDA_CHECK(cudaMemset(sizes.data(), 0, sizes.bytes()));
+  std::size_t bytes = 0;
+  const auto histogram = [&](void* temp) {
+    SIMJOIN_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(temp, bytes, result.lists.data(), sizes.data(), int(k + 1),
+                                                           std::uint32_t(0), std::uint32_t(k),
+                                                           std::int64_t(result.entries)));
+  };
+  histogram(nullptr);
+  DeviceBuffer<char> temp(bytes, "histogram workspace");
+  histogram(temp.data());
+  result.part_begin = DeviceBuffer<unsigned long long>(k + 1, "partition offsets");
+  exclusive_sum(sizes.data(), result.part_begin.data(), k + 1);
+  DeviceBuffer<unsigned long long> cursor(k + 1, "partition cursors");
+  SIMJOIN_CUDA_CHECK(cudaMemcpy(cursor.data(), result.part_begin.data(), cursor.bytes(), cudaMemcpyDeviceToDevice));
+  result.grouped_ids = DeviceBuffer<std::uint32_t>(result.entries, "grouped point ids");
+  scatter_kernel<<<blocks_for(n, kThreads), kThreads>>>(std::uint32_t(n), result.list_begin.data(),
+                                                        result.lists.data(), cursor.data(), result.grouped_ids.data());
+  SIMJOIN_CUDA_CHECK_LAUNCH();
+  result.part_begin_host.resize(k + 1);
+  result.part_begin.download(result.part_begin_host.data(), k + 1);
+}
+
+// Gathers the coordinates of entries [first, last) into `out`.
+void gather_entries(const PartitionedPoints& parts, std::size_t stride, std::uint64_t first, std::uint64_t last,
+                    float* out) {
+  const std::uint64_t count = last - first;
+  if (count == 0) return;
+  gather_kernel<<<blocks_for(count * (stride / 4), kThreads), kThreads>>>(
+      parts.source, unsigned(stride), parts.grouped_ids.data() + first, count, out);
+  SIMJOIN_CUDA_CHECK_LAUNCH();
+}
+}  // namespace
+
+std::uint64_t gather_budget(std::uint64_t limit) { return limit ? limit : free_device_bytes() / kGatherShare; }
+
 PartitionedPoints partition_points(const DevicePoints& points, const std::uint32_t* membership,
                                    const DeviceClustering& clustering, const double* gaps, double eps, bool replicate) {
   PartitionedPoints result;
+  result.source = points.coords.data();
+  result.source_rows = points.n;
+  result.source_stride = points.stride;
   const std::uint64_t n = points.n, k = clustering.k;
-  const unsigned stride = unsigned(points.stride);
   {
     EventTimer timer;
-    DeviceBuffer<unsigned long long> counts(n + 1, "membership list sizes");
-    SIMJOIN_CUDA_CHECK(cudaMemset(counts.data(), 0, counts.bytes()));
-    list_kernel<<<blocks_for(n, tile::kTile), tile::kThreads>>>(
-        points.coords.data(), std::uint32_t(n), stride, membership, clustering.centroids.data(), gaps, std::uint32_t(k),
-        eps, replicate, counts.data(), nullptr, nullptr);
-    SIMJOIN_CUDA_CHECK_LAUNCH();
-    result.list_begin = DeviceBuffer<unsigned long long>(n + 1, "membership list offsets");
-    exclusive_sum(counts.data(), result.list_begin.data(), n + 1);
-    SIMJOIN_CUDA_CHECK(
-        cudaMemcpy(&result.entries, result.list_begin.data() + n, sizeof(unsigned long long), cudaMemcpyDeviceToHost));
-    result.lists = DeviceBuffer<std::uint32_t>(result.entries, "membership lists");
-    list_kernel<<<blocks_for(n, tile::kTile), tile::kThreads>>>(
-        points.coords.data(), std::uint32_t(n), stride, membership, clustering.centroids.data(), gaps, std::uint32_t(k),
-        eps, replicate, nullptr, result.list_begin.data(), result.lists.data());
-    SIMJOIN_CUDA_CHECK_LAUNCH();
+    count_entries(result, points, membership, clustering, gaps, eps, replicate);
+    result.listed = result.entries * 2 * sizeof(std::uint32_t) <= free_device_bytes() / kListShare;
+    if (result.listed) {
+      result.lists = DeviceBuffer<std::uint32_t>(result.entries, "membership lists");
+      list_kernel<<<blocks_for(n, tile::kTile), tile::kThreads>>>(
+          points.coords.data(), std::uint32_t(n), unsigned(points.stride), membership, clustering.centroids.data(),
+          gaps, std::uint32_t(k), eps, replicate, nullptr, result.list_begin.data(), result.lists.data());
+      SIMJOIN_CUDA_CHECK_LAUNCH();
+    }
     result.replication_seconds = timer.seconds();
   }
-  {
-    EventTimer timer;
-    DeviceBuffer<unsigned long long> sizes(k + 1, "partition sizes");
-    SIMJOIN_CUDA_CHECK(cudaMemset(sizes.data(), 0, sizes.bytes()));
-    std::size_t bytes = 0;
-    const auto histogram = [&](void* temp) {
-      SIMJOIN_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(temp, bytes, result.lists.data(), sizes.data(), int(k + 1),
-                                                             std::uint32_t(0), std::uint32_t(k),
-                                                             std::int64_t(result.entries)));
-    };
-    histogram(nullptr);
-    DeviceBuffer<char> temp(bytes, "histogram workspace");
-    histogram(temp.data());
-    result.part_begin = DeviceBuffer<unsigned long long>(k + 1, "partition offsets");
-    exclusive_sum(sizes.data(), result.part_begin.data(), k + 1);
-    DeviceBuffer<unsigned long long> cursor(k + 1, "partition cursors");
-    SIMJOIN_CUDA_CHECK(cudaMemcpy(cursor.data(), result.part_begin.data(), cursor.bytes(), cudaMemcpyDeviceToDevice));
-    result.grouped_ids = DeviceBuffer<std::uint32_t>(result.entries, "grouped point ids");
-    scatter_kernel<<<blocks_for(n, kThreads), kThreads>>>(
-        std::uint32_t(n), result.list_begin.data(), result.lists.data(), cursor.data(), result.grouped_ids.data());
-    SIMJOIN_CUDA_CHECK_LAUNCH();
-    result.grouped_coords = DeviceBuffer<float>(result.entries * stride, "grouped coordinates");
-    gather_kernel<<<blocks_for(result.entries * (stride / 4), kThreads), kThreads>>>(
-        points.coords.data(), stride, result.grouped_ids.data(), result.entries, result.grouped_coords.data());
-    SIMJOIN_CUDA_CHECK_LAUNCH();
-    result.part_begin_host.resize(k + 1);
-    result.part_begin.download(result.part_begin_host.data(), k + 1);
-    result.sort_seconds = timer.seconds();
-  }
+  if (!result.listed) return result;
+  EventTimer timer;
+  group_entries(result, n, k);
+  result.sort_seconds = timer.seconds();
   return result;
+}
+
+GatheredRange gather_partitions(const PartitionedPoints& parts, std::size_t stride, std::size_t first,
+                                std::size_t last) {
+  GatheredRange range;
+  range.first_entry = parts.part_begin_host[first];
+  const std::uint64_t end = parts.part_begin_host[last];
+  range.coords = DeviceBuffer<float>((end - range.first_entry) * stride, "grouped coordinates");
+  gather_entries(parts, stride, range.first_entry, end, range.coords.data());
+  return range;
 }
 
 PartitionedPoints copy_for_join(const PartitionedPoints& parts, int owner) {
@@ -241,7 +287,16 @@ PartitionedPoints copy_for_join(const PartitionedPoints& parts, int owner) {
   copy.lists = parts.lists.copy_from(owner, "partition lists (copy)");
   copy.part_begin = parts.part_begin.copy_from(owner, "partition offsets (copy)");
   copy.grouped_ids = parts.grouped_ids.copy_from(owner, "grouped points (copy)");
-  copy.grouped_coords = parts.grouped_coords.copy_from(owner, "grouped points (copy)");
+  copy.listed = parts.listed;
+  copy.source_rows = parts.source_rows;
+  copy.source_stride = parts.source_stride;
+  // The join gathers coordinates from the points themselves, so they travel.
+  copy.source_copy = DeviceBuffer<float>(parts.source_rows * parts.source_stride, "points (copy)");
+  int current = 0;
+  SIMJOIN_CUDA_CHECK(cudaGetDevice(&current));
+  if (copy.source_copy.size())
+    SIMJOIN_CUDA_CHECK(cudaMemcpyPeer(copy.source_copy.data(), current, parts.source, owner, copy.source_copy.bytes()));
+  copy.source = copy.source_copy.data();
   return copy;
 }
 

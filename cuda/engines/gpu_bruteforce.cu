@@ -227,7 +227,10 @@ std::optional<TensorInputs> tensor_inputs(const JoinInputs& inputs, const Device
 }  // namespace
 
 void GpuBruteForceEngine::join(GpuRun& run) const {
-  const DeviceInputs device = upload_inputs(run.resources, run.inputs, 4, run.stats(), &run.control);
+  join_all_pairs(run, upload_inputs(run.resources, run.inputs, 4, run.stats(), &run.control));
+}
+
+void join_all_pairs(GpuRun& run, const DeviceInputs& device) {
   const DevicePoints& da = device.a;
   const DevicePoints& db = device.queries();
   const bool self = run.self();

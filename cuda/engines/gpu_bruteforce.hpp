@@ -22,4 +22,8 @@ class GpuBruteForceEngine final : public GpuEngine {
   void join(GpuRun& run) const override;
 };
 
+// The brute force's join of the run's points, uploaded with rows padded to a multiple of 4 floats:
+// also gpu-kmeans' join where its partitions cannot prune.
+void join_all_pairs(GpuRun& run, const DeviceInputs& device);
+
 }  // namespace simjoin::gpu

@@ -1,6 +1,9 @@
 #include "cuda/engines/gpu_kmeans.hpp"
 
+#include <cstdio>
+
 #include "cuda/detail/kmeans_join.hpp"
+#include "cuda/engines/gpu_bruteforce.hpp"
 #include "cuda/detail/multi_device.hpp"
 
 namespace simjoin::gpu {
@@ -10,6 +13,7 @@ namespace {
 PartitionStructure describe(const PointSet32& a, const DeviceClustering& clustering, const PartitionedPoints& parts,
                             std::size_t stride) {
   PartitionStructure structure;
+  if (!parts.listed) return structure;  // the copies were counted, too many to list (a note says so)
   structure.k = clustering.k;
   structure.iterations = clustering.iterations;
   structure.centroids = download_centroids(clustering, stride, a.dims());
@@ -58,6 +62,38 @@ void join_on_devices(GpuRun& run, const DeviceExact& exact, const PartitionedPoi
   });
   merge_share_stats(devices, shares, stats);
   stats.compared_pairs += work.compared;
+}
+
+// Whether joining the partitions compares fewer pairs than kPruningShare of the whole set's. On data
+// without separated clusters (a manifold, wide overlapping components) a wide eps copies most points
+// into many partitions, which then compare about as many pairs as the whole set holds, or more; the
+// brute force's all-pairs kernel, on tensor cores from 5 dimensions, tests about three times as many
+// pairs a second as the partition kernel (docs/benchmarks.md, "Data without clusters"), so the whole
+// set is joined by it instead. Notes say which, with the counts that explain it.
+constexpr double kPruningShare = 0.25;
+
+bool partitions_prune(const PartitionedPoints& a, const PartitionedPoints& b, bool self, std::size_t k,
+                      RunStats& stats) {
+  const std::uint64_t n_a = a.source_rows, n_b = b.source_rows;
+  const double copies_per_point = double(a.entries + (self ? 0 : b.entries)) / double(n_a + (self ? 0 : n_b));
+  char per_point[32];
+  std::snprintf(per_point, sizeof per_point, "%.2f", copies_per_point);
+  const std::string copies = std::to_string(a.entries - n_a + (self ? 0 : b.entries - n_b)) + " copies (" +
+                             per_point + " partitions a point)";
+  if (!a.listed || !b.listed) {
+    stats.notes.push_back("replication counted " + copies +
+                          ", too many to list in the GPU's memory: the whole set was joined by the brute force");
+    return false;
+  }
+  const double whole = self ? double(n_a) * double(n_a - (n_a > 0)) / 2 : double(n_a) * double(n_b);
+  const double compared = double(partition_work(a, b, self ? JoinShape::Self : JoinShape::Cross, k).compared);
+  if (compared <= kPruningShare * whole) return true;
+  stats.notes.push_back("replication made " + copies + "; the partitions would compare " +
+                        std::to_string(std::uint64_t(compared)) + " pairs, " +
+                        std::to_string(int(100 * compared / whole)) +
+                        " % of the whole set's: KMEANS-JOIN cannot prune this data at this eps, so the whole set "
+                        "was joined by the brute force");
+  return false;
 }
 
 }  // namespace
@@ -117,7 +153,11 @@ void GpuKMeansEngine::join(GpuRun& run) const {
   stats.add_phase("sort", parts_a.sort_seconds + parts_b_own.sort_seconds);
   stats.replicated_points = (parts_a.entries - a.size()) + (self ? 0 : parts_b.entries - device.b.n);
 
-  join_on_devices(run, device.exact, parts_a, parts_b, k, stride);
+  if (!replicate_ || partitions_prune(parts_a, parts_b, self, k, stats)) {
+    join_on_devices(run, device.exact, parts_a, parts_b, k, stride);
+  } else {
+    join_all_pairs(run, device);
+  }
   if (!run.params.structures) return;
   Phase phase(stats, "partition structure");
   run.result.partitions = describe(a, clustering, parts_a, stride);

@@ -106,6 +106,23 @@ std::uint64_t copies(const std::vector<std::set<std::uint32_t>>& held) {
   return count;
 }
 
+bool has_note(const RunStats& stats, const std::string& text) {
+  return std::any_of(stats.notes.begin(), stats.notes.end(),
+                     [&](const std::string& note) { return note.find(text) != std::string::npos; });
+}
+
+// The pairs compared: within the partitions' pairs where they were joined, else (the partitions
+// could not prune) every pair of the whole set, by the nested loop.
+void expect_compared(const RunResult& result, std::uint64_t pairs_in_partitions, std::uint64_t whole_set) {
+  if (has_note(result.stats, "joined by the nested loop")) {
+    EXPECT_GE(pairs_in_partitions * 100, whole_set * 49);  // more than half, within the copies rounding adds
+    EXPECT_EQ(result.stats.compared_pairs, whole_set);
+  } else {
+    EXPECT_LE(result.stats.compared_pairs, pairs_in_partitions);
+  }
+  EXPECT_GE(result.stats.compared_pairs, result.stats.pairs);
+}
+
 JoinParams join_params(double eps, int k, std::uint64_t seed) {
   JoinParams params;
   params.eps = eps;
@@ -159,8 +176,8 @@ TEST_P(KMeansJoin, ReplicationMatchesIndependentBisectorTest) {
 
   // Each pair is reported once (the oracle check); each partition's grid tests some of the pairs
   // inside it, at least the ones it reports.
-  EXPECT_LE(result.stats.compared_pairs, pairs_inside(partition_sizes(all, parts.k), nullptr));
-  EXPECT_GE(result.stats.compared_pairs, result.stats.pairs);
+  const std::uint64_t n = points.size();
+  expect_compared(result, pairs_inside(partition_sizes(all, parts.k), nullptr), n * (n - 1) / 2);
 }
 
 TEST_P(KMeansJoin, ABJoinReplicatesBAndReportsEachPairOnce) {
@@ -180,8 +197,7 @@ TEST_P(KMeansJoin, ABJoinReplicatesBAndReportsEachPairOnce) {
   EXPECT_GE(result.stats.replicated_points, parts.replica_point.size() + copies(required_b));
   EXPECT_LE(result.stats.replicated_points, parts.replica_point.size() + copies(widest_b));
   const auto sizes_b = partition_sizes(widest_b, parts.k);
-  EXPECT_LE(result.stats.compared_pairs, pairs_inside(partition_sizes(holders(parts), parts.k), &sizes_b));
-  EXPECT_GE(result.stats.compared_pairs, result.stats.pairs);
+  expect_compared(result, pairs_inside(partition_sizes(holders(parts), parts.k), &sizes_b), a.size() * b.size());
 }
 
 INSTANTIATE_TEST_SUITE_P(DimsAndK, KMeansJoin,
@@ -190,13 +206,14 @@ INSTANTIATE_TEST_SUITE_P(DimsAndK, KMeansJoin,
 
 // With eps beyond every partition's extent no dimension spans a cell, so each partition's grid is
 // one cell and tests every pair inside the partition: the compared count is known exactly, and the
-// oracle check shows that pairs held by several partitions are still reported once.
+// oracle check shows that pairs held by several partitions are still reported once. The clusters
+// lie far apart for their eps, so the partitions compare far fewer pairs than the whole set.
 TEST(KMeansJoinGrids, OneCellPartitionsTestEveryPairInside) {
   const std::uint64_t seed = test_seed() + 21;
   SCOPED_TRACE("seed " + std::to_string(seed));
-  const PointSet a = random_points(Distribution::Clusters, 500, 3, seed, 0, 1, 4, 0.05);
-  const PointSet b = random_points(Distribution::Uniform, 300, 3, seed + 1);
-  const JoinParams params = join_params(2.0, 6, seed);  // the diameter of [0,1]^3 is 1.73
+  const PointSet a = random_points(Distribution::Clusters, 500, 3, seed, 0, 100, 4, 0.05);
+  const PointSet b = random_points(Distribution::Clusters, 300, 3, seed, 0, 100, 4, 0.05);  // near A
+  const JoinParams params = join_params(2.0, 6, seed);  // beyond every cluster's extent
   CpuKMeansEngine engine;
   RunResult self, ab;
   EXPECT_MATCHES_ORACLE(check_engine(engine, a, nullptr, params, &self));
@@ -208,6 +225,28 @@ TEST(KMeansJoinGrids, OneCellPartitionsTestEveryPairInside) {
   bool one_cell = false;
   for (const auto& note : self.stats.notes) one_cell |= note == "partition grids index 0 dimensions in 6 partitions";
   EXPECT_TRUE(one_cell);
+}
+
+// Uniform points in 16 dimensions with eps wider than most centroid gaps: every bisector band holds
+// most points, so the partitions would compare more pairs than the whole set. The engine joins the
+// whole set by the nested loop, says so, keeps the copies it counted for the views, and stays exact.
+TEST(KMeansJoinGrids, ReplicationThatCannotPruneJoinsTheWholeSet) {
+  const std::uint64_t seed = test_seed() + 23;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet a = random_points(Distribution::Uniform, 1500, 16, seed);
+  const PointSet b = random_points(Distribution::Uniform, 500, 16, seed + 1);
+  const JoinParams params = join_params(1.0, 12, seed);
+  CpuKMeansEngine engine;
+  RunResult self, ab;
+  EXPECT_MATCHES_ORACLE(check_engine(engine, a, nullptr, params, &self));
+  EXPECT_MATCHES_ORACLE(check_engine(engine, a, &b, params, &ab));
+  for (const RunResult* result : {&self, &ab}) {
+    EXPECT_TRUE(has_note(result->stats, "joined by the nested loop"));
+    EXPECT_GT(result->stats.replicated_points, a.size());
+    ASSERT_TRUE(result->partitions.has_value());
+    EXPECT_GT(result->partitions->replica_point.size(), a.size());
+  }
+  EXPECT_EQ(self.stats.compared_pairs, a.size() * (a.size() - 1) / 2);
 }
 
 TEST(KMeansJoinK, ChosenAndClampedKAreNoted) {

@@ -111,6 +111,51 @@ TEST_F(GpuKMeans, ManyPartitions) {
   EXPECT_EQ(result.stats.k, 1500);
 }
 
+bool has_note(const RunStats& stats, const std::string& text) {
+  return std::any_of(stats.notes.begin(), stats.notes.end(),
+                     [&](const std::string& note) { return note.find(text) != std::string::npos; });
+}
+
+// Uniform points in 16 dimensions with eps wider than most centroid gaps: every bisector band
+// holds most points, so the partitions would compare more pairs than the whole set. The engine joins
+// the whole set by the brute force, says so with the counted copies, and stays exact, at any k.
+TEST_F(GpuKMeans, ReplicationThatCannotPruneJoinsTheWholeSet) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet points = random_points(Distribution::Uniform, 3000, 16, seed, 0, 1);
+  for (const int k : {16, 512}) {
+    JoinParams params;
+    params.eps = 1.0;
+    params.k = k;
+    params.seed = seed;
+    params.structures = true;
+    RunResult result;
+    EXPECT_MATCHES_ORACLE(check_engine(engine_named("gpu-kmeans"), points, nullptr, params, &result));
+    EXPECT_TRUE(has_note(result.stats, "joined by the brute force")) << "k " << k;
+    EXPECT_GT(result.stats.replicated_points, points.size()) << "k " << k;
+    ASSERT_TRUE(result.partitions.has_value());
+    EXPECT_EQ(result.partitions->replica_point.size(), result.stats.replicated_points);
+  }
+}
+
+// Clustered points joined with a gather budget far below the grouped points (batch_bytes bounds it):
+// the partitions are joined in many rounds, each gathering its own points, and nothing is lost.
+TEST_F(GpuKMeans, RoundsOfPartitionsLoseNothing) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet a = random_points(Distribution::Clusters, 20000, 8, seed, 0, 10, 40, 0.4);
+  const PointSet b = random_points(Distribution::Clusters, 5000, 8, seed + 1, 0, 10, 40, 0.4);
+  JoinParams params;
+  params.eps = 0.3;
+  params.k = 64;
+  params.seed = seed;
+  params.batch_bytes = 64 << 10;
+  RunResult result;
+  EXPECT_MATCHES_ORACLE(check_engine(engine_named("gpu-kmeans"), a, nullptr, params, &result));
+  EXPECT_FALSE(has_note(result.stats, "joined by the brute force"));
+  EXPECT_MATCHES_ORACLE(check_engine(engine_named("gpu-kmeans"), a, &b, params, &result));
+}
+
 TEST_F(GpuKMeans, ApproximateFindsNoFalsePairs) {
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
