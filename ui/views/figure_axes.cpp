@@ -35,9 +35,9 @@ FigureLabels with_axis_units(FigureLabels labels, const QString& units) {
 }
 
 Axes figure_axes(const PointSet& points, const Axes& view_axes) {
-  if (points.dims() != 2 || !view_axes.principal) return view_axes;
+  if (points.dims() != 2) return view_axes;
   if ((named(points, 0, "lat") && named(points, 1, "lon")) || looks_like_lat_lon(points)) return {false, 1, 0};
-  return {false, 0, 1};
+  return view_axes.principal ? Axes{false, 0, 1} : view_axes;
 }
 
 QString column_title(const PointSet& points, std::size_t column) {

@@ -23,8 +23,8 @@ struct FigureLabels {
 // "deg" (both axes) or "deg,m" (x, then y); empty parts give no unit.
 FigureLabels with_axis_units(FigureLabels labels, const QString& units);
 
-// 2-D data on principal axes: its own columns, lon across where the columns are named lat, lon (or,
-// unnamed, hold values only latitude and longitude can); anything else as the view has it.
+// 2-D data: its own columns, as the view has them, lon across and lat up where the columns are named
+// lat, lon (or, unnamed, hold values only latitude and longitude can); other data as the view has it.
 Axes figure_axes(const PointSet& points, const Axes& view_axes);
 // The column's name ("x1"), for unnamed latitude, longitude with what it holds: "lon (x1)".
 QString column_title(const PointSet& points, std::size_t column);

@@ -326,6 +326,8 @@ std::function<ViewFigureLayout(const std::string&, const ImageSize&)> Projection
     state.axes = axes;
     state.projected = nullptr;
     shown.region = QRectF();  // the window's region is on other axes
+  }
+  if (!axes.principal) {
     shown.x_title = column_title(*state.points, axes.a);
     shown.y_title = column_title(*state.points, axes.b);
   }

@@ -99,12 +99,33 @@ KeyPlan plan_key(const QSizeF& page, const Room& room, const Layers& layers) {
 struct AxisTicks {
   std::vector<double> x, y;
   double x_step = 1, y_step = 1;
+  double x_scale = 1, y_scale = 1;  // the labels are the values divided by these
 };
 
-double widest_tick(const std::vector<double>& ticks, double step) {
+// Values of 10^5 and more (metres from the Earth's centre), or below 10^-3, are labelled divided by
+// a power of 1000, which the axis title states: "5", not "5e+06".
+double tick_scale(const std::vector<double>& ticks) {
+  double most = 0;
+  for (double t : ticks) most = std::max(most, std::abs(t));
+  if (!(most >= 1e5 || (most > 0 && most < 1e-3))) return 1;
+  return std::pow(10.0, 3 * std::floor(std::log10(most) / 3));
+}
+
+QString scaled_title(const QString& title, double scale) {
+  if (scale == 1) return title;
+  static const QString superscripts = QString::fromUtf8("\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079");
+  const int power = int(std::lround(std::log10(scale)));
+  QString exponent = power < 0 ? QString(QChar(0x207b)) : QString();
+  for (const QChar digit : QString::number(std::abs(power))) exponent += superscripts[digit.digitValue()];
+  return title + QString::fromUtf8(" (\u00d710") + exponent + ")";
+}
+
+QString scaled_tick(double value, double step, double scale) { return tick_text(value / scale, step / scale); }
+
+double widest_tick(const std::vector<double>& ticks, double step, double scale) {
   const QFontMetricsF metrics(figure_font(kSmallTextPt));
   double width = 0;
-  for (double t : ticks) width = std::max(width, metrics.horizontalAdvance(tick_text(t, step)));
+  for (double t : ticks) width = std::max(width, metrics.horizontalAdvance(scaled_tick(t, step, scale)));
   return width;
 }
 
@@ -115,12 +136,14 @@ AxisTicks axis_ticks(const QRectF& region, const QRectF& frame) {
   for (int count = std::max(3, int(frame.width() / 45));; --count) {
     ticks.x = nice_ticks(region.left(), region.right(), count);
     ticks.x_step = ticks.x.size() > 1 ? ticks.x[1] - ticks.x[0] : 1;
+    ticks.x_scale = tick_scale(ticks.x);
     const double spacing = frame.width() * ticks.x_step / region.width();
-    if (count <= 2 || widest_tick(ticks.x, ticks.x_step) + 8 < spacing) break;
+    if (count <= 2 || widest_tick(ticks.x, ticks.x_step, ticks.x_scale) + 8 < spacing) break;
   }
   for (int count = std::max(3, int(frame.height() / 28));; --count) {
     ticks.y = nice_ticks(region.top(), region.bottom(), count);
     ticks.y_step = ticks.y.size() > 1 ? ticks.y[1] - ticks.y[0] : 1;
+    ticks.y_scale = tick_scale(ticks.y);
     const double spacing = frame.height() * ticks.y_step / region.height();
     if (count <= 2 || 1.6 * text_h + 2 < spacing) break;
   }
@@ -148,7 +171,7 @@ void paint_ticks(QPainter& painter, const QSizeF& page, const QRectF& frame, con
   for (double t : ticks.x) {
     const double x = to_frame.map(QPointF(t, 0)).x();
     painter.drawLine(QPointF(x, frame.bottom()), QPointF(x, frame.bottom() + 3));
-    const QString text = tick_text(t, ticks.x_step);
+    const QString text = scaled_tick(t, ticks.x_step, ticks.x_scale);
     const double width = metrics.horizontalAdvance(text) + 1;
     const double left = std::clamp(x - width / 2, 1.0, page.width() - width - 1);
     draw_text(painter, QRectF(left, frame.bottom() + kTickGap, width, metrics.height()), Qt::AlignLeft | Qt::AlignTop,
@@ -157,7 +180,7 @@ void paint_ticks(QPainter& painter, const QSizeF& page, const QRectF& frame, con
   for (double t : ticks.y) {
     const double y = to_frame.map(QPointF(0, t)).y();
     painter.drawLine(QPointF(frame.left() - 3, y), QPointF(frame.left(), y));
-    const QString text = tick_text(t, ticks.y_step);
+    const QString text = scaled_tick(t, ticks.y_step, ticks.y_scale);
     const double width = metrics.horizontalAdvance(text) + 1, height = metrics.height();
     const double top = std::clamp(y - height / 2, frame.top() - 2, frame.bottom() + 1 - height);
     draw_text(painter, QRectF(frame.left() - kTickGap - width, top, width, height), Qt::AlignRight | Qt::AlignVCenter,
@@ -171,17 +194,20 @@ void paint_axes(QPainter& painter, const QSizeF& page, const QRectF& frame, cons
   painter.setBrush(Qt::NoBrush);
   painter.setPen(QPen(Qt::black, 0.75));
   painter.drawRect(frame);
-  paint_ticks(painter, page, frame, region, axis_ticks(region, frame), texts);
+  const AxisTicks ticks = axis_ticks(region, frame);
+  paint_ticks(painter, page, frame, region, ticks, texts);
+  const QString x_title = scaled_title(figure.x_title, ticks.x_scale);
+  const QString y_title = scaled_title(figure.y_title, ticks.y_scale);
   const QFont font = figure_font(kAxisTitlePt);
-  const QSizeF x_size = wrapped_size(font, frame.width(), figure.x_title);
+  const QSizeF x_size = wrapped_size(font, frame.width(), x_title);
   const double x_top = frame.bottom() + kTickGap + line_height(kSmallTextPt) + 2;
-  draw_wrapped(painter, {frame.left(), x_top}, frame.width(), font, figure.x_title, Qt::AlignHCenter);
+  draw_wrapped(painter, {frame.left(), x_top}, frame.width(), font, x_title, Qt::AlignHCenter);
   texts.emplace_back(frame.center().x() - x_size.width() / 2, x_top, x_size.width(), x_size.height());
-  const QSizeF y_size = wrapped_size(font, frame.height(), figure.y_title);
+  const QSizeF y_size = wrapped_size(font, frame.height(), y_title);
   painter.save();
   painter.translate(kMargin, frame.center().y());
   painter.rotate(-90);
-  draw_wrapped(painter, {-frame.height() / 2, 0}, frame.height(), font, figure.y_title, Qt::AlignHCenter);
+  draw_wrapped(painter, {-frame.height() / 2, 0}, frame.height(), font, y_title, Qt::AlignHCenter);
   painter.restore();
   texts.emplace_back(kMargin, frame.center().y() - y_size.width() / 2, y_size.height(), y_size.width());
 }
@@ -206,8 +232,11 @@ FigurePlan plan_figure(const QSizeF& page, const ViewFigure& figure, const QRect
   // without a key, then fitted (paint_view_figure).
   const QRectF rough = frame_in(page, axes_room(page, figure, 0), 0, 0);
   const AxisTicks ticks = axis_ticks(fit_aspect(region, rough.width() / rough.height()), rough);
+  ViewFigure titled = figure;
+  titled.x_title = scaled_title(figure.x_title, ticks.x_scale);
+  titled.y_title = scaled_title(figure.y_title, ticks.y_scale);
   FigurePlan plan;
-  plan.room = axes_room(page, figure, widest_tick(ticks.y, ticks.y_step) + 1);
+  plan.room = axes_room(page, titled, widest_tick(ticks.y, ticks.y_step, ticks.y_scale) + 1);
   plan.key = plan_key(page, plan.room, layers);
   plan.notes = notes_text(layers);
   plan.notes_h = wrapped_size(figure_font(kSmallTextPt), page.width() - 2 * kMargin, plan.notes).height();
@@ -267,8 +296,8 @@ ViewFigureLayout paint_view_figure(QPainter& painter, const QRectF& target, cons
   QRectF frame = plan.key.frame;
   // Tick labels wider than measured on the rough frame push the frame right, never over them.
   const AxisTicks ticks = axis_ticks(fit_aspect(data, frame.width() / frame.height()), frame);
-  frame.setLeft(
-      std::max(frame.left(), kMargin + plan.room.y_title_h + kGap + kTickGap + widest_tick(ticks.y, ticks.y_step) + 1));
+  frame.setLeft(std::max(frame.left(), kMargin + plan.room.y_title_h + kGap + kTickGap +
+                                           widest_tick(ticks.y, ticks.y_step, ticks.y_scale) + 1));
   ViewFigureLayout placed{frame, {}, {}, fit_aspect(data, frame.width() / frame.height()), {}, 0, {}};
   paint_view_plot(painter, frame, placed.region, *figure.layers, figure.max_vector_points);
   paint_title(painter, layout, figure.title, placed.texts);
