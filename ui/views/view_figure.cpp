@@ -85,15 +85,19 @@ void paint_pick_mark(QPainter& painter, QPointF at) {
   painter.drawEllipse(at, 5.5, 5.5);
 }
 
-// Each point a filled circle of its colour, the picked point last.
+// The picked point's marks, over everything else drawn at its place (its copy's ring included).
+void paint_picked(QPainter& painter, const QTransform& to_frame, const Layers& layers) {
+  for (std::size_t i = 0; i < layers.ids.size(); ++i)
+    if (color_key(layers, i) == 0)
+      paint_pick_mark(painter, to_frame.map(QPointF(layers.xy[2 * i], layers.xy[2 * i + 1])));
+}
+
+// Each point a filled circle of its colour; the picked point is marked last (paint_picked).
 void paint_point_marks(QPainter& painter, const QTransform& to_frame, const Layers& layers) {
   const double r = point_radius(layers);
   for (std::size_t i : colour_order(layers)) {
     const QPointF at = to_frame.map(QPointF(layers.xy[2 * i], layers.xy[2 * i + 1]));
-    if (color_key(layers, i) == 0) {
-      paint_pick_mark(painter, at);
-      continue;
-    }
+    if (color_key(layers, i) == 0) continue;
     painter.setPen(Qt::NoPen);
     painter.setBrush(point_color(layers, i));
     painter.drawEllipse(at, r, r);
@@ -111,19 +115,15 @@ std::vector<QPoint> disc_pixels(double radius) {
 }
 
 // The points as discs written straight into the image's pixels (frame units -> image pixels by
-// `to_image`), the picked point as its marks: millions of points in a fraction of a second, where
-// QPainter strokes each one as a path.
+// `to_image`), the picked point left to paint_picked: millions of points in a fraction of a second,
+// where QPainter strokes each one as a path.
 void stamp_points(QImage& image, const QTransform& to_frame, const QTransform& to_image, const Layers& layers) {
   const double pixels_per_unit = std::sqrt(std::abs(to_image.determinant()));
   const std::vector<QPoint> disc = disc_pixels(std::max(point_radius(layers) * pixels_per_unit, 0.5));
   const double reach = 2.0 + disc.back().x();  // beyond this outside the image (or not a number): nothing to write
-  std::vector<QPointF> picked;
   for (std::size_t i : colour_order(layers)) {
+    if (color_key(layers, i) == 0) continue;
     const QPointF at = to_frame.map(QPointF(layers.xy[2 * i], layers.xy[2 * i + 1]));
-    if (color_key(layers, i) == 0) {
-      picked.push_back(at);
-      continue;
-    }
     const QPointF pixel = to_image.map(at);
     if (!(pixel.x() > -reach && pixel.y() > -reach && pixel.x() < image.width() + reach &&
           pixel.y() < image.height() + reach))
@@ -137,10 +137,6 @@ void stamp_points(QImage& image, const QTransform& to_frame, const QTransform& t
         reinterpret_cast<QRgb*>(image.scanLine(py))[px] = colour;
     }
   }
-  QPainter marks(&image);
-  marks.setRenderHint(QPainter::Antialiasing);
-  marks.setTransform(to_image);
-  for (const QPointF& at : picked) paint_pick_mark(marks, at);
 }
 
 // Beyond `max_vector`, the points become one image at the device's resolution.
@@ -223,6 +219,7 @@ void paint_view_plot(QPainter& painter, const QRectF& frame, const QRectF& regio
   paint_points(painter, to_frame, frame, layers, max_vector_points);
   paint_rings(painter, to_frame, layers.copy_xy, layers.copy_rgb, 2.6);
   paint_rings(painter, to_frame, layers.marker_xy, layers.marker_rgb, 4.5);
+  paint_picked(painter, to_frame, layers);
   paint_labels(painter, to_frame, frame, layers);
   painter.restore();
 }
