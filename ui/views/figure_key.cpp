@@ -18,7 +18,8 @@ QColor color_of(const Rgb& rgb) { return QColor(rgb[0], rgb[1], rgb[2]); }
 KeyItem item_of(const std::string& text, const Rgb& rgb) { return {QString::fromStdString(text), color_of(rgb)}; }
 
 // The legend's entries: in full (level 0), as briefs under their group's heading (1 to 2), or each
-// group as its summary line (3 and beyond); from level 4 the other entries by their briefs too.
+// group as its summary line (3 and beyond, its least form at 5); from level 4 the other entries by
+// their briefs too.
 void add_legend(const Layers& layers, int level, std::vector<KeyItem>& items) {
   std::vector<bool> group_done(layers.legend_groups.size(), false);
   for (const LegendEntry& entry : layers.legend) {
@@ -29,7 +30,8 @@ void add_legend(const Layers& layers, int level, std::vector<KeyItem>& items) {
     }
     const LegendGroup& group = layers.legend_groups[entry.group];
     if (level >= 3) {
-      if (!group_done[entry.group]) items.push_back(item_of(group.summary, group.summary_color));
+      const std::string& summary = level >= 5 && !group.least.empty() ? group.least : group.summary;
+      if (!group_done[entry.group]) items.push_back(item_of(summary, group.summary_color));
     } else {
       if (!group_done[entry.group]) items.push_back({QString::fromStdString(group.heading), {}, true});
       items.push_back(item_of(entry.brief.empty() ? entry.label : entry.brief, entry.color));
@@ -67,7 +69,7 @@ double item_height(const KeyItem& item, double width) {
 
 std::vector<KeyItem> key_items(const Layers& layers, int level) {
   std::vector<KeyItem> items;
-  add_legend(layers, std::min(level, 4), items);
+  add_legend(layers, level, items);
   add_facts(layers, std::min(level, 4), items);
   if (level >= 5)
     for (KeyItem& item : items) item.points = kLeastTextPt;

@@ -24,7 +24,7 @@ struct KeyItem {
 };
 
 // Levels of detail: 0 is the full legend, kKeyLevels - 1 the most compact (level 4 in the
-// smallest type a printed figure uses, kLeastTextPt).
+// smallest type a printed figure uses, kLeastTextPt, each group by its least form).
 inline constexpr int kKeyLevels = 6;
 inline constexpr double kLeastTextPt = 7;
 std::vector<KeyItem> key_items(const Layers& layers, int level);

@@ -149,7 +149,8 @@ void draw_cells(const PlaneGrid& grid, const std::optional<std::array<double, 4>
   out.legend_groups.push_back(
       {"points per " + unit + " (shade, log scale)",
        unit + "s: " + count_text(min_count) + " to " + count_text(max_count) + " points (log shade)",
-       occupancy_shade(max_count, max_count)});
+       occupancy_shade(max_count, max_count),
+       unit + "s: " + count_text(min_count) + " to " + count_text(max_count) + " points"});
   std::uint32_t previous = 0;
   for (int step = 0; step <= 4; ++step) {
     const std::uint32_t count = drawn_count_near(cells, std::pow(double(max_count), step / 4.0));

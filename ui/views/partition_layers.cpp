@@ -170,7 +170,8 @@ void explain_copies(const ViewInput& in, Layers& out) {
 void partition_legend(const ViewInput& in, const std::vector<PartitionCounts>& counts, Layers& out) {
   const int group = int(out.legend_groups.size());
   out.legend_groups.push_back({"partition: own / +received / \u2212sent copies",
-                               count_text(counts.size()) + " partitions: colours as in the plot", kCentroid});
+                               count_text(counts.size()) + " partitions: colours as in the plot", kCentroid,
+                               count_text(counts.size()) + " partitions"});
   for (std::size_t p = 0; p < counts.size() && p < kMaxPartitionRows; ++p)
     out.legend.push_back({"partition " + std::to_string(p) + ": " + std::to_string(counts[p].own) + " own, receives " +
                               std::to_string(counts[p].received) + ", sends " + std::to_string(counts[p].sent),

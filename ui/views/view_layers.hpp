@@ -26,10 +26,11 @@ struct LegendEntry {
 };
 
 // Entries a figure's key may shorten to their briefs under `heading`, or replace by `summary` alone
-// where even that does not fit ("10 partitions: colours as in the map").
+// where even that does not fit ("10 partitions: colours as in the plot"), or by `least` ("10 partitions").
 struct LegendGroup {
   std::string heading, summary;
   Rgb summary_color;
+  std::string least;
 };
 
 struct Label {
