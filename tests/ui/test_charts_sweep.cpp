@@ -310,6 +310,11 @@ class TestChartsSweep : public QObject {
       QVERIFY2(title.contains(part), qPrintable(part + " not in " + title));
     // Why no GPU could be used is a run's note, not a printed figure's subtitle.
     QVERIFY2(!title.contains("(test)"), qPrintable(title));
+    // Unless asked for (simjoin sweep --machine-details).
+    spec.machine_details = true;
+    SweepChart detailed;
+    detailed.begin(spec);
+    QVERIFY2(detailed.title().contains("Test CPU, 4 threads; GPU: none (test)"), qPrintable(detailed.title()));
   }
 
   void phaseChartStacksEachRunsPhases() {
