@@ -2,7 +2,7 @@
 //                [--max-pairs P] [--sweep-eps FROM,TO,STEPS [--sweep-engines A,B]] [--tab views|charts]
 //                [--palette distinct|colorblind] [--legend shown|hidden] [--pick INDEX] [--lesson NAME] [--step N]
 //                [--export-view F] [--export-chart F]
-//                [--export-size WxH] [--export-dpi N] [--screenshot PNG] [--quit]
+//                [--export-size WxH] [--export-dpi N] [--title TEXT] [--axis-units U|X,Y] [--screenshot PNG] [--quit]
 // A file that cannot be loaded, or a run that fails, leaves the window open with its error; with
 // --quit the exit code is then the one `simjoin` gives (README): 3 bad input, 4 out of resources.
 #include <cstdio>
@@ -105,6 +105,9 @@ struct Options {
   const QCommandLineOption palette{"palette", "partition colours: distinct (64 colours) or colorblind (Okabe-Ito)",
                                    "NAME"};
   const QCommandLineOption legend{"legend", "the legend beside the 2-D view: shown (default) or hidden", "STATE"};
+  const QCommandLineOption title{"title", "a title above the --export-view figure", "TEXT"};
+  const QCommandLineOption axis_units{"axis-units", "units of the --export-view figure's axes: U (both) or X,Y",
+                                      "UNITS"};
 
   Options() {
     parser.setApplicationDescription("Explore the epsilon-similarity join");
@@ -114,6 +117,7 @@ struct Options {
     parser.addOptions({eps,           k,           engine,     view,       run,  stats,  max_pairs, sweep_eps,
                        sweep_engines, tab,         palette,    legend,     pick, lesson, step,      export_view,
                        export_chart,  export_size, export_dpi, screenshot, quit});
+    parser.addOptions({title, axis_units});
   }
 };
 
@@ -425,8 +429,11 @@ void write_outputs_later(const Options& options, ui::MainWindow& window, const R
         all_written = false;
       }
     };
-    write(options.export_view,
-          [&](const std::string& path) { window.view()->figureWriter()(path, request.figure_size); });
+    write(options.export_view, [&](const std::string& path) {
+      const ui::FigureLabels labels =
+          ui::with_axis_units({parser.value(options.title)}, parser.value(options.axis_units));
+      window.view()->figureWriter(labels)(path, request.figure_size);
+    });
     write(options.export_chart, [&](const std::string& path) {
       ui::save_chart_image(*window.charts()->currentChart(), path, request.figure_size);
     });

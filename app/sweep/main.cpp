@@ -44,6 +44,8 @@ int main(int argc, char** argv) {
   cli::add_schema_option(app, option_schema::kThreads, options->base.threads)->capture_default_str();
   cli::add_schema_option(app, option_schema::kDevices, options->base.devices)->delimiter(',');
   app.add_flag("--quiet", options->quiet, "No line per run on stderr");
+  app.add_flag("--machine-details", options->machine_details,
+               "The chart's subtitle says why no GPU could be used (by default: 'no GPU')");
   // The whole program is one command.
   const cli::Command sweep{&app, [options, &registry] {
                              // A size in inches meets the sides' range, or not, at the resolution chosen.

@@ -76,6 +76,7 @@ int run_sweep_command(const SweepOptions& options) {
   spec.base = options.base;
   spec.timing = options.timing;
   spec.machine = options.machine;
+  spec.machine_details = options.machine_details;
   spec.a = points_from(options.a, options.input);
   spec.b = points_from(options.b, options.input_b);
   spec = spec.normalized();

@@ -37,6 +37,7 @@ struct SweepOptions {
   JoinParams base;                       // seed, threads, devices, unicomp, batch size; eps and k are swept
   RepeatRule timing;                     // runs per point
   std::string machine;                   // for the chart's subtitle
+  bool machine_details = false;          // --machine-details: why no GPU could be used, too
   std::string csv_path;                  // at least one of csv_path and chart_path
   std::string chart_path;
   std::string metric = "seconds";

@@ -304,11 +304,17 @@ class TestChartsSweep : public QObject {
     SweepChart chart;
     chart.begin(spec);
     const QString title = chart.title();
-    for (const QString& part :
-         {QString("places.csv, n = 1500, d = 3"), QString("0.05 to 0.8 (4 values, log spacing)"), QString("k = 5"),
-          QString("cpu-bruteforce"), QString("median of 3 runs after 1 warm-up"),
-          QString("Test CPU, 4 threads; GPU: none (test)")})
+    for (const QString& part : {QString("places.csv, n = 1500, d = 3"), QString("0.05 to 0.8 (4 values, log spacing)"),
+                                QString("k = 5"), QString("cpu-bruteforce"),
+                                QString("median of 3 runs after 1 warm-up"), QString("Test CPU, 4 threads; no GPU")})
       QVERIFY2(title.contains(part), qPrintable(part + " not in " + title));
+    // Why no GPU could be used is a run's note, not a printed figure's subtitle.
+    QVERIFY2(!title.contains("(test)"), qPrintable(title));
+    // Unless asked for (simjoin sweep --machine-details).
+    spec.machine_details = true;
+    SweepChart detailed;
+    detailed.begin(spec);
+    QVERIFY2(detailed.title().contains("Test CPU, 4 threads; GPU: none (test)"), qPrintable(detailed.title()));
   }
 
   void phaseChartStacksEachRunsPhases() {

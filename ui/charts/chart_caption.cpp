@@ -34,4 +34,9 @@ QString data_description(const PointSet& a, const PointSet* b) {
 
 QString k_description(int k) { return k > 0 ? QString("k = %1").arg(k) : QString("k = auto"); }
 
+QString machine_subtitle(const QString& machine) {
+  const qsizetype none = machine.indexOf("GPU: none");
+  return none < 0 ? machine : machine.left(none) + QObject::tr("no GPU");
+}
+
 }  // namespace simjoin::ui

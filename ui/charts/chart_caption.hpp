@@ -16,6 +16,9 @@ QString plain_title(const QChart& chart);
 
 // "timezones.csv, n = 313, d = 2", or for A join B "a.csv (n = 10) ⋈ b.csv (n = 20), d = 3".
 QString data_description(const PointSet& a, const PointSet* b);
+// The machine line as a subtitle says it: "AMD EPYC 7B13, 2 threads; no GPU", without why no GPU
+// could be used (a driver's message belongs in the run's notes, not on a printed figure).
+QString machine_subtitle(const QString& machine);
 // "k = 8", or "k = auto" for 0.
 QString k_description(int k);
 

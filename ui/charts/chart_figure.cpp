@@ -34,6 +34,7 @@ struct ChartState {
   struct AxisFonts {
     QAbstractAxis* axis;
     QFont labels, title;
+    QString title_text;
     int ticks;
     double base;
     double min, max;
@@ -48,8 +49,9 @@ ChartState save_state(const QChart& chart) {
   for (QAbstractAxis* axis : chart.axes()) {
     auto* value = qobject_cast<QValueAxis*>(axis);
     auto* log = qobject_cast<QLogValueAxis*>(axis);
-    state.axes.push_back({axis, axis->labelsFont(), axis->titleFont(), value ? value->tickCount() : 0,
-                          log ? log->base() : 0, value ? value->min() : 0, value ? value->max() : 0});
+    state.axes.push_back({axis, axis->labelsFont(), axis->titleFont(), axis->titleText(),
+                          value ? value->tickCount() : 0, log ? log->base() : 0, value ? value->min() : 0,
+                          value ? value->max() : 0});
   }
   return state;
 }
@@ -63,6 +65,7 @@ void restore_state(QChart& chart, const ChartState& state) {
   for (const auto& saved : state.axes) {
     saved.axis->setLabelsFont(saved.labels);
     saved.axis->setTitleFont(saved.title);
+    saved.axis->setTitleText(saved.title_text);
     if (auto* value = qobject_cast<QValueAxis*>(saved.axis)) {
       value->setRange(saved.min, saved.max);
       value->setTickCount(saved.ticks);
@@ -190,6 +193,26 @@ void thin_log_labels(QChart& chart) {
   }
 }
 
+// An axis title longer than its side of the plot would be cut to "Largest p...": it is broken at
+// spaces into lines that fit (Qt draws the title as rich text).
+void wrap_axis_titles(QChart& chart) {
+  const QFontMetricsF metrics(figure_font(kAxisTitlePt, true));
+  for (QAbstractAxis* axis : chart.axes()) {
+    const double room = axis->orientation() == Qt::Horizontal ? chart.plotArea().width() : chart.plotArea().height();
+    const QString title = axis->titleText();
+    if (title.contains("<br>") || metrics.horizontalAdvance(title) <= room - 4) continue;
+    QStringList lines{QString()};
+    for (const QString& word : title.split(' ')) {
+      const QString longer = lines.back().isEmpty() ? word : lines.back() + ' ' + word;
+      if (!lines.back().isEmpty() && metrics.horizontalAdvance(longer) > room - 4)
+        lines << word;
+      else
+        lines.back() = longer;
+    }
+    axis->setTitleText(lines.join("<br>"));
+  }
+}
+
 // Lays the axes out with their new fonts: size hints of the old fonts would leave the tick labels
 // too little room (elided to "..."), so the layout is redone once the hints follow the fonts.
 void lay_out(QChart& chart, const QSizeF& size) {
@@ -230,6 +253,7 @@ ChartFigureLayout paint_chart_figure(QChart& chart, QPainter& painter, const QRe
   fit_axes_to_print(chart, placed.chart.size());
   lay_out(chart, placed.chart.size());
   thin_log_labels(chart);
+  wrap_axis_titles(chart);
   lay_out(chart, placed.chart.size());
 
   painter.save();

@@ -216,7 +216,8 @@ void SweepChart::setCaption() {
                            eps_description(spec_.eps_values, x_axis_ == SweepAxis::Eps && x_log_) + "; " +
                            k_values_description(spec_.k_values),
                        tr("engines %1; %2").arg(engines.join(", "), timing)};
-  if (!spec_.machine.empty()) lines << QString::fromStdString(spec_.machine);
+  const QString machine = QString::fromStdString(spec_.machine);
+  if (!machine.isEmpty()) lines << (spec_.machine_details ? machine : machine_subtitle(machine));
   set_chart_caption(*this, title, lines);
 }
 

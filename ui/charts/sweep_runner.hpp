@@ -27,6 +27,7 @@ struct SweepSpec {
   JoinParams base;                    // everything but eps and k
   RepeatRule timing;                  // runs per point
   std::string machine;                // where it runs, for the chart's subtitle
+  bool machine_details = false;       // the subtitle says why no GPU could be used (machine_subtitle)
 
   // Engines x eps values x k values: the runs, before any engine turns out to ignore k.
   std::size_t size() const;

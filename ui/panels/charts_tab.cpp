@@ -54,7 +54,7 @@ void ChartsTab::showRun(const RunRecordPtr& run) {
                            QString("; \u03b5 = %1; ").arg(request.params.eps, 0, 'g', 6) +
                            (run->result.partitions ? k_description(stats.k) : tr("k not used")),
                        tr("engine %1; one run").arg(QString::fromStdString(stats.engine))};
-  if (!machine_.isEmpty()) lines << machine_;
+  if (!machine_.isEmpty()) lines << machine_subtitle(machine_);
   set_chart_caption(*phases_, title, lines);
 }
 

@@ -116,12 +116,25 @@ std::optional<std::array<double, 4>> cells_region(const ViewInput& in, const Pla
   return std::array<double, 4>{x - reach, y - reach, x + reach, y + reach};
 }
 
+// The count of a drawn cell nearest `target` on the log scale: every shade the legend shows is a
+// shade in the figure.
+std::uint32_t drawn_count_near(const std::vector<Cell2d>& cells, double target) {
+  std::uint32_t best = 1;
+  double best_distance = INFINITY;
+  for (const Cell2d& c : cells) {
+    const double distance = std::abs(std::log(double(std::max<std::uint32_t>(c.count, 1)) / target));
+    if (distance < best_distance || (distance == best_distance && c.count < best))
+      best = c.count, best_distance = distance;
+  }
+  return best;
+}
+
 void draw_cells(const PlaneGrid& grid, const std::optional<std::array<double, 4>>& region, Layers& out) {
   std::int64_t factor = 1;
   const std::vector<Cell2d> shown = cells_in(grid, region);
   const std::vector<Cell2d> cells = cells_to_draw(shown, factor);
-  std::uint32_t max_count = 1;
-  for (const Cell2d& c : cells) max_count = std::max(max_count, c.count);
+  std::uint32_t max_count = 1, min_count = cells.empty() ? 1 : cells.front().count;
+  for (const Cell2d& c : cells) max_count = std::max(max_count, c.count), min_count = std::min(min_count, c.count);
   for (const Cell2d& c : cells)
     add_rect(out, cell_low(grid, {c.x, c.y}, factor), cell_high(grid, {c.x, c.y}, factor),
              occupancy_shade(c.count, max_count));
@@ -132,14 +145,20 @@ void draw_cells(const PlaneGrid& grid, const std::optional<std::array<double, 4>
                         " cells (more than " + std::to_string(kMaxDrawnCells) +
                         " would draw slowly); zoom needs no super-cells below that");
   // A log-scaled legend: counts at even steps of log(count), 1 to the fullest.
+  const int group = int(out.legend_groups.size());
+  out.legend_groups.push_back(
+      {"points per " + unit + " (shade, log scale)",
+       unit + "s: " + count_text(min_count) + " to " + count_text(max_count) + " points (log shade)",
+       occupancy_shade(max_count, max_count),
+       unit + "s: " + count_text(min_count) + " to " + count_text(max_count) + " points"});
   std::uint32_t previous = 0;
   for (int step = 0; step <= 4; ++step) {
-    const auto count = static_cast<std::uint32_t>(std::lround(std::pow(double(max_count), step / 4.0)));
+    const std::uint32_t count = drawn_count_near(cells, std::pow(double(max_count), step / 4.0));
     if (count == previous) continue;
     previous = count;
     out.legend.push_back({unit + " with " + std::to_string(count) + (count == 1 ? " point" : " points") +
                               (step == 4 ? " (fullest; log scale)" : ""),
-                          occupancy_shade(count, max_count)});
+                          occupancy_shade(count, max_count), count_text(count), group});
   }
 }
 
@@ -168,8 +187,8 @@ void draw_search(const ViewInput& in, const PlaneGrid& grid, bool unicomp, Layer
   add_polygon(out, {low[0], low[1], high[0], low[1], high[0], high[1], low[0], high[1]}, kSearchBlock);
   add_circle(out, p, in.eps, kEpsCircle);
 
-  out.legend.push_back({"the 3 x 3 cells around the picked point", kSearchBlock});
-  out.legend.push_back({"eps-circle of the picked point (in the view plane)", kEpsCircle});
+  out.legend.push_back({"the 3 x 3 cells around the picked point", kSearchBlock, "3 x 3 cells"});
+  out.legend.push_back({"eps-circle of the picked point (in the view plane)", kEpsCircle, "eps-circle"});
   auto& facts = out.picked_facts;
   facts.push_back({"point " + std::to_string(i) + " in cell (" + std::to_string(search.home[0]) + ", " +
                        std::to_string(search.home[1]) + ")",

@@ -73,7 +73,7 @@ void add_missed_pairs(const ViewInput& in, Layers& out) {
   std::snprintf(recall, sizeof recall, "%.4g %%", 100 * found.recall());
   out.legend.push_back({"missed: " + count_text(found.missed.size()) + " of " + count_text(found.exact) +
                             " pairs (recall " + recall + ")",
-                        kMissedPair});
+                        kMissedPair, std::string("missed pairs (recall ") + recall + ")"});
   if (found.missed.size() > kMaxMissedLines)
     out.notes.push_back("The first " + count_text(kMaxMissedLines) + " missed pairs are drawn");
 }
@@ -120,8 +120,8 @@ void add_partition_cells(const ViewInput& in, const ViewPlane& plane, Layers& ou
   const std::size_t d = in.points->dims();
   out.legend.push_back({d == 2 ? std::string("bisectors (cell edges)")
                                : "traces of the " + std::to_string(d) + "-D bisector hyperplanes in the view plane",
-                        kBisector});
-  if (bands) out.legend.push_back({"eps-band: receives copies from here", kBand});
+                        kBisector, d == 2 ? "bisectors" : "bisector traces"});
+  if (bands) out.legend.push_back({"eps-band: receives copies from here", kBand, "eps-band"});
   if (d > 2)
     out.notes.push_back(
         "Bisectors and bands are cut by the view plane; points lie off it, so a point may sit on "
@@ -168,13 +168,20 @@ void explain_copies(const ViewInput& in, Layers& out) {
 }
 
 void partition_legend(const ViewInput& in, const std::vector<PartitionCounts>& counts, Layers& out) {
+  const int group = int(out.legend_groups.size());
+  out.legend_groups.push_back({"partition: own / +received / \u2212sent copies",
+                               count_text(counts.size()) + " partitions: colours as in the plot", kCentroid,
+                               count_text(counts.size()) + " partitions"});
   for (std::size_t p = 0; p < counts.size() && p < kMaxPartitionRows; ++p)
     out.legend.push_back({"partition " + std::to_string(p) + ": " + std::to_string(counts[p].own) + " own, receives " +
                               std::to_string(counts[p].received) + ", sends " + std::to_string(counts[p].sent),
-                          category_color(p, in.palette)});
+                          category_color(p, in.palette),
+                          "p" + std::to_string(p) + ": " + count_text(counts[p].own) + " / +" +
+                              count_text(counts[p].received) + " / \u2212" + count_text(counts[p].sent),
+                          group});
   if (counts.size() > kMaxPartitionRows)
-    out.legend.push_back(
-        {"... " + std::to_string(counts.size()) + " partitions, numbered at their centroids", kCentroid});
+    out.legend.push_back({"... " + std::to_string(counts.size()) + " partitions, numbered at their centroids",
+                          kCentroid, "... " + std::to_string(counts.size()) + " in all", group});
 }
 
 }  // namespace
@@ -207,7 +214,7 @@ bool replication_layers(const ViewInput& in, Layers& out, std::vector<Rgb>& colo
       add_copy(in, out, s.replica_point[r], s.replica_partition[r]);
     partition_legend(in, counts, out);
     if (!s.replica_point.empty())
-      out.legend.push_back({"copy: ringed, in the receiving partition's colour", kCopyRing});
+      out.legend.push_back({"copy: ringed, in the receiving partition's colour", kCopyRing, "copy (ringed)"});
     if (s.k > kMaxCellsDrawn) {
       out.notes.push_back("Bisectors and eps-bands of all partitions are drawn for k <= " +
                           std::to_string(kMaxCellsDrawn) + "; select a partition to see its own");

@@ -16,6 +16,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "core/points/pca_axes.hpp"
+#include "ui/views/figure_axes.hpp"
 #include "ui/views/picking.hpp"
 #include "ui/views/plot_widget.hpp"
 #include "ui/views/scene_2d.hpp"
@@ -299,23 +300,47 @@ ProjectionView::DrawingState ProjectionView::drawingState() const {
   return {points_, pca_, result_, projected_, axes_, mode_, eps_, selected_, picked_, palette_};
 }
 
-std::function<Layers()> ProjectionView::allPointsLayers(const QRectF& region) const {
-  // Grown by its larger side all round: the figure widens the region to its own aspect.
-  std::optional<std::array<double, 4>> shown;
+namespace {
+// The Grid view's cells to draw for a figure of `region`: grown by its larger side all round, since
+// the figure widens the region to its own aspect; none given for the whole data.
+std::optional<std::array<double, 4>> cells_around(const QRectF& region) {
+  if (region.isEmpty()) return std::nullopt;
   const double grow = std::max(region.width(), region.height());
-  if (!region.isEmpty())
-    shown =
-        std::array<double, 4>{region.left() - grow, region.top() - grow, region.right() + grow, region.bottom() + grow};
-  return [state = drawingState(), shown] { return state.layers(*state.projection(), state.points->size(), shown); };
+  return std::array<double, 4>{region.left() - grow, region.top() - grow, region.right() + grow,
+                               region.bottom() + grow};
+}
+}  // namespace
+
+std::function<Layers()> ProjectionView::allPointsLayers(const QRectF& region) const {
+  return [state = drawingState(), shown = cells_around(region)] {
+    return state.layers(*state.projection(), state.points->size(), shown);
+  };
 }
 
-std::function<void(const std::string&, const ImageSize&)> ProjectionView::figureWriter() const {
-  const ViewFigure shown = figure();
-  return [figure = shown, all_points = allPointsLayers(shown.region)](const std::string& path, const ImageSize& size) {
-    const Layers layers = all_points();
+std::function<ViewFigureLayout(const std::string&, const ImageSize&)> ProjectionView::figureWriter(
+    const FigureLabels& labels) const {
+  ViewFigure shown = figure();
+  DrawingState state = drawingState();
+  const Axes axes = figure_axes(*state.points, state.axes);
+  if (axes.principal != state.axes.principal || axes.a != state.axes.a || axes.b != state.axes.b) {
+    state.axes = axes;
+    state.projected = nullptr;
+    shown.region = QRectF();  // the window's region is on other axes
+  }
+  if (!axes.principal) {
+    shown.x_title = column_title(*state.points, axes.a);
+    shown.y_title = column_title(*state.points, axes.b);
+  }
+  shown.x_title = with_unit(shown.x_title, labels.x_unit);
+  shown.y_title = with_unit(shown.y_title, labels.y_unit);
+  shown.title = labels.title;
+  return [figure = shown, state, reach = pickReach()](const std::string& path, const ImageSize& size) {
+    const std::shared_ptr<const std::vector<float>> on_axes = state.projection();
     ViewFigure drawn = figure;
+    if (state.picked && reach > 0) drawn.region = pick_region(*on_axes, *state.picked, reach);
+    const Layers layers = state.layers(*on_axes, state.points->size(), cells_around(drawn.region));
     drawn.layers = &layers;
-    save_view_figure(drawn, path, size);
+    return save_view_figure(drawn, path, size);
   };
 }
 
@@ -372,11 +397,16 @@ void ProjectionView::settle() {
   layout()->activate();  // the legend's new width now, for a grab before the next event loop turn
 }
 
+double ProjectionView::pickReach() const {
+  double reach = 2.5 * eps_;
+  if (mode_ == ViewMode::Grid && result_ && result_->grid) reach = std::max(reach, 2.5 * result_->grid->cell_width);
+  return reach;
+}
+
 void ProjectionView::focusOnPick() {
   if (!picked_ || !projected_) return;
   // The picked point's eps-circle, or the 3 x 3 cells around it, fill most of the view's height.
-  double reach = 2.5 * eps_;
-  if (mode_ == ViewMode::Grid && result_ && result_->grid) reach = std::max(reach, 2.5 * result_->grid->cell_width);
+  const double reach = pickReach();
   const double x = (*projected_)[2 * *picked_], y = (*projected_)[2 * *picked_ + 1];
   if (plot_)
     plot_->focusOn(x, y, reach);

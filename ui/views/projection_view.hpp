@@ -12,6 +12,7 @@
 #include "core/join/run_stats.hpp"
 #include "core/points/pca.hpp"
 #include "core/points/point_set.hpp"
+#include "ui/views/figure_axes.hpp"
 #include "ui/views/view_figure.hpp"
 #include "ui/views/view_layers.hpp"
 
@@ -96,8 +97,11 @@ class ProjectionView : public QWidget {
   // the Grid view's cells beyond it are left out. It holds its own references to the view's state,
   // so it may run on any thread, after the view has moved on.
   std::function<Layers()> allPointsLayers(const QRectF& region = QRectF()) const;
-  // A job writing the view as a figure (save_view_figure) with every point, on any thread.
-  std::function<void(const std::string& path, const ImageSize& size)> figureWriter() const;
+  // A job writing the view as a figure (save_view_figure) with every point, on any thread: 2-D data
+  // in its own coordinates, a picked point's neighbourhood whatever the window shows (figure_axes.hpp),
+  // with `labels`' title and units.
+  std::function<ViewFigureLayout(const std::string& path, const ImageSize& size)> figureWriter(
+      const FigureLabels& labels = {}) const;
 
  private:
   void fillAxisCombos();
@@ -113,6 +117,8 @@ class ProjectionView : public QWidget {
   void showLayers();
   void showLegend();
   void focusOnPick();
+  // How far around the picked point the view zooms: its eps-circle, or the 3 x 3 cells around it.
+  double pickReach() const;
   void onClicked(QPointF world, QPoint widget_pos);
 
   VtkViewWidget* vtk_;

@@ -1,24 +1,31 @@
 #pragma once
 // A 2-D view as a figure, drawn with QPainter from the same Layers the VTK scene draws: the plot
-// alone (no widgets), axes with ticks and their titles, the legend beside the data (right of it, or
-// under it on a narrow figure), never over it, and the view's notes underneath. In SVG and PDF
-// everything is vector, except the points beyond `max_vector_points`, which become one embedded
-// raster layer (matplotlib's rasterized=True) so that a 200 k-point figure stays a few MB.
-// Text is sized in points of the printed figure, as the charts' (image_size.hpp).
+// alone (no widgets), axes with ticks and their titles, a key that never covers the data, and the
+// view's notes underneath where they fit. The layout starts from the plot: at any printed size the
+// plot frame keeps at least kMinPlotShare of the figure's area, and the key takes what is left,
+// beside the plot or under it in columns, shortened (figure_key.hpp) as far as it must be to fit.
+// In SVG and PDF everything is vector, except the points beyond `max_vector_points`, which become
+// one lossless embedded image under the vector axes and text (matplotlib's rasterized=True).
+// Text is sized in points of the printed figure (figure_text.hpp), whatever the window's size.
 #include <QPainter>
 #include <QRectF>
 #include <QString>
 
 #include <string>
+#include <vector>
 
 #include "ui/export/image_size.hpp"
 #include "ui/views/view_layers.hpp"
 
 namespace simjoin::ui {
 
+// The share of the figure's area the plot frame keeps at least.
+inline constexpr double kMinPlotShare = 0.55;
+
 struct ViewFigure {
   const Layers* layers = nullptr;
-  QString x_title, y_title;  // the axes' names ("PC1 (88.3 %): lon")
+  QString x_title, y_title;  // the axes' names ("PC1 (88.3 %): lon", "lon (deg)")
+  QString title;             // above the plot; empty: none
   QRectF region;             // view coordinates to show; empty: all the layers
   std::size_t max_vector_points = 20000;
 };
@@ -26,9 +33,12 @@ struct ViewFigure {
 // Where the figure put its parts, in layout units (a 96-dpi figure of the printed size).
 struct ViewFigureLayout {
   QRectF plot;    // the data's frame
-  QRectF legend;  // empty without a legend
+  QRectF legend;  // the key; empty without one
   QRectF notes;
-  QRectF region;  // the view coordinates the plot shows
+  QRectF region;              // the view coordinates the plot shows
+  std::vector<QString> key;   // the key's entries as drawn
+  int key_level = 0;          // how far the key was shortened (figure_key.hpp)
+  std::vector<QRectF> texts;  // every text's box outside the plot: ticks, titles, key, notes
 };
 
 // The view coordinates the layers cover: points, markers, segments, cells and labels.

@@ -63,7 +63,7 @@ void add_neighbours(const ViewInput& in, Layers& out, std::vector<Rgb>& colors) 
     colors[q] = kNeighbour;
     add_segment(out, p, {(*in.projected)[2 * q], (*in.projected)[2 * q + 1]}, kNeighbour);
   }
-  out.legend.push_back({"within eps of the picked point", kNeighbour});
+  out.legend.push_back({"within eps of the picked point", kNeighbour, "within eps"});
   out.picked_facts.push_back({std::to_string(found.size()) + " neighbours within eps", kNeighbour});
 }
 

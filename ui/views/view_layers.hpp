@@ -20,6 +20,17 @@ namespace simjoin::ui {
 struct LegendEntry {
   std::string label;
   Rgb color;
+  // A figure's key may say it shorter: `brief`, whose meaning its group's heading states once.
+  std::string brief;
+  int group = -1;  // index in Layers::legend_groups; -1: none
+};
+
+// Entries a figure's key may shorten to their briefs under `heading`, or replace by `summary` alone
+// where even that does not fit ("10 partitions: colours as in the plot"), or by `least` ("10 partitions").
+struct LegendGroup {
+  std::string heading, summary;
+  Rgb summary_color;
+  std::string least;
 };
 
 struct Label {
@@ -41,6 +52,7 @@ struct Layers {
   std::vector<std::uint8_t> rect_rgb;
   std::vector<Label> labels;  // text at view positions (centroid numbers)
   std::vector<LegendEntry> legend;
+  std::vector<LegendGroup> legend_groups;
   std::vector<LegendEntry> picked_facts;  // what the picked point did, listed beside the legend
   std::vector<std::string> notes;         // shown under the view (decimation, why a layer is missing)
   bool small_points = false;              // points drawn small so that the layers under them read
