@@ -131,12 +131,13 @@ void StepThroughTab::replay() {
   }
   QStringList info;
   if (run_->sampled())
-    info << tr("Stepping through %1 of the %2 points, evenly spread over the file, so that each step draws at once.")
+    info << tr("Stepping through %1 of the %2 points, a region where there is something to watch, so that each "
+               "step draws at once.")
                 .arg(count(run_->points.size()), count(run_->total_points));
   else
     info << tr("All %1 points.").arg(count(run_->points.size()));
   if (run_->far_left_out) info << tr("%1 far outliers left out.").arg(count(run_->far_left_out));
-  info << tr("eps = %1.").arg(eps, 0, 'g', 4);
+  info << tr("eps = %1.").arg(run_->eps, 0, 'g', 4);
   if (kmeans)
     info << (window_->parameters()->k() > 0
                  ? tr("k = %1.").arg(run_->k)
@@ -147,7 +148,7 @@ void StepThroughTab::replay() {
   engine_stats_ = {};
   if (Engine* engine = registry_.find(run_->engine)) {
     JoinParams params;
-    params.eps = eps;
+    params.eps = run_->eps;
     params.k = int(run_->k);
     params.threads = 1;  // as the replay: k-means++ seeding then draws the same centroids
     CountSink sink;

@@ -21,6 +21,7 @@ class QFutureWatcher;
 class QLabel;
 class QListWidget;
 class QPushButton;
+class QTimer;
 class QToolButton;
 
 namespace simjoin::ui {
@@ -113,6 +114,9 @@ class ProjectionView : public QWidget {
   void showLayers();
   void showLegend();
   void focusOnPick();
+  // A drawing still under way after a moment: "drawing..." beside the controls, and, where the view
+  // shows another mode than the one asked for, an empty plot rather than that mode's picture.
+  void showDrawingSign();
   void onClicked(QPointF world, QPoint widget_pos);
 
   VtkViewWidget* vtk_;
@@ -125,6 +129,9 @@ class ProjectionView : public QWidget {
   QToolButton* legend_toggle_;
   QLabel* notes_;
   StaleMarker* stale_;
+  QLabel* drawing_;
+  QTimer* drawing_delay_;
+  std::optional<ViewMode> shown_mode_;  // the mode of the layers shown
 
   std::shared_ptr<const PointSet> points_;
   std::shared_ptr<const Pca> pca_;
