@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include "core/frame/far_points.hpp"
 #include "core/run/run_engine.hpp"
@@ -43,13 +44,25 @@ void replay_in_frame(const PointSet& points, double eps,
 
 namespace {
 // The `m` rows nearest to row `centre` (float64, ties by row), in file order: a region of the data.
+// Only the points within the radius that holds twice m's share of an evenly spaced subset are
+// ranked (a pass of distances over the file, no sort of it); all of them where that misses some.
 std::vector<std::uint32_t> nearest_rows(const PointSet& points, std::uint32_t centre, std::size_t m) {
-  std::vector<std::pair<double, std::uint32_t>> by_distance(points.size());
-  for (std::size_t i = 0; i < points.size(); ++i)
-    by_distance[i] = {squared_distance(points.point(centre), points.point(i), points.dims()), std::uint32_t(i)};
-  std::nth_element(by_distance.begin(), by_distance.begin() + std::ptrdiff_t(m - 1), by_distance.end());
+  const std::size_t n = points.size(), step = std::max<std::size_t>(1, n / 20000);
+  const auto d2 = [&](std::size_t i) { return squared_distance(points.point(centre), points.point(i), points.dims()); };
+  std::vector<double> subset;
+  for (std::size_t i = 0; i < n; i += step) subset.push_back(d2(i));
+  const std::size_t rank = std::min(subset.size() - 1, 2 * m / step + 1);
+  std::nth_element(subset.begin(), subset.begin() + std::ptrdiff_t(rank), subset.end());
+  std::vector<std::pair<double, std::uint32_t>> near;
+  for (const double radius2 : {subset[rank], std::numeric_limits<double>::infinity()}) {
+    near.clear();
+    for (std::size_t i = 0; i < n; ++i)
+      if (const double d = d2(i); d <= radius2) near.emplace_back(d, std::uint32_t(i));
+    if (near.size() >= m) break;
+  }
+  std::nth_element(near.begin(), near.begin() + std::ptrdiff_t(m - 1), near.end());
   std::vector<std::uint32_t> rows(m);
-  for (std::size_t i = 0; i < m; ++i) rows[i] = by_distance[i].second;
+  for (std::size_t i = 0; i < m; ++i) rows[i] = near[i].second;
   std::sort(rows.begin(), rows.end());
   return rows;
 }
@@ -83,7 +96,7 @@ std::vector<std::uint32_t> region_rows(const PointSet& points, double& eps, std:
   eps = eps_for_neighbours(region, probe.mean_neighbours, eps);
   char text[256];
   std::snprintf(text, sizeof text,
-                "the %zu points nearest to point %u, where the file is densest; eps %g scaled to %g so that a point "
+                "The %zu points nearest to point %u, where the file is densest; eps %g scaled to %g so that a point "
                 "has about %.3g neighbours, as in the whole file",
                 rows.size(), unsigned(probe.densest), file_eps, eps, probe.mean_neighbours);
   notes.push_back(text);
