@@ -6,6 +6,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSlider>
+#include <QThreadPool>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -41,7 +42,9 @@ StepThroughTab::StepThroughTab(const EngineRegistry& registry, Workbench* window
       canvas_(new StepCanvas),
       text_(new QLabel),
       counters_(new QLabel),
-      check_(new QLabel) {
+      check_(new QLabel),
+      worker_(new QThreadPool(this)) {
+  worker_->setMaxThreadCount(1);
   algorithm_->addItem(tr("KMEANS-JOIN"), "KMEANS-JOIN");
   algorithm_->addItem(tr("GPU-SJ (unicomp)"), "GPU-SJ");
   algorithm_->addItem(tr("GPU-INLJ (block rotation)"), "GPU-INLJ");
@@ -85,6 +88,8 @@ StepThroughTab::StepThroughTab(const EngineRegistry& registry, Workbench* window
   connect(window_->parameters(), &ParametersPanel::changed, this, &StepThroughTab::inputsChanged);
   info_->setText(tr("Open a point set to step through its join."));
 }
+
+StepThroughTab::~StepThroughTab() { worker_->waitForDone(); }
 
 void StepThroughTab::setAlgorithm(const QString& name) {
   const int index = algorithm_->findData(name);
@@ -170,7 +175,8 @@ void StepThroughTab::replayInBackground() {
     if (pending_ == watcher) pending_ = nullptr;
     if (generation == generation_) present(watcher->result());
   });
-  watcher->setFuture(QtConcurrent::run([&registry = registry_, in = inputs()] { return compute(registry, in); }));
+  watcher->setFuture(
+      QtConcurrent::run(worker_, [&registry = registry_, in = inputs()] { return compute(registry, in); }));
 }
 
 void StepThroughTab::settle() {

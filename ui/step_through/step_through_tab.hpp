@@ -18,6 +18,7 @@ class QFutureWatcher;
 class QLabel;
 class QPushButton;
 class QSlider;
+class QThreadPool;
 class QTimer;
 
 namespace simjoin::ui {
@@ -33,6 +34,8 @@ class StepThroughTab : public QWidget {
   static constexpr int kStepK = 8;
 
   StepThroughTab(const EngineRegistry& registry, Workbench* window);
+  // Waits for replays still running on the tab's worker (they use the registry and the points).
+  ~StepThroughTab() override;
   // Advances `steps` steps (replaying the window's points first when they or the parameters changed).
   void advance(int steps);
   void restart();
@@ -112,6 +115,7 @@ class StepThroughTab : public QWidget {
   bool stale_ = true;
   std::uint64_t generation_ = 0;                 // of the latest replay asked for; older results are dropped
   QFutureWatcher<Replayed>* pending_ = nullptr;  // the latest replay on the worker, until shown
+  QThreadPool* worker_;                          // the tab's own: one replay at a time
 };
 
 }  // namespace simjoin::ui
