@@ -19,6 +19,7 @@
 #include "tests/ui/window_support.hpp"
 #include "tests/ui/window_test_main.hpp"
 #include "ui/main_window.hpp"
+#include "ui/panels/about_text.hpp"
 #include "ui/panels/charts_tab.hpp"
 #include "ui/panels/eps_spin_box.hpp"
 #include "ui/panels/parameters_panel.hpp"
@@ -293,6 +294,18 @@ class TestWindowData : public WindowTest {
     type_eps(parameters->epsBox(), "0.5");
     QVERIFY(parameters->source(Setting::Eps).contains("set in the window"));
     QVERIFY(parameters->epsBox()->toolTip().contains("set in the window"));
+  }
+
+  // Help > About: the version and the four papers by their printed titles.
+  void aboutNamesVersionAndPapers() {
+    const QString text = about_text("9.8.7");
+    QVERIFY(text.contains("9.8.7"));
+    for (const char* title : {"Improving the Performance of Similarity Joins Using Graphics Processing Unit",
+                              "GPU Accelerated Self-join for the Distance Similarity Metric",
+                              "Index-supported Similarity Join on Graphics",
+                              "A Fast Similarity Join Algorithm Using Graphics"})
+      QVERIFY2(text.contains(title), title);
+    QVERIFY(text.contains("docs/teaching.md"));
   }
 };
 
