@@ -300,10 +300,10 @@ class TestWindowData : public WindowTest {
   void aboutNamesVersionAndPapers() {
     const QString text = about_text("9.8.7");
     QVERIFY(text.contains("9.8.7"));
-    for (const char* title : {"Improving the Performance of Similarity Joins Using Graphics Processing Unit",
-                              "GPU Accelerated Self-join for the Distance Similarity Metric",
-                              "Index-supported Similarity Join on Graphics",
-                              "A Fast Similarity Join Algorithm Using Graphics"})
+    for (const char* title :
+         {"Improving the Performance of Similarity Joins Using Graphics Processing Unit",
+          "GPU Accelerated Self-join for the Distance Similarity Metric", "Index-supported Similarity Join on Graphics",
+          "A Fast Similarity Join Algorithm Using Graphics"})
       QVERIFY2(text.contains(title), title);
     QVERIFY(text.contains("docs/teaching.md"));
   }
