@@ -83,6 +83,24 @@ PlaneGrid plane_grid(const std::vector<double>& st, double width, std::array<dou
   return grid;
 }
 
+PlaneGrid engine_plane_grid(const GridStructure& grid, std::size_t slot_x, std::size_t slot_y) {
+  PlaneGrid plane;
+  plane.width = grid.cell_width;
+  plane.origin = {grid.origin[slot_x], grid.origin[slot_y]};
+  const std::size_t m = grid.indexed_dims.size();
+  std::vector<Cell2d> cells(grid.cell_count());
+  for (std::size_t c = 0; c < cells.size(); ++c)
+    cells[c] = {grid.cell_coords[c * m + slot_x], grid.cell_coords[c * m + slot_y],
+                grid.cell_end[c] - grid.cell_begin[c]};
+  // Cells that differ only in the other slots fall on one 2-D cell: their counts add up.
+  plane.cells = m > 2 ? aggregate_cells(cells, 1) : std::move(cells);
+  if (m == 2)
+    std::sort(plane.cells.begin(), plane.cells.end(), [](const Cell2d& a, const Cell2d& b) {
+      return std::pair{a.y, a.x} < std::pair{b.y, b.x};
+    });
+  return plane;
+}
+
 std::array<double, 2> median_origin(const std::vector<double>& st) {
   std::array<double, 2> origin{};
   const std::size_t n = st.size() / 2;

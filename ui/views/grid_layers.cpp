@@ -199,8 +199,6 @@ Rgb occupancy_shade(std::uint32_t count, std::uint32_t max_count) {
 }
 
 void grid_layers(const ViewInput& in, Layers& out, std::vector<Rgb>& colors) {
-  const ViewPlane plane = view_plane(*in.points, in.pca, in.axes);
-  const std::vector<double> st = plane_coordinates(*in.points, plane);
   const std::optional<Aligned> aligned = in.grid ? aligned_slots(*in.grid, in.axes) : std::nullopt;
   explain_grid(in, aligned, out);
   const double width = aligned ? in.grid->cell_width : in.eps;
@@ -208,15 +206,23 @@ void grid_layers(const ViewInput& in, Layers& out, std::vector<Rgb>& colors) {
     out.notes.push_back("Set eps to see the grid");
     return;
   }
-  const PlaneGrid grid = plane_grid(
-      st, width,
-      aligned ? std::array<double, 2>{in.grid->origin[aligned->x], in.grid->origin[aligned->y]} : median_origin(st));
-  draw_cells(grid, cells_region(in, grid, st, out), out);
+  std::optional<PlaneGrid> grid;
+  if (aligned && !in.picked) {
+    // The engine's own cells, counted from its cells' point ranges: no pass over the points.
+    draw_cells(engine_plane_grid(*in.grid, aligned->x, aligned->y), in.region, out);
+  } else {
+    const ViewPlane plane = view_plane(*in.points, in.pca, in.axes);
+    const std::vector<double> st = plane_coordinates(*in.points, plane);
+    grid = plane_grid(
+        st, width,
+        aligned ? std::array<double, 2>{in.grid->origin[aligned->x], in.grid->origin[aligned->y]} : median_origin(st));
+    draw_cells(*grid, cells_region(in, *grid, st, out), out);
+  }
   // Small grey points, so that the cells' occupancy shading stays readable under them.
   std::fill(colors.begin(), colors.end(), kGridPoint);
   out.small_points = true;
   out.legend.insert(out.legend.begin(), {"points", kGridPoint});
-  if (in.picked) draw_search(in, grid, in.grid ? in.grid->unicomp : true, out, colors);
+  if (in.picked) draw_search(in, *grid, in.grid ? in.grid->unicomp : true, out, colors);
 }
 
 }  // namespace simjoin::ui
