@@ -110,11 +110,22 @@ MainWindow::MainWindow(const EngineRegistry& registry, DeviceSummary devices, QW
   connectControls();
   view_->setEps(parameters_->eps());
 
-  // eps and k belong to a data set (they come with each one); the engine is the user's choice.
-  QSettings settings;
-  parameters_->setEngine(settings.value("engine", "auto").toString());
   buildMenus();
-  setPalette(parse_palette(settings.value("palette").toString().toStdString()).value_or(PaletteKind::Distinct));
+  restoreSettings();
+}
+
+// eps and k belong to a data set (they come with each one); the engine and palette are a person's
+// choice, saved when made in the window and only then (a command line's choice is for its run alone).
+void MainWindow::restoreSettings() {
+  QSettings settings;
+  const QString saved = tr("saved settings (%1)").arg(settings.fileName());
+  const bool engine_saved = settings.contains("engine") && parameters_->setEngine(settings.value("engine").toString());
+  if (!engine_saved) parameters_->setEngine("auto");
+  parameters_->setSource(Setting::Engine, engine_saved ? saved : tr("the default"));
+  const auto palette = parse_palette(settings.value("palette").toString().toStdString());
+  setPalette(palette.value_or(PaletteKind::Distinct), palette ? saved : tr("the default"));
+  parameters_->setSource(Setting::Eps, tr("the default, until data is loaded"));
+  parameters_->setSource(Setting::K, tr("the default (auto)"));
   resize(1400, 900);
   restoreGeometry(settings.value("geometry").toByteArray());
   restoreState(settings.value("windowState").toByteArray());
@@ -144,6 +155,8 @@ void MainWindow::connectControls() {
     updateStale();
     if (points_) runs_->setRequest(currentRequest());
   });
+  connect(parameters_, &ParametersPanel::engineChosen, this,
+          [](const QString& engine) { QSettings().setValue("engine", engine); });
   connect(parameters_, &ParametersPanel::runRequested, this, &MainWindow::runJoin);
   connect(parameters_, &ParametersPanel::cancelRequested, runs_, &RunController::cancel);
   connect(run_status_->autoRun(), &QCheckBox::toggled, this, [this](bool on) {
@@ -177,7 +190,7 @@ void MainWindow::buildMenus() {
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open points"), QSettings().value("lastDir").toString(),
         tr("Point files (*.csv *.tsv *.txt *.npy *.ply *.vtk *.vtp *.las);;All files (*)"));
-    if (!path.isEmpty()) openFile(path);
+    if (!path.isEmpty()) openFile(path, true);
   });
   QMenu* samples = file->addMenu(tr("Open &Sample"));
   for (const QString& name : sample_names()) samples->addAction(name, this, [this, name] { openSample(name); });
@@ -189,6 +202,7 @@ void MainWindow::buildMenus() {
   refreshRecentMenu();
   file->addSeparator();
   buildExportMenu(file);
+  buildSessionMenu(file);
   file->addAction(tr("Save Screens&hot..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this,
                   &MainWindow::saveScreenshotAs);
   file->addSeparator();
@@ -199,11 +213,13 @@ void MainWindow::buildMenus() {
     view->addAction(tr(info.title), QKeySequence(Qt::CTRL | (Qt::Key_1 + static_cast<int>(info.mode))), this,
                     [this, mode = info.mode] { setViewMode(mode); });
   view->addSeparator();
-  colorblind_ = view->addAction(tr("Colour-&blind-safe palette"), this,
-                                [this](bool on) { setPalette(on ? PaletteKind::ColorBlind : PaletteKind::Distinct); });
+  colorblind_ = view->addAction(tr("Colour-&blind-safe palette"), this, [this](bool on) {
+    const PaletteKind palette = on ? PaletteKind::ColorBlind : PaletteKind::Distinct;
+    QSettings().setValue("palette", QString::fromStdString(palette_name(palette)));
+    setPalette(palette, tr("chosen in the window (saved)"));
+  });
   colorblind_->setCheckable(true);
-  colorblind_->setToolTip(tr("Partitions in Okabe & Ito's colours, told apart with any colour vision (up to %1)")
-                              .arg(palette_size(PaletteKind::ColorBlind)));
+  view->setToolTipsVisible(true);
   view->addAction(tr("&Reset View"), QKeySequence(Qt::CTRL | Qt::Key_R), view_, &ProjectionView::resetCamera);
 
   QMenu* run = menuBar()->addMenu(tr("&Run"));
@@ -211,15 +227,14 @@ void MainWindow::buildMenus() {
   run->addAction(tr("&Cancel"), QKeySequence(Qt::Key_Escape), runs_, &RunController::cancel);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
-  help->addAction(tr("&About"), this, [this] {
-    QMessageBox::about(this, tr("About Simjoin Studio"),
-                       tr("Simjoin Studio: the epsilon-similarity join on CPUs and GPUs, "
-                          "with views of the k-means partitions, replication and the eps-grid."));
-  });
+  help->addAction(tr("&About"), this, &MainWindow::showAbout);
 }
 
-void MainWindow::setPalette(PaletteKind palette) {
+void MainWindow::setPalette(PaletteKind palette, const QString& source) {
   colorblind_->setChecked(palette == PaletteKind::ColorBlind);
+  const QString what = tr("Partitions in Okabe & Ito's colours, told apart with any colour vision (up to %1)")
+                           .arg(palette_size(PaletteKind::ColorBlind));
+  if (!source.isEmpty()) colorblind_->setToolTip(tr("%1\nPalette from: %2").arg(what, source));
   view_->setPalette(palette);
 }
 
@@ -229,20 +244,22 @@ void MainWindow::setViewMode(ViewMode mode) {
   view_->setMode(mode);
 }
 
-void MainWindow::openFile(const QString& path) {
+void MainWindow::openFile(const QString& path, bool remember) {
   const std::string file = path.toStdString();
   load(
       tr("Loading %1").arg(QFileInfo(path).fileName()),
-      [file](RunControl& control) { return load_points(file, {}, &control); }, path);
+      [file](RunControl& control) { return load_points(file, {}, &control); }, remember ? path : QString(),
+      QFileInfo(path).absoluteFilePath());
 }
 
 void MainWindow::openSample(const QString& name) {
   load(
-      tr("Loading sample %1").arg(name), [name](RunControl& control) { return load_sample(name, &control); },
-      QString());
+      tr("Loading sample %1").arg(name), [name](RunControl& control) { return load_sample(name, &control); }, QString(),
+      "sample:" + name);
 }
 
-void MainWindow::load(const QString& title, std::function<PointSet(RunControl&)> loader, const QString& recent) {
+void MainWindow::load(const QString& title, std::function<PointSet(RunControl&)> loader, const QString& recent,
+                      const QString& data_path) {
   analyseInBackground(
       title,
       [loader](RunControl& control) {
@@ -251,9 +268,10 @@ void MainWindow::load(const QString& title, std::function<PointSet(RunControl&)>
         if (points->empty()) fail(ErrorKind::BadInput, points->source + ": the file holds no points");
         return std::shared_ptr<const PointSet>(std::move(points));
       },
-      [this, recent](const LoadedPoints& loaded) {
+      [this, recent, data_path](const LoadedPoints& loaded) {
         if (!recent.isEmpty()) addRecent(recent);
-        setPoints(loaded, loaded.estimate.eps, 0);
+        data_path_ = data_path;
+        setPoints(loaded, loaded.estimate.eps, 0, tr("suggested by the data"));
       });
 }
 
@@ -277,7 +295,7 @@ void MainWindow::analyseInBackground(const QString& title,
   });
 }
 
-void MainWindow::setPoints(const LoadedPoints& loaded, double eps, int k) {
+void MainWindow::setPoints(const LoadedPoints& loaded, double eps, int k, const QString& source) {
   runs_->cancel();  // a run on the old points is stale
   points_ = loaded.points;
   current_.reset();
@@ -290,6 +308,8 @@ void MainWindow::setPoints(const LoadedPoints& loaded, double eps, int k) {
   parameters_->setEstimate(loaded.estimate);
   parameters_->setEps(eps);
   parameters_->setK(k);
+  parameters_->setSource(Setting::Eps, source);
+  parameters_->setSource(Setting::K, k ? source : tr("the default (auto)"));
   charts_->sweep()->setEpsRange(eps / 4, eps * 4, 5, true);
   statusBar()->showMessage(tr("Loaded %1 points").arg(points_->size()), 5000);
   emit pointsLoaded();
@@ -379,7 +399,7 @@ void MainWindow::showRun(RunRecordPtr record) {
   analyseInBackground(
       tr("Loading the points of run #%1").arg(record->id), [points = record->request.a](RunControl&) { return points; },
       [this, record](const LoadedPoints& loaded) {
-        setPoints(loaded, record->request.params.eps, record->request.params.k);
+        setPoints(loaded, record->request.params.eps, record->request.params.k, tr("run #%1").arg(record->id));
         displayRun(record);
       });
 }
@@ -442,7 +462,7 @@ void MainWindow::addRecent(const QString& path) {
 void MainWindow::refreshRecentMenu() {
   recent_menu_->clear();
   const QStringList files = QSettings().value("recentFiles").toStringList();
-  for (const QString& path : files) recent_menu_->addAction(path, this, [this, path] { openFile(path); });
+  for (const QString& path : files) recent_menu_->addAction(path, this, [this, path] { openFile(path, true); });
   recent_menu_->setEnabled(!files.isEmpty());
 }
 
@@ -463,16 +483,16 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 
 void MainWindow::dropEvent(QDropEvent* event) {
   const auto urls = event->mimeData()->urls();
-  if (!urls.isEmpty() && urls.first().isLocalFile()) openFile(urls.first().toLocalFile());
+  if (!urls.isEmpty() && urls.first().isLocalFile()) openFile(urls.first().toLocalFile(), true);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-  QSettings settings;
-  settings.setValue("geometry", saveGeometry());
-  settings.setValue("windowState", saveState());
-  settings.setValue("engine", parameters_->engine());
-  settings.setValue("palette", QString::fromStdString(palette_name(colorblind_->isChecked() ? PaletteKind::ColorBlind
-                                                                                            : PaletteKind::Distinct)));
+  // The layout a person left; a scripted run (nobody watches) leaves the settings as they were.
+  if (!qApp->property("unattended").toBool()) {
+    QSettings settings;
+    settings.setValue("geometry", saveGeometry());
+    settings.setValue("windowState", saveState());
+  }
   if (task_) task_->cancel();
   runs_->cancel();
   event->accept();

@@ -20,6 +20,7 @@
 #include "ui/export/image_size.hpp"
 #include "ui/panels/info_panels.hpp"
 #include "ui/run/run_controller.hpp"
+#include "ui/session.hpp"
 #include "ui/views/view_layers.hpp"
 #include "ui/workbench/workbench.hpp"
 
@@ -63,8 +64,9 @@ class MainWindow : public QMainWindow, public Workbench {
   MainWindow(const EngineRegistry& registry, DeviceSummary devices, QWidget* parent = nullptr);
   ~MainWindow() override;
 
-  // Loading and running happen in the background; these return at once.
-  void openFile(const QString& path);
+  // Loading and running happen in the background; these return at once. A file opened by a person in
+  // the window (`remember`) joins the recent files; one named on the command line does not.
+  void openFile(const QString& path, bool remember = false);
   void openSample(const QString& name) override;
   void runJoin() override;
   // Switches to the best CPU engine and runs again (offered when a GPU run fails).
@@ -77,8 +79,9 @@ class MainWindow : public QMainWindow, public Workbench {
   double confirmAbovePairs() const { return confirm_above_pairs_; }
 
   void setViewMode(ViewMode mode) override;
-  // The partitions' colours (View > Colour-blind-safe palette; the choice is kept on closing).
-  void setPalette(PaletteKind palette);
+  // The partitions' colours (View > Colour-blind-safe palette, saved when a person chooses it there),
+  // and where the choice came from, shown in the menu entry's tooltip.
+  void setPalette(PaletteKind palette, const QString& source = {});
   ParametersPanel* parameters() const override { return parameters_; }
   ProjectionView* view() const override { return view_; }
   ResultsPanel* results() const { return results_; }
@@ -107,6 +110,14 @@ class MainWindow : public QMainWindow, public Workbench {
   QMainWindow& dockArea() override { return *this; }
   // Renders the whole window, the OpenGL view included.
   QImage screenshot();
+  // The picked point's neighbours within the current eps, nearest first, as CSV (pick_neighbours.hpp),
+  // written on a worker (waitForTask waits; exportFinished follows).
+  void exportPickNeighbours(const QString& path);
+  // What the window shows as a session (session.hpp); its data is empty before points are loaded.
+  Session session() const;
+  // Opens the session's data, then its parameters, view, palette and pick; blocks, processing events,
+  // until the data is loaded. False, with the error shown, when the file or its data cannot be read.
+  bool openSession(const QString& path);
 
  signals:
   void pointsLoaded();
@@ -125,8 +136,13 @@ class MainWindow : public QMainWindow, public Workbench {
   void connectControls();
   void buildMenus();
   void buildExportMenu(QMenu* file);
+  void buildSessionMenu(QMenu* file);
+  void showAbout();
+  // The session's parameters, view, palette and pick, once its data is loaded.
+  void applySession(const Session& session, const QString& source);
   void runInBackground(const QString& title, std::function<void(RunControl&)> job);
-  void load(const QString& title, std::function<PointSet(RunControl&)> loader, const QString& recent);
+  void load(const QString& title, std::function<PointSet(RunControl&)> loader, const QString& recent,
+            const QString& data_path);
   // Analyses the points `source` gives (PCA, the eps estimate, the columns) on a worker, then hands
   // them to `then` on the GUI thread; a failure is shown and signalled as loadFailed.
   void analyseInBackground(const QString& title, std::function<std::shared_ptr<const PointSet>(RunControl&)> source,
@@ -134,7 +150,9 @@ class MainWindow : public QMainWindow, public Workbench {
   // Shows a run of the loaded points.
   void displayRun(RunRecordPtr record);
   // Shows new points with the given parameters (a data set never inherits another's eps).
-  void setPoints(const LoadedPoints& loaded, double eps, int k);
+  void setPoints(const LoadedPoints& loaded, double eps, int k, const QString& source);
+  // The saved engine and palette, or the defaults, with where each came from.
+  void restoreSettings();
   void addRecent(const QString& path);
   void refreshRecentMenu();
   void saveScreenshotAs();
@@ -163,6 +181,7 @@ class MainWindow : public QMainWindow, public Workbench {
   RunHistoryModel* history_;
   RunsPanel* runs_panel_;
   std::shared_ptr<const PointSet> points_;
+  QString data_path_;  // the loaded points' file, or "sample:NAME", for sessions
   RunRecordPtr current_;
   bool cancelled_since_shown_ = false;
   double confirm_above_pairs_ = 1e8;

@@ -62,7 +62,7 @@ PointSet load_sample(const QString& name, RunControl* control) {
   for (const auto& sample : generated_samples())
     if (name == QString::fromUtf8(sample.name)) {
       PointSet points = generate(sample.spec);
-      points.source = sample.name;
+      points.source = std::string("sample ") + sample.name;
       return points;
     }
   const QString file = sample_file(name);

@@ -11,7 +11,7 @@ namespace simjoin::ui {
 
 QStringList sample_names();
 // Loads a sample by name, a built-in file's with or without its extension; throws Error(BadInput)
-// naming every sample for an unknown name.
+// naming every sample for an unknown name. Its source is "sample NAME" (lessons tell it from a file).
 PointSet load_sample(const QString& name, RunControl* control = nullptr);
 
 }  // namespace simjoin::ui

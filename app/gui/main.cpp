@@ -1,8 +1,9 @@
 // simjoin-studio [FILE] [--eps E] [--k K] [--engine NAME] [--view MODE] [--run [--stats S.json]]
 //                [--max-pairs P] [--sweep-eps FROM,TO,STEPS [--sweep-engines A,B]] [--tab views|charts]
 //                [--palette distinct|colorblind] [--legend shown|hidden] [--pick INDEX] [--lesson NAME] [--step N]
-//                [--export-view F] [--export-chart F]
-//                [--export-size WxH] [--export-dpi N] [--title TEXT] [--axis-units U|X,Y] [--screenshot PNG] [--quit]
+//                [--export-view F] [--export-chart F] [--export-neighbours CSV] [--open-session JSON]
+//                [--save-session JSON] [--export-size WxH] [--export-dpi N] [--title TEXT] [--axis-units U|X,Y]
+//                [--screenshot PNG] [--quit]
 // A file that cannot be loaded, or a run that fails, leaves the window open with its error; with
 // --quit the exit code is then the one `simjoin` gives (README): 3 bad input, 4 out of resources.
 #include <cstdio>
@@ -28,6 +29,7 @@
 #include "ui/export/image_export.hpp"
 #include "ui/export/image_size.hpp"
 #include "ui/export/run_export.hpp"
+#include "ui/lessons/lesson_data.hpp"
 #include "ui/lessons/open_lesson.hpp"
 #include "ui/main_window.hpp"
 #include "ui/panels/charts_tab.hpp"
@@ -35,7 +37,9 @@
 #include "ui/panels/parameters_panel.hpp"
 #include "ui/panels/sweep_panel.hpp"
 #include "ui/samples.hpp"
+#include "ui/session.hpp"
 #include "ui/step_through/step_through_tab.hpp"
+#include "ui/views/pick_neighbours.hpp"
 #include "ui/views/projection_view.hpp"
 #include "ui/views/view_figure.hpp"
 #include "ui/views/view_modes.hpp"
@@ -99,8 +103,8 @@ struct Options {
   const QCommandLineOption sweep_engines{"sweep-engines", "engines of the sweep", "A,B"};
   const QCommandLineOption tab{"tab", "tab to show: views or charts", "TAB"};
   const QCommandLineOption pick{"pick", "pick point INDEX (a row of the file) in the views, after --run", "INDEX"};
-  const QCommandLineOption lesson{"lesson", "open a lesson of File > Lessons (its sample, runs and explanation)",
-                                  "NAME"};
+  const QCommandLineOption lesson{
+      "lesson", "open a lesson of File > Lessons on the FILE given (else on its sample): runs and explanation", "NAME"};
   const QCommandLineOption step{"step", "show the Step through tab, advanced N steps (the engine's algorithm)", "N"};
   const QCommandLineOption palette{"palette", "partition colours: distinct (64 colours) or colorblind (Okabe-Ito)",
                                    "NAME"};
@@ -108,15 +112,26 @@ struct Options {
   const QCommandLineOption title{"title", "a title above the --export-view figure", "TEXT"};
   const QCommandLineOption axis_units{"axis-units", "units of the --export-view figure's axes: U (both) or X,Y",
                                       "UNITS"};
+  // Not --session: Qt takes -session and --session for X11 session management before any parser sees them.
+  const QCommandLineOption session{
+      "open-session",
+      "open a saved session (File > Save Session): its data, eps, k, engine, view, pick and palette; options "
+      "given beside it win",
+      "JSON"};
+  const QCommandLineOption save_session{"save-session", "save the session (as File > Save Session) when done", "JSON"};
+  const QCommandLineOption export_neighbours{
+      "export-neighbours", "write the picked point's neighbours within eps, nearest first, with distances (CSV)",
+      "CSV"};
 
   Options() {
     parser.setApplicationDescription("Explore the epsilon-similarity join");
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument("FILE", "point file to open (or sample:NAME)");
-    parser.addOptions({eps,           k,           engine,     view,       run,  stats,  max_pairs, sweep_eps,
-                       sweep_engines, tab,         palette,    legend,     pick, lesson, step,      export_view,
-                       export_chart,  export_size, export_dpi, screenshot, quit});
+    parser.addOptions({eps,        k,          engine,        view,        run,          stats,
+                       max_pairs,  sweep_eps,  sweep_engines, tab,         palette,      legend,
+                       pick,       lesson,     step,          export_view, export_chart, export_size,
+                       export_dpi, screenshot, quit,          session,     save_session, export_neighbours});
     parser.addOptions({title, axis_units});
   }
 };
@@ -226,7 +241,9 @@ struct Request {
   int steps = 0;
   QString tab;
   ui::ImageSize figure_size;
-  bool outputs = false;   // --screenshot, --export-view or --export-chart
+  QString session;  // --open-session
+  bool view_given = false;
+  bool outputs = false;   // --screenshot, --export-view, --export-chart, --export-neighbours, --save-session
   bool scripted = false;  // outputs or --quit: nobody watches the window
 };
 
@@ -244,7 +261,11 @@ int read_parameters(const Options& options, Request& request) {
 // here with why.
 int choose_engine(const Options& options, ui::MainWindow& window, const EngineRegistry& registry) {
   const QCommandLineParser& parser = options.parser;
-  if (!parser.isSet(options.engine) || window.parameters()->setEngine(parser.value(options.engine))) return 0;
+  if (!parser.isSet(options.engine)) return 0;
+  if (window.parameters()->setEngine(parser.value(options.engine))) {
+    window.parameters()->setSource(ui::Setting::Engine, QObject::tr("the command line (--engine), not saved"));
+    return 0;
+  }
   const std::string name = parser.value(options.engine).toStdString();
   const Engine* engine = registry.find(name);
   if (!engine) {
@@ -264,6 +285,7 @@ int read_presentation(const Options& options, ui::MainWindow& window, Request& r
     const auto parsed = ui::parse_view_mode(parser.value(options.view).toStdString());
     if (!parsed) return fail_usage("--view must be " + QString::fromStdString(ui::view_mode_options()));
     request.mode = *parsed;
+    request.view_given = true;
   }
   if (parser.isSet(options.max_pairs)) {
     bool ok = false;
@@ -274,7 +296,7 @@ int read_presentation(const Options& options, ui::MainWindow& window, Request& r
   if (parser.isSet(options.palette)) {
     const auto palette = ui::parse_palette(parser.value(options.palette).toStdString());
     if (!palette) return fail_usage("--palette must be distinct or colorblind");
-    window.setPalette(*palette);
+    window.setPalette(*palette, QObject::tr("the command line (--palette), not saved"));
   }
   if (parser.isSet(options.legend)) {
     const QString state = parser.value(options.legend);
@@ -297,9 +319,23 @@ int read_scripted_steps(const Options& options, Request& request) {
   request.tab = parser.value(options.tab);
   if (!request.tab.isEmpty() && request.tab != "views" && request.tab != "charts")
     return fail_usage("--tab must be views or charts");
-  if ((parser.isSet(options.run) || request.sweep_range) && request.files.isEmpty())
-    return fail_usage("--run and --sweep-eps need a point file");
   if (parser.isSet(options.stats) && !parser.isSet(options.run)) return fail_usage("--stats needs --run");
+  return 0;
+}
+
+// The data: a point file or --open-session, and what needs it.
+int read_data_needs(const Options& options, Request& request) {
+  const QCommandLineParser& parser = options.parser;
+  request.session = parser.value(options.session);
+  if (!request.session.isEmpty() && !request.files.isEmpty())
+    return fail_usage("give a point file or --open-session, not both");
+  const bool data = !request.files.isEmpty() || !request.session.isEmpty();
+  if ((parser.isSet(options.run) || request.sweep_range) && !data)
+    return fail_usage("--run and --sweep-eps need a point file");
+  if (parser.isSet(options.export_view) && !data && !request.lesson)
+    return fail_usage("--export-view needs a point file (or sample:NAME)");
+  if (parser.isSet(options.export_neighbours) && !parser.isSet(options.pick) && request.session.isEmpty())
+    return fail_usage("--export-neighbours needs --pick INDEX");
   return 0;
 }
 
@@ -330,9 +366,11 @@ int read_command_line(const Options& options, ui::MainWindow& window, const Engi
   if (const int refused = choose_engine(options, window, registry)) return refused;
   if (const int refused = read_presentation(options, window, request)) return refused;
   if (const int refused = read_scripted_steps(options, request)) return refused;
+  if (const int refused = read_data_needs(options, request)) return refused;
   if (const int refused = read_figure_options(options, request)) return refused;
-  request.outputs =
-      parser.isSet(options.screenshot) || parser.isSet(options.export_view) || parser.isSet(options.export_chart);
+  request.outputs = parser.isSet(options.screenshot) || parser.isSet(options.export_view) ||
+                    parser.isSet(options.export_chart) || parser.isSet(options.export_neighbours) ||
+                    parser.isSet(options.save_session);
   request.scripted = parser.isSet(options.quit) || request.outputs;
   return 0;
 }
@@ -357,8 +395,45 @@ void watch_failures(ui::MainWindow& window, bool scripted, Failure& failure) {
   });
 }
 
-// The file or sample, the lesson, then --eps and --k, which win over the ones the data suggests.
-void open_input(ui::MainWindow& window, const Request& request, Failure& failure) {
+// --eps and --k, which win over the ones the data (or a lesson's sample) suggests.
+void apply_parameters(ui::MainWindow& window, const Request& request) {
+  const QString given = QObject::tr("the command line (%1)");
+  if (request.eps) {
+    window.parameters()->setEps(*request.eps);
+    window.parameters()->setSource(ui::Setting::Eps, given.arg("--eps"));
+  }
+  if (request.k) {
+    window.parameters()->setK(*request.k);
+    window.parameters()->setSource(ui::Setting::K, given.arg("--k"));
+  }
+}
+
+// A lesson on the loaded file, or on its sample without one; one that cannot run on the file says why
+// (exit 3 with --quit) and how to open it on its sample.
+void open_requested_lesson(ui::MainWindow& window, const ui::Lesson& lesson, Failure& failure) {
+  const auto points = window.points();
+  const std::string refusal = points ? ui::lesson_refusal(lesson, *points) : std::string();
+  if (!refusal.empty()) {
+    std::fprintf(stderr,
+                 "simjoin-studio: the lesson %s cannot run on this file: %s; simjoin-studio --lesson %s "
+                 "opens it on its sample (%s)\n",
+                 lesson.name.c_str(), refusal.c_str(), lesson.name.c_str(), lesson.sample.c_str());
+    failure.note(ErrorKind::BadInput);
+  }
+  if (!ui::open_lesson(window, lesson) && refusal.empty()) failure.note(ErrorKind::Internal);
+}
+
+// The file or sample, then the lesson on it (on its own sample without a file).
+void open_input(const Options& options, ui::MainWindow& window, const Request& request, Failure& failure) {
+  if (!request.session.isEmpty()) {
+    if (!window.openSession(request.session)) return;
+    // What the command line gives beside the session wins over it.
+    if (options.parser.isSet(options.engine)) window.parameters()->setEngine(options.parser.value(options.engine));
+    if (request.view_given) window.setViewMode(request.mode);
+    if (options.parser.isSet(options.palette))
+      window.setPalette(*ui::parse_palette(options.parser.value(options.palette).toStdString()),
+                        QObject::tr("the command line (--palette), not saved"));
+  }
   if (!request.files.isEmpty()) {
     const QString file = request.files.first();
     if (file.startsWith("sample:"))
@@ -366,10 +441,11 @@ void open_input(ui::MainWindow& window, const Request& request, Failure& failure
     else
       window.openFile(file);
     window.waitForTask();
+    if (!window.points()) return;  // its error is out; a lesson does not stand in for it
   }
-  if (request.lesson && !ui::open_lesson(window, *request.lesson)) failure.note(ErrorKind::Internal);
-  if (request.eps) window.parameters()->setEps(*request.eps);
-  if (request.k) window.parameters()->setK(*request.k);
+  apply_parameters(window, request);
+  if (request.lesson) open_requested_lesson(window, *request.lesson, failure);
+  apply_parameters(window, request);
 }
 
 // --run [--stats S.json]: runs the join and waits for it.
@@ -437,6 +513,11 @@ void write_outputs_later(const Options& options, ui::MainWindow& window, const R
     write(options.export_chart, [&](const std::string& path) {
       ui::save_chart_image(*window.charts()->currentChart(), path, request.figure_size);
     });
+    write(options.export_neighbours, [&](const std::string& path) {
+      if (!window.view()->picked()) fail(ErrorKind::Usage, path + ": no point is picked (--pick INDEX)");
+      ui::write_pick_neighbours(*window.points(), *window.view()->picked(), window.parameters()->eps(), path);
+    });
+    write(options.save_session, [&](const std::string& path) { ui::write_session(window.session(), path); });
     write(options.screenshot, [&](const std::string& path) {
       if (!ui::save_image_file(window.screenshot(), QString::fromStdString(path)))
         fail(ErrorKind::BadInput, path + ": cannot write the screenshot");
@@ -471,7 +552,11 @@ int main(int argc, char** argv) {
   window.setViewMode(request.mode);
   Failure failure;
   watch_failures(window, request.scripted, failure);
-  open_input(window, request, failure);
+  open_input(options, window, request, failure);
+  // Data that could not be loaded has no figure: nothing is written, and the load's exit code (3) is
+  // returned, where a window left open would have drawn an empty view or chart.
+  const bool data_asked = !request.files.isEmpty() || !request.session.isEmpty();
+  if (request.outputs && data_asked && !window.points()) return failure.code ? failure.code : 3;
   if (options.parser.isSet(options.run) && window.points()) run_join(options, window, failure);
   if (const int refused = show_requested(options, window, request, failure)) return refused;
   const bool quit = options.parser.isSet(options.quit);

@@ -7,6 +7,7 @@
 #include "tests/ui/run/test_run_support.hpp"
 #include "ui/samples.hpp"
 #include "ui/step_through/join_steps.hpp"
+#include "ui/views/picking.hpp"
 
 using namespace simjoin;
 using namespace simjoin::ui;
@@ -27,7 +28,7 @@ RunResult run_engine_on(const char* name, const PointSet& points, double eps, in
 void compare_kmeans(const PointSet& points, double eps, std::size_t k) {
   const StepThrough run = kmeans_join_steps(points, eps, k);
   QCOMPARE(run.points.size(), std::min(points.size(), kMaxStepPoints));
-  const RunResult engine = run_engine_on("cpu-kmeans", run.points, eps, int(k));
+  const RunResult engine = run_engine_on("cpu-kmeans", run.points, run.eps, int(k));
   const StepCounters& counters = run.final_counters();
   QCOMPARE(counters.distance_tests, engine.stats.compared_pairs);
   QCOMPARE(counters.pairs, engine.stats.pairs);
@@ -43,7 +44,7 @@ void compare_kmeans(const PointSet& points, double eps, std::size_t k) {
 
 void compare_grid(const PointSet& points, double eps) {
   const StepThrough run = grid_join_steps(points, eps);
-  const RunResult engine = run_engine_on("cpu-grid", run.points, eps, 0);
+  const RunResult engine = run_engine_on("cpu-grid", run.points, run.eps, 0);
   QCOMPARE(run.final_counters().distance_tests, engine.stats.compared_pairs);
   QCOMPARE(run.final_counters().pairs, engine.stats.pairs);
   QCOMPARE(run.steps.size(), engine.grid->cell_count());  // one step per cell, each visited once
@@ -51,7 +52,7 @@ void compare_grid(const PointSet& points, double eps) {
 
 void compare_inlj(const PointSet& points, double eps) {
   const StepThrough run = inlj_steps(points, eps);
-  const RunResult engine = run_engine_on("cpu-nlj", run.points, eps, 0);
+  const RunResult engine = run_engine_on("cpu-nlj", run.points, run.eps, 0);
   QCOMPARE(run.final_counters().distance_tests, engine.stats.compared_pairs);
   QCOMPARE(run.final_counters().pairs, engine.stats.pairs);
   QVERIFY(run.chunks % 2 == 1);
@@ -100,14 +101,38 @@ class TestStepThrough : public QObject {
     QVERIFY(run.steps[1].text.find("block b loads chunk (b + 1) mod 13") != std::string::npos);
   }
 
-  void samplingSaysWhatItKept() {
+  // Beyond 1,500 points, the region around the densest point, with eps scaled so that its points have
+  // as many neighbours as the file's: the pair of that rank among the region's pairs sets it.
+  void samplingKeepsADenseRegionAndTheNeighbourCount() {
     const PointSet points = load_sample("blobs2d");
     const StepThrough run = grid_join_steps(points, 0.1);
     QVERIFY(run.sampled());
     QCOMPARE(run.total_points, points.size());
     QCOMPARE(run.rows.size(), kMaxStepPoints);
-    QCOMPARE(run.rows[1], std::uint32_t(2));  // every other point
-    QCOMPARE(run.points.point(1)[0], points.point(2)[0]);
+    QVERIFY(std::is_sorted(run.rows.begin(), run.rows.end()));
+    for (std::size_t i = 0; i < run.rows.size(); ++i) QCOMPARE(run.points.point(i)[1], points.point(run.rows[i])[1]);
+    const DensityProbe probe = probe_density(points, 0.1);
+    const auto d2 = [&](std::uint32_t a, std::uint32_t b) {
+      double sum = 0;
+      for (std::size_t k = 0; k < points.dims(); ++k) sum += std::pow(points.point(a)[k] - points.point(b)[k], 2);
+      return sum;
+    };
+    std::vector<bool> kept(points.size(), false);
+    double farthest_kept = 0, nearest_left = 1e300;
+    for (std::uint32_t r : run.rows) kept[r] = true;
+    for (std::uint32_t i = 0; i < points.size(); ++i) {
+      if (kept[i])
+        farthest_kept = std::max(farthest_kept, d2(probe.densest, i));
+      else
+        nearest_left = std::min(nearest_left, d2(probe.densest, i));
+    }
+    QVERIFY(farthest_kept <= nearest_left);  // the nearest points to the densest one: a region
+    const std::size_t m = run.points.size();
+    const auto wanted = std::uint64_t(std::llround(probe.mean_neighbours * double(m) / 2));
+    const std::uint64_t pairs = run.final_counters().pairs;
+    QVERIFY2(pairs == wanted || pairs + 1 == wanted,
+             qPrintable(QString("%1 pairs at eps %2, %3 wanted").arg(pairs).arg(run.eps).arg(wanted)));
+    QVERIFY(run.notes.front().find("scaled to") != std::string::npos);
   }
 
   void kmeansStepsFollowTheAlgorithm() {

@@ -2,6 +2,8 @@
 // `simjoin join --count-only` for eps from 1e-9 to 1e9 times the data's extent (no cap), a file that
 // cannot be read exits with 3 after its error, a run above --max-pairs is refused with 4, and the
 // exports come at the size and dpi asked for.
+#include <QDir>
+#include <QFileInfo>
 #include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -10,9 +12,14 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
+#include <set>
+
+#include "core/frame/join_frame.hpp"
 #include "core/io/point_writers.hpp"
 #include "core/points/eps_estimate.hpp"
 #include "core/points/point_set.hpp"
+#include "core/vtkio/load_points.hpp"
 #include "tests/ui/run/test_run_support.hpp"
 
 using namespace simjoin;
@@ -213,6 +220,139 @@ class TestStudioCommand : public QObject {
     QCOMPARE(refused.code, 2);
     QVERIFY2(refused.err.contains("QT_QPA_PLATFORM=offscreen") && refused.err.contains("xvfb-run"),
              qPrintable(refused.err));
+  }
+
+  // A file that cannot be loaded (missing, a field that is no number, empty) has no figure: every export exits 3
+  // with the file's error and writes nothing, the view's figure included.
+  void exportsOfBadDataWriteNothing() {
+    const QString bad_number = dir_.filePath("bad-number.csv"), empty = dir_.filePath("empty.csv");
+    for (const auto& [path, text] :
+         {std::pair{bad_number, QByteArray("1,2\n3,abc\n")}, std::pair{empty, QByteArray()}}) {
+      QFile file(path);
+      QVERIFY(file.open(QIODevice::WriteOnly));
+      file.write(text);
+    }
+    for (const QString& bad : {dir_.filePath("missing.csv"), bad_number, empty}) {
+      const QString view = dir_.filePath("bad-view.png"), chart = dir_.filePath("bad-chart.svg");
+      const QString shot = dir_.filePath("bad-shot.png");
+      const Finished done = run(SIMJOIN_STUDIO, {bad, "--run", "--export-view", view, "--export-chart", chart,
+                                                 "--screenshot", shot, "--quit"});
+      QVERIFY2(done.code == 3, qPrintable(QString("%1: exit %2: %3").arg(bad).arg(done.code).arg(done.err)));
+      QVERIFY2(done.err.contains(QFileInfo(bad).fileName()), qPrintable(done.err));
+      for (const QString& output : {view, chart, shot}) QVERIFY2(!QFile::exists(output), qPrintable(output));
+      QVERIFY(QDir(dir_.path()).entryList({"*.tmp*", "*~"}).isEmpty());
+    }
+    // No file at all: nothing to draw, said before anything runs.
+    const Finished none = run(SIMJOIN_STUDIO, {"--export-view", dir_.filePath("none.png"), "--quit"});
+    QCOMPARE(none.code, 2);
+    QVERIFY2(none.err.contains("--export-view needs a point file"), qPrintable(none.err));
+  }
+
+  // A run given options on the command line saves nothing: the settings file stays as it was (here
+  // in a folder of the test's own), and the next run without options gets the saved engine back.
+  void commandLineRunsSaveNothing() {
+    QTemporaryDir config;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert("XDG_CONFIG_HOME", config.path());
+    const QString settings = config.filePath("Simjoin/Simjoin Studio.conf");
+    const QString stats = dir_.filePath("settings-stats.json");
+    const QStringList given = {
+        points_, "--engine", "cpu-kmeans", "--palette", "colorblind", "--eps", QString::number(extent_ / 30),
+        "--run", "--stats",  stats,        "--quit"};
+    Finished done =
+        run(SIMJOIN_STUDIO, given + QStringList{"--screenshot", dir_.filePath("settings.png")}, environment);
+    QVERIFY2(done.code == 0, qPrintable(done.err));
+    QVERIFY2(!QFile::exists(settings), qPrintable(settings + " was written"));
+
+    QVERIFY(QDir().mkpath(QFileInfo(settings).path()));
+    QFile file(settings);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    const QByteArray saved = "[General]\nengine=cpu-grid\npalette=distinct\n";
+    file.write(saved);
+    file.close();
+    done = run(SIMJOIN_STUDIO, given, environment);
+    QVERIFY2(done.code == 0, qPrintable(done.err));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll(), saved);
+    file.close();
+    QCOMPARE(read_json(stats)["engine"].toString(), QString("cpu-kmeans"));
+    done = run(SIMJOIN_STUDIO, {points_, "--eps", QString::number(extent_ / 30), "--run", "--stats", stats, "--quit"},
+               environment);
+    QVERIFY2(done.code == 0, qPrintable(done.err));
+    QCOMPARE(read_json(stats)["engine"].toString(), QString("cpu-grid"));  // the saved choice, not the last run's
+  }
+
+  // --export-neighbours: the picked row's neighbours within eps, the exact test's, nearest first, with
+  // their float64 distances and coordinates.
+  void neighboursOfThePickAreExported() {
+    const PointSet points = load_points(points_.toStdString());
+    const double eps = round_significant(extent_ / 15, 6);
+    const std::uint32_t pick = std::uint32_t(ui::testing::seed() % points.size());
+    const QString csv = dir_.filePath("neighbours.csv");
+    const Finished done = run(SIMJOIN_STUDIO, {points_, "--eps", QString::number(eps, 'g', 17), "--pick",
+                                               QString::number(pick), "--export-neighbours", csv, "--quit"});
+    QVERIFY2(done.code == 0, qPrintable(done.err));
+    QFile file(csv);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(file.readAll()).split('\n', Qt::SkipEmptyParts);
+    QVERIFY(lines.front().startsWith("id,distance,"));
+    const ExactBand oracle = oracle_band(eps);
+    std::set<std::uint32_t> expected, found;
+    for (std::uint32_t q = 0; q < points.size(); ++q)
+      if (q != pick && oracle.oracle_within(points.point(pick), points.point(q), points.dims())) expected.insert(q);
+    double previous = 0;
+    for (qsizetype l = 1; l < lines.size(); ++l) {
+      const QStringList fields = lines[l].split(',');
+      QCOMPARE(fields.size(), qsizetype(2 + points.dims()));
+      const std::uint32_t q = fields[0].toUInt();
+      found.insert(q);
+      double sum = 0;
+      for (std::size_t k = 0; k < points.dims(); ++k) {
+        const double d = points.point(pick)[k] - points.point(q)[k];
+        sum += d * d;
+        QCOMPARE(fields[2 + qsizetype(k)].toDouble(), points.point(q)[k]);
+      }
+      QCOMPARE(fields[1].toDouble(), std::sqrt(sum));
+      QVERIFY(fields[1].toDouble() >= previous);
+      previous = fields[1].toDouble();
+    }
+    QVERIFY(!expected.empty());
+    QVERIFY(found == expected);
+    const Finished no_pick = run(SIMJOIN_STUDIO, {points_, "--export-neighbours", csv, "--quit"});
+    QCOMPARE(no_pick.code, 2);
+  }
+
+  // A session saved (data, eps, k, engine, view, pick, palette) and reopened shows the same window.
+  void sessionReopensTheSameWindow() {
+    const QString session = dir_.filePath("session.json");
+    const QString first = dir_.filePath("session-first.png"), second = dir_.filePath("session-second.png");
+    const QString eps = QString::number(round_significant(extent_ / 25, 6), 'g', 17);
+    Finished done =
+        run(SIMJOIN_STUDIO, {points_, "--eps", eps, "--k", "7", "--engine", "cpu-kmeans", "--view", "grid", "--palette",
+                             "colorblind", "--pick", "12", "--save-session", session, "--screenshot", first, "--quit"});
+    QVERIFY2(done.code == 0, qPrintable(done.err));
+    const QJsonObject json = read_json(session);
+    QCOMPARE(json["data"].toString(), points_);
+    QCOMPARE(json["eps"].toDouble(), eps.toDouble());
+    QCOMPARE(json["k"].toInt(), 7);
+    QCOMPARE(json["engine"].toString(), QString("cpu-kmeans"));
+    QCOMPARE(json["view"].toString(), QString("grid"));
+    QCOMPARE(json["pick"].toInt(), 12);
+    QCOMPARE(json["palette"].toString(), QString("colorblind"));
+    done = run(SIMJOIN_STUDIO, {"--open-session", session, "--screenshot", second, "--quit"});
+    QVERIFY2(done.code == 0, qPrintable(done.err));
+    const QImage a(first), b(second);
+    QVERIFY(!a.isNull());
+    QVERIFY2(a == b, "the reopened session's screenshot differs");
+    // A session that is not one is refused, naming the field.
+    QFile bad(dir_.filePath("bad-session.json"));
+    QVERIFY(bad.open(QIODevice::WriteOnly));
+    bad.write(QJsonDocument(QJsonObject{{"simjoin_session", 1}, {"data", points_}, {"eps", -2}}).toJson());
+    bad.close();
+    done = run(SIMJOIN_STUDIO, {"--open-session", bad.fileName(), "--screenshot", dir_.filePath("no.png"), "--quit"});
+    QCOMPARE(done.code, 3);
+    QVERIFY2(done.err.contains("\"eps\""), qPrintable(done.err));
+    QVERIFY(!QFile::exists(dir_.filePath("no.png")));
   }
 };
 

@@ -364,6 +364,23 @@ class TestTeachingViews : public QObject {
     for (const auto& entry : layers.legend) QVERIFY(!QString::fromStdString(entry.label).contains("receives copies"));
     QVERIFY(!layers.notes.empty());
   }
+
+  // One partition has no bisector and copies nothing: no cell outline or eps-band frames the data,
+  // in the Replication and the Partitions views, on 2-D and 8-D points.
+  void onePartitionDrawsNoBandAroundTheData() {
+    for (const std::size_t d : {std::size_t(2), std::size_t(8)}) {
+      const PointSet points = random_points(800, d, 50 + d);
+      const RunResult result = run("cpu-kmeans", points, 0.05, 1);
+      QCOMPARE(result.partitions->k, std::size_t(1));
+      for (const ViewMode mode : {ViewMode::Replication, ViewMode::Partitions}) {
+        View view(points, {true, 0, 1}, mode, &result, 0.05);
+        const Layers layers = build_layers(view.input);
+        QCOMPARE(segments_coloured(layers, kBand), std::size_t(0));
+        QCOMPARE(segments_coloured(layers, {0, 0, 0}), std::size_t(0));
+        for (const auto& entry : layers.legend) QVERIFY(!QString::fromStdString(entry.label).contains("eps-band"));
+      }
+    }
+  }
 };
 
 QTEST_GUILESS_MAIN(TestTeachingViews)

@@ -2,6 +2,7 @@
 // notation, no cap), each file brings its own parameters from its scale, a run expected to be large
 // asks first, and a file that cannot be read leaves the window with its error and no progress box.
 #include <QCheckBox>
+#include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -18,6 +19,7 @@
 #include "tests/ui/window_support.hpp"
 #include "tests/ui/window_test_main.hpp"
 #include "ui/main_window.hpp"
+#include "ui/panels/about_text.hpp"
 #include "ui/panels/charts_tab.hpp"
 #include "ui/panels/eps_spin_box.hpp"
 #include "ui/panels/parameters_panel.hpp"
@@ -241,6 +243,69 @@ class TestWindowData : public WindowTest {
     QCOMPARE(task.errorKind(), ErrorKind::BadInput);
     QTest::qWait(700);  // the dialog's minimum duration is 400 ms
     QVERIFY(!progress_box_visible());
+  }
+
+  // The panel keeps its controls in place as a run starts and ends: the progress bar and the run's
+  // text have their room before they show.
+  void controlsStayAsARunStartsAndEnds() {
+    newWindow();
+    open(*clustered_points(2000, 3, 41), "steady.csv");
+    auto* cancel = window_->parameters()->findChild<QPushButton*>("cancel");
+    QVERIFY(cancel);
+    QCheckBox* auto_run = window_->runStatus()->autoRun();
+    const auto where = [&] {
+      QTest::qWait(50);
+      return std::pair{cancel->mapTo(window_.get(), QPoint()), auto_run->mapTo(window_.get(), QPoint())};
+    };
+    const auto before = where();
+    window_->runStatus()->started("cpu-grid");
+    window_->runStatus()->progress(0.4, "a phase whose name is long enough to take more than one line of the panel");
+    QCOMPARE(where(), before);
+    window_->runJoin();
+    window_->waitForTask();
+    QCOMPARE(where(), before);
+    window_->runStatus()->stopped(QString("a long ending, ").repeated(20));
+    QCOMPARE(where(), before);
+  }
+
+  // A choice made in the window is saved at once; one made by the program (a command line, a lesson)
+  // is not; each value's tooltip says where it came from.
+  void settingsAreSavedOnlyForAPersonsChoice() {
+    newWindow();
+    open(*clustered_points(300, 2, 42), "sources.csv");
+    ParametersPanel* parameters = window_->parameters();
+    QVERIFY(parameters->source(Setting::Eps).contains("suggested by the data"));
+    QVERIFY(parameters->source(Setting::Engine).contains("default"));
+    QVERIFY(parameters->setEngine("cpu-kmeans"));
+    parameters->setSource(Setting::Engine, "the command line (--engine), not saved");
+    window_->setPalette(PaletteKind::ColorBlind, "the command line (--palette), not saved");
+    window_->close();
+    QVERIFY2(!QSettings().contains("engine") && !QSettings().contains("palette"),
+             qPrintable(QSettings().allKeys().join(", ")));
+    QVERIFY(!QSettings().contains("recentFiles"));  // opened by the program, not from the menu
+
+    auto* box = parameters->findChild<QComboBox*>("engine");
+    const int grid = box->findText("cpu-grid");
+    box->setCurrentIndex(grid);
+    emit box->activated(grid);  // as a person's choice in the box
+    QCOMPARE(QSettings().value("engine").toString(), QString("cpu-grid"));
+    QVERIFY(parameters->source(Setting::Engine).contains("chosen in the window"));
+    QVERIFY(box->toolTip().contains("chosen in the window"));
+    type_eps(parameters->epsBox(), "0.5");
+    QVERIFY(parameters->source(Setting::Eps).contains("set in the window"));
+    QVERIFY(parameters->epsBox()->toolTip().contains("set in the window"));
+  }
+
+  // Help > About: the version and the four papers by their printed titles.
+  void aboutNamesVersionAndPapers() {
+    const QString text = about_text("9.8.7");
+    QVERIFY(text.contains("9.8.7"));
+    for (const char* title :
+         {"Improving the Performance of Similarity Joins Using Graphics Processing Unit",
+          "GPU Accelerated Self-join for the Distance Similarity Metric", "Index-supported Similarity Join on Graphics",
+          "A Fast Similarity Join Algorithm Using Graphics"})
+      QVERIFY2(text.contains(title), title);
+    QVERIFY(text.contains("docs/teaching.md"));
   }
 };
 

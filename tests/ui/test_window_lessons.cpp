@@ -2,21 +2,27 @@
 // `--lesson NAME`, on the built-in samples (the real ones included) with CPU engines; the approximate
 // engine's missed pairs in the Replication view; and why the view shows a single partition.
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QMenuBar>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "core/io/point_writers.hpp"
 #include "core/join/engine.hpp"
+#include "tests/ui/run/test_run_support.hpp"
 #include "tests/ui/window_test_main.hpp"
 #include "ui/format/count_text.hpp"
+#include "ui/lessons/lesson_data.hpp"
 #include "ui/lessons/open_lesson.hpp"
 #include "ui/lessons/recall_by_k.hpp"
 #include "ui/main_window.hpp"
 #include "ui/panels/parameters_panel.hpp"
 #include "ui/samples.hpp"
+#include "ui/session.hpp"
 #include "ui/views/missed_pairs.hpp"
+#include "ui/views/picking.hpp"
 #include "ui/views/projection_view.hpp"
 #include "ui/views/vtk_view_widget.hpp"
 
@@ -180,6 +186,69 @@ class TestWindowLessons : public QObject {
     QVERIFY(studio.waitForFinished(120000));
     QCOMPARE(studio.exitCode(), 2);
     QVERIFY(studio.readAllStandardError().contains(QByteArray::fromStdString(lesson_names())));
+  }
+
+  // Every lesson runs on a file of the user's (3-D and 64-D) rather than on its sample: the file's
+  // points, the eps the data suggests, a point of a dense region picked; the panel offers the sample.
+  void everyLessonRunsOnAUsersFile() {
+    QTemporaryDir dir;
+    for (const std::size_t dims : {std::size_t(3), std::size_t(64)}) {
+      const QString path = dir.filePath(QString("user%1d.csv").arg(dims));
+      write_points(path.toStdString(),
+                   *simjoin::ui::testing::clustered_points(dims == 3 ? 1500 : 500, dims, 70 + dims));
+      auto window = newWindow();
+      window->openFile(path);
+      window->waitForTask();
+      const auto points = window->points();
+      QVERIFY(points);
+      const double eps = window->parameters()->eps();
+      for (const Lesson& lesson : lessons()) {
+        QVERIFY2(open_lesson(*window, lesson), qPrintable(QString::fromStdString(lesson.name)));
+        QCOMPARE(window->points(), points);
+        const auto shown = window->currentRun();
+        QCOMPARE(shown->request.a, points);
+        QCOMPARE(shown->result.stats.engine, lesson.engines.back());
+        QCOMPARE(shown->result.stats.eps, eps);
+        QCOMPARE(window->view()->picked(), std::optional<std::uint32_t>(probe_density(*points, eps).densest));
+        QVERIFY(neighbours_within(*points, *window->view()->picked(), eps).size() > 0);
+        const QString text = window->findChild<LessonPanel*>()->text();
+        QVERIFY2(text.contains(QString("user%1d.csv").arg(dims)) && text.contains("Open the lesson on its sample"),
+                 qPrintable(text));
+      }
+      // The offered sample, on request.
+      emit window->findChild<LessonPanel*>()->linkActivated("sample");
+      QVERIFY(
+          QString::fromStdString(window->points()->source).contains(QString::fromStdString(lessons().back().sample)));
+    }
+  }
+
+  // A lesson that cannot run on the file says why, keeps the file and offers its sample, in the window
+  // and from the command line (exit 3), which never loads the sample in the file's place.
+  void aLessonThatCannotRunSaysWhy() {
+    QTemporaryDir dir;
+    const QString tiny = dir.filePath("tiny.csv");
+    write_points(tiny.toStdString(), *simjoin::ui::testing::clustered_points(6, 2, 90));
+    auto window = newWindow();
+    window->openFile(tiny);
+    window->waitForTask();
+    const auto points = window->points();
+    QVERIFY(!open_lesson(*window, *find_lesson("replication-2d")));
+    QCOMPARE(window->points(), points);
+    QVERIFY(window->findChild<LessonPanel*>()->text().contains("cannot run here"));
+
+    QProcess studio;
+    studio.start(SIMJOIN_STUDIO, {tiny, "--lesson", "unicomp", "--quit"});
+    QVERIFY(studio.waitForFinished(120000));
+    QCOMPARE(studio.exitCode(), 3);
+    const QByteArray err = studio.readAllStandardError();
+    QVERIFY2(err.contains("cannot run on this file") && err.contains("--lesson unicomp"), err.constData());
+    // On a file it can run on, the session it leaves names the file, not the sample.
+    const QString user = dir.filePath("user.csv"), session = dir.filePath("lesson-session.json");
+    write_points(user.toStdString(), *simjoin::ui::testing::clustered_points(800, 3, 91));
+    studio.start(SIMJOIN_STUDIO, {user, "--lesson", "unicomp", "--save-session", session, "--quit"});
+    QVERIFY(studio.waitForFinished(120000));
+    QVERIFY2(studio.exitCode() == 0, studio.readAllStandardError().constData());
+    QCOMPARE(read_session(session.toStdString()).data, QFileInfo(user).absoluteFilePath());
   }
 };
 

@@ -1,6 +1,7 @@
 // The window answers at real data sizes: an event-loop-gap probe (a timer that measures the time
 // between its ticks) stays under kMaxGapMs while 5 M points load, the view modes switch, a point is
-// picked, the points are re-coloured and eps changes, and the tabs switch. The drawing runs on a
+// picked, the points are re-coloured, the view is reset, a cpu-grid run finishes and its Grid and
+// Partitions views are drawn, eps changes, and the tabs switch. The drawing runs on a
 // worker thread (ProjectionView); the probe never calls settle(), which would block.
 #include <cstdlib>
 #include <ctime>
@@ -171,6 +172,19 @@ class TestWindowResponsive : public QObject {
     const double eps_pixels = window_->parameters()->eps() / window_->view()->vtkWidget()->worldPerPixel();
     QVERIFY2(eps_pixels > 40, qPrintable(QString("eps spans %1 pixels").arg(eps_pixels)));
     measure("re-colouring", [&] { window_->setPalette(PaletteKind::ColorBlind); });
+    measure("reset view", [&] { window_->view()->resetCamera(); });
+    // A run's own grid, drawn on the engine's cells (the Grid view waited 20-40 s for them at 5 M).
+    measure("a cpu-grid run", [&] {
+      window_->view()->pick(std::nullopt);
+      window_->setViewMode(ViewMode::Scatter);
+      QVERIFY(window_->parameters()->setEngine("cpu-grid"));
+      window_->setConfirmAbovePairs(0);  // unattended, a large result would be refused
+      window_->runJoin();
+      QVERIFY(QTest::qWaitFor([&] { return !window_->runController()->running(); }, 4 * wait_ms()));
+    });
+    QVERIFY(window_->currentRun());
+    measure("the run's Grid view", [&] { window_->setViewMode(ViewMode::Grid); });
+    measure("the run's Partitions view", [&] { window_->setViewMode(ViewMode::Partitions); });
     measure("a new eps", [&] { window_->parameters()->setEps(window_->parameters()->eps() * 1.5); });
     for (const int tab : {1, 2, 0}) measure(QString("tab %1").arg(tab), [&] { window_->tabs()->setCurrentIndex(tab); });
     QVERIFY2(busy_.isEmpty(), qPrintable(busy_.join("\n")));

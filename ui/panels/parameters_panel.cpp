@@ -79,6 +79,7 @@ ParametersPanel::ParametersPanel(const EngineRegistry& registry, const QStringLi
       cancel_(new QPushButton(tr("Cancel"))),
       run_area_(new QVBoxLayout) {
   engine_->setModel(engine_model(registry, engine_));
+  engine_->setObjectName("engine");
 
   eps_slider_->setRange(0, kSliderSteps);
   eps_box_->setObjectName("eps");
@@ -89,6 +90,8 @@ ParametersPanel::ParametersPanel(const EngineRegistry& registry, const QStringLi
   k_->setRange(0, std::numeric_limits<int>::max());
   k_->setSpecialValueText(tr("auto"));
   fill_devices(*device_, devices);
+  run_->setObjectName("run");
+  cancel_->setObjectName("cancel");
   cancel_->setEnabled(false);
   run_->setShortcut(Qt::Key_F5);
   run_->setToolTip(tr("Run the join (F5)"));
@@ -97,6 +100,7 @@ ParametersPanel::ParametersPanel(const EngineRegistry& registry, const QStringLi
   connectControls();
   setEstimate(estimate_);
   setEps(estimate_.eps);
+  showSources();
 }
 
 void ParametersPanel::layOut() {
@@ -121,15 +125,27 @@ void ParametersPanel::connectControls() {
   connect(eps_slider_, &QSlider::valueChanged, this, [this](int position) {
     const QSignalBlocker block(eps_box_);
     eps_box_->setValue(round_significant(slider_to_eps(position, estimate_.low(), estimate_.high()), kSliderDigits));
+    setByPerson(Setting::Eps);
     emit changed();
   });
   connect(eps_box_, &EpsSpinBox::valueChanged, this, [this] {
     syncSlider();
+    setByPerson(Setting::Eps);
     emit changed();
   });
-  connect(suggestion_, &QLabel::linkActivated, this, [this] { setEps(estimate_.eps); });
-  connect(k_, &QSpinBox::valueChanged, this, &ParametersPanel::changed);
+  connect(suggestion_, &QLabel::linkActivated, this, [this] {
+    setEps(estimate_.eps);
+    setSource(Setting::Eps, tr("suggested by the data"));
+  });
+  connect(k_, &QSpinBox::valueChanged, this, [this] {
+    setByPerson(Setting::K);
+    emit changed();
+  });
   connect(engine_, &QComboBox::currentIndexChanged, this, &ParametersPanel::changed);
+  connect(engine_, &QComboBox::activated, this, [this] {
+    setSource(Setting::Engine, tr("chosen in the window (saved)"));
+    emit engineChosen(engine());
+  });
   connect(run_, &QPushButton::clicked, this, &ParametersPanel::runRequested);
   connect(cancel_, &QPushButton::clicked, this, &ParametersPanel::cancelRequested);
 }
@@ -166,11 +182,39 @@ bool ParametersPanel::setEngine(const QString& name) {
 
 double ParametersPanel::eps() const { return eps_box_->value(); }
 void ParametersPanel::setEps(double eps) {
+  applying_ = true;
   eps_box_->setValue(eps);
   syncSlider();
+  applying_ = false;
 }
 int ParametersPanel::k() const { return k_->value(); }
-void ParametersPanel::setK(int k) { k_->setValue(k); }
+void ParametersPanel::setK(int k) {
+  applying_ = true;
+  k_->setValue(k);
+  applying_ = false;
+}
+
+void ParametersPanel::setSource(Setting setting, const QString& source) {
+  sources_[static_cast<int>(setting)] = source;
+  showSources();
+}
+
+QString ParametersPanel::source(Setting setting) const { return sources_[static_cast<int>(setting)]; }
+
+void ParametersPanel::setByPerson(Setting setting) {
+  if (!applying_) setSource(setting, tr("set in the window"));
+}
+
+void ParametersPanel::showSources() {
+  const auto tip = [this](Setting setting, const QString& what) {
+    const QString& source = sources_[static_cast<int>(setting)];
+    return source.isEmpty() ? what : tr("%1\nFrom: %2").arg(what, source);
+  };
+  engine_->setToolTip(tip(Setting::Engine, tr("The engine that runs the join")));
+  eps_box_->setToolTip(
+      tip(Setting::Eps, tr("The join's distance threshold, any positive number: e.g. 0.25, 2000 or 5e-3")));
+  k_->setToolTip(tip(Setting::K, tr("Partitions of the k-means engines (auto: the engine's choice)")));
+}
 int ParametersPanel::device() const { return device_->currentData().toInt(); }
 
 JoinParams ParametersPanel::params() const {

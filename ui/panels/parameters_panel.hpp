@@ -1,7 +1,8 @@
 #pragma once
 // The Parameters dock: engine (unavailable ones greyed out with the reason), eps (an entry for any
 // positive number and a log-scale slider over the range the loaded data spans, kept in step, with
-// the eps suggested by the data), k, device, and the Run/Cancel area.
+// the eps suggested by the data), k, device, and the Run/Cancel area. Each of engine, eps and k says
+// in its tooltip where its value comes from (the command line, saved settings, the data, the window).
 #include <QWidget>
 
 #include "core/join/engine.hpp"
@@ -17,6 +18,8 @@ class QVBoxLayout;
 namespace simjoin::ui {
 
 class EpsSpinBox;
+
+enum class Setting { Engine, Eps, K };
 
 class ParametersPanel : public QWidget {
   Q_OBJECT
@@ -38,6 +41,11 @@ class ParametersPanel : public QWidget {
   void setEstimate(const EpsEstimate& estimate);
   const EpsEstimate& estimate() const { return estimate_; }
 
+  // Where the value of `setting` comes from ("the command line (--eps)"), shown in its tooltip; a
+  // person's change in the panel replaces it with "set in the window".
+  void setSource(Setting setting, const QString& source);
+  QString source(Setting setting) const;
+
   // Enables Run or Cancel as a run starts or ends.
   void setRunning(bool running);
   // A place for run-related controls added later (progress, sweeps).
@@ -48,6 +56,8 @@ class ParametersPanel : public QWidget {
 
  signals:
   void changed();
+  // A person chose an engine in the box (never a choice made by the program).
+  void engineChosen(const QString& name);
   void runRequested();
   void cancelRequested();
 
@@ -55,6 +65,9 @@ class ParametersPanel : public QWidget {
   void layOut();
   void connectControls();
   void syncSlider();
+  void showSources();
+  // Marks `setting` as set in the window, unless the program itself is setting it.
+  void setByPerson(Setting setting);
 
   QComboBox* engine_;
   QSlider* eps_slider_;
@@ -66,6 +79,8 @@ class ParametersPanel : public QWidget {
   QPushButton* cancel_;
   QVBoxLayout* run_area_;
   EpsEstimate estimate_;
+  QString sources_[3];
+  bool applying_ = false;  // setEps/setK at work: the change is not a person's
 };
 
 }  // namespace simjoin::ui

@@ -45,7 +45,7 @@ StepThrough grid_join_steps(const PointSet& points, double eps) {
   StepThrough run = sample_for_steps(points, eps);
   run.algorithm = "GPU-SJ";
   run.engine = "cpu-grid";
-  replay_in_frame(run.points, eps, [&](const JoinInputs& in, const JoinParams& params) {
+  replay_in_frame(run.points, run.eps, [&](const JoinInputs& in, const JoinParams& params) {
     const GridJoin join(PointRows(*in.a), PointRows(*in.a), true, in, params);
     const GridStructure& grid = join.grid().structure();
     const std::size_t m = grid.indexed_dims.size();
@@ -75,7 +75,7 @@ StepThrough grid_join_steps(const PointSet& points, double eps) {
       run.steps.push_back(std::move(step));
     }
     run.notes.push_back(join.grid().choice());
-    const JoinFrame frame(run.points, nullptr, eps);
+    const JoinFrame frame(run.points, nullptr, run.eps);
     run.indexed_dims = grid.indexed_dims;
     for (std::size_t s = 0; s < m; ++s)
       run.grid_origin.push_back(frame.to_file_coordinate(grid.origin[s], std::size_t(grid.indexed_dims[s])));

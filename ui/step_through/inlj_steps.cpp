@@ -34,7 +34,7 @@ StepThrough inlj_steps(const PointSet& points, double eps) {
                       (chunk == kGpuChunkPoints ? " (gpu-inlj's blocks of 128 threads)"
                                                 : " here (gpu-inlj's blocks hold 128) so that the rotation shows") +
                       ", " + std::to_string(run.chunks) + " chunks");
-  replay_in_frame(run.points, eps, [&](const JoinInputs& in, const JoinParams&) {
+  replay_in_frame(run.points, run.eps, [&](const JoinInputs& in, const JoinParams&) {
     const PointSet32& a = *in.a;
     const ExactPairTest is_pair = in.pair_test();
     StepCounters counters;

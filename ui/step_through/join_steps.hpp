@@ -50,11 +50,11 @@ struct KMeansRound {
 struct StepThrough {
   std::string algorithm;            // "KMEANS-JOIN", "GPU-SJ" or "GPU-INLJ"
   std::string engine;               // the CPU engine whose statistics the final counters equal
-  PointSet points;                  // the points stepped through (a sample of the user's)
+  PointSet points;                  // the points stepped through (a region of the user's)
   std::vector<std::uint32_t> rows;  // each point's row in the user's data
   std::size_t total_points = 0;     // points in the user's data
   std::size_t far_left_out = 0;     // far outliers left out of the sample (core/frame/far_points.hpp)
-  double eps = 0;
+  double eps = 0;                   // the eps stepped through (scaled for a region)
   std::size_t k = 0;
   std::vector<KMeansRound> rounds;
   std::vector<std::uint32_t> copy_point, copy_partition;  // the copies replication made, in order
@@ -74,8 +74,10 @@ struct StepThrough {
   const StepCounters& final_counters() const { return steps.back().counters; }
 };
 
-// At most `max_points` of the points, evenly spaced in their order, without far outliers (the
-// engines join those apart, in float64, which the step-through does not show).
+// At most `max_points` of the points, without far outliers (the engines join those apart, in float64,
+// which the step-through does not show). Beyond `max_points`, the region of that many points around
+// the point where the file is densest, and eps scaled so that a point of the region has as many
+// neighbours as a point of the file has at `eps` (the region's eps is the run's; a note says so).
 StepThrough sample_for_steps(const PointSet& points, double eps, std::size_t max_points = kMaxStepPoints);
 
 // KMEANS-JOIN with k partitions (1 <= k <= points) and the engines' k-means seed, as cpu-kmeans runs

@@ -159,8 +159,8 @@ StepThrough kmeans_join_steps(const PointSet& points, double eps, std::size_t k,
   run.algorithm = "KMEANS-JOIN";
   run.engine = "cpu-kmeans";
   run.k = k;
-  const JoinFrame frame(run.points, nullptr, eps);
-  replay_in_frame(run.points, eps, [&](const JoinInputs& in, const JoinParams& params) {
+  const JoinFrame frame(run.points, nullptr, run.eps);
+  replay_in_frame(run.points, run.eps, [&](const JoinInputs& in, const JoinParams& params) {
     const KMeansResult fitted = add_rounds(run, *in.a, frame, seed);
     add_replication(run, *in.a, fitted.centroids, in.search_radius);
     add_partition_joins(run, in, params);

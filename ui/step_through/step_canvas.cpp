@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <utility>
+#include <vector>
 
 #include <QPainter>
 
@@ -18,6 +21,23 @@ const QColor kSkippedCell(230, 120, 20);  // orange: left to their own points by
 const QColor kVisitedCell(20, 20, 20);
 
 QColor color(const Rgb& rgb) { return QColor(rgb[0], rgb[1], rgb[2]); }
+
+// The data's own axes for 2 or 3 dimensions: across, the one that lies most along the first principal
+// axis; up, of the others, the one most along the second. Principal axes beyond 3 dimensions.
+Axes canvas_axes(const Pca& pca) {
+  const std::size_t d = pca.dims;
+  if (d < 2 || d > 3) return Axes{true, 0, std::min<std::size_t>(1, d - 1)};
+  const auto most_along = [&](std::size_t component, std::size_t other_than) {
+    std::size_t best = other_than == 0 ? 1 : 0;
+    for (std::size_t j = 0; j < d; ++j)
+      if (j != other_than &&
+          std::abs(pca.components[component * d + j]) > std::abs(pca.components[component * d + best]))
+        best = j;
+    return best;
+  };
+  const std::size_t across = most_along(0, d);
+  return Axes{false, across, most_along(1, across)};
+}
 }  // namespace
 
 StepCanvas::StepCanvas(QWidget* parent) : QWidget(parent) {
@@ -34,11 +54,10 @@ void StepCanvas::setRun(std::shared_ptr<const StepThrough> run) {
   st_.clear();
   if (run_ && !run_->points.empty()) {
     const PointSet& points = run_->points;
-    // The projection of the 2-D views, also for 2-D data: PC1 across, each component's sign fixed, so
-    // that a lat,lon file shows lon across here as there.
     Pca pca = fit_pca(points);
     orient_axes(pca);
-    plane_ = view_plane(points, &pca, Axes{true, 0, 1});
+    axes_ = canvas_axes(pca);
+    plane_ = view_plane(points, &pca, axes_);
     data_bounds_ = compute_bounds(points);
     st_ = plane_coordinates(points, plane_);
     for (int axis = 0; axis < 2; ++axis) {
@@ -57,7 +76,7 @@ void StepCanvas::setStep(std::size_t step) {
   update();
 }
 
-bool StepCanvas::drawsCells() const { return run_ && run_->points.dims() == 2 && !run_->indexed_dims.empty(); }
+bool StepCanvas::drawsCells() const { return run_ && !axes_.principal && !run_->indexed_dims.empty(); }
 
 QRectF StepCanvas::plotArea() const {
   if (run_ && run_->algorithm == "GPU-INLJ") return QRectF(0, 0, width() * 0.5, height());
@@ -76,19 +95,24 @@ QPointF StepCanvas::toWidget(double s, double t) const {
 
 QPointF StepCanvas::pointAt(std::uint32_t p) const { return toWidget(st_[2 * p], st_[2 * p + 1]); }
 
-// A cell along each raw axis the grid indexes, across the whole data along one it does not, drawn
-// through the view plane (a square turned as the principal axes turn).
+// A cell along each drawn axis the grid indexes, across the whole data along one it does not: an
+// axis-aligned rectangle on the data's own axes.
 QPolygonF StepCanvas::cellPolygon(std::uint32_t cell) const {
   const std::size_t m = run_->indexed_dims.size();
-  double low[2] = {data_bounds_.low[0], data_bounds_.low[1]}, high[2] = {data_bounds_.high[0], data_bounds_.high[1]};
+  std::vector<double> low(data_bounds_.low.begin(), data_bounds_.low.end());
+  std::vector<double> high(data_bounds_.high.begin(), data_bounds_.high.end());
   for (std::size_t s = 0; s < m; ++s) {
-    const int axis = run_->indexed_dims[s];
+    const auto axis = std::size_t(run_->indexed_dims[s]);
     low[axis] = run_->grid_origin[s] + double(run_->cell_coords[cell * m + s]) * run_->cell_width;
     high[axis] = low[axis] + run_->cell_width;
   }
   QPolygonF polygon;
-  for (const auto& corner : {std::array{low[0], low[1]}, std::array{high[0], low[1]}, std::array{high[0], high[1]},
-                             std::array{low[0], high[1]}}) {
+  const std::size_t a = axes_.a, b = axes_.b;
+  for (const auto& [x, y] : {std::pair{low[a], low[b]}, std::pair{high[a], low[b]}, std::pair{high[a], high[b]},
+                             std::pair{low[a], high[b]}}) {
+    std::vector<double> corner = low;
+    corner[a] = x;
+    corner[b] = y;
     const auto st = to_plane(plane_, corner.data());
     polygon << toWidget(st[0], st[1]);
   }

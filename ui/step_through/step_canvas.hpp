@@ -2,8 +2,10 @@
 // Draws one step of a step-through (join_steps.hpp) with QPainter: the k-means rounds with each
 // centroid's path, the copies replication made, the partition being joined, or the grid cell being
 // visited with the cells it searches and those unicomp skips, or GPU-INLJ's round: the points in their
-// chunk's colour beside the block-by-chunk matrix of the chunks met so far. 2-D data is drawn on its own axes,
-// other data on its first two principal axes.
+// chunk's colour beside the block-by-chunk matrix of the chunks met so far. Data of 2 or 3 dimensions
+// is drawn on two of its own axes (those that lie most along its first two principal axes, so a lat,lon
+// file shows lon across), where the grid's cells are the engine's own, axis-aligned; other data on its
+// first two principal axes.
 #include <memory>
 #include <vector>
 
@@ -22,8 +24,10 @@ class StepCanvas : public QWidget {
   explicit StepCanvas(QWidget* parent = nullptr);
   void setRun(std::shared_ptr<const StepThrough> run);
   void setStep(std::size_t step);
-  // Whether the grid's cells are drawn as squares (2-D data whose grid indexes its axes).
+  // Whether the grid's cells are drawn (data drawn on its own axes: a cell is a square where the grid
+  // indexes both, a strip across the data along an axis it does not index).
   bool drawsCells() const;
+  const Axes& axes() const { return axes_; }
 
   // Where point p of the run is drawn, in widget pixels (x right, y down).
   QPointF pointAt(std::uint32_t p) const;
@@ -42,6 +46,7 @@ class StepCanvas : public QWidget {
 
   std::shared_ptr<const StepThrough> run_;
   ViewPlane plane_;
+  Axes axes_;
   Bounds64 data_bounds_;    // of the run's points, in their own coordinates
   std::vector<double> st_;  // plane coordinates of the run's points, n x 2
   double low_[2] = {0, 0}, high_[2] = {1, 1};

@@ -1,12 +1,15 @@
 #include "ui/step_through/step_through_tab.hpp"
 
 #include <QComboBox>
+#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QSlider>
+#include <QThreadPool>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include "core/base/error.hpp"
 #include "core/run/run_engine.hpp"
@@ -39,7 +42,9 @@ StepThroughTab::StepThroughTab(const EngineRegistry& registry, Workbench* window
       canvas_(new StepCanvas),
       text_(new QLabel),
       counters_(new QLabel),
-      check_(new QLabel) {
+      check_(new QLabel),
+      worker_(new QThreadPool(this)) {
+  worker_->setMaxThreadCount(1);
   algorithm_->addItem(tr("KMEANS-JOIN"), "KMEANS-JOIN");
   algorithm_->addItem(tr("GPU-SJ (unicomp)"), "GPU-SJ");
   algorithm_->addItem(tr("GPU-INLJ (block rotation)"), "GPU-INLJ");
@@ -84,6 +89,8 @@ StepThroughTab::StepThroughTab(const EngineRegistry& registry, Workbench* window
   info_->setText(tr("Open a point set to step through its join."));
 }
 
+StepThroughTab::~StepThroughTab() { worker_->waitForDone(); }
+
 void StepThroughTab::setAlgorithm(const QString& name) {
   const int index = algorithm_->findData(name);
   if (index >= 0) algorithm_->setCurrentIndex(index);
@@ -97,15 +104,48 @@ void StepThroughTab::followEngine(const QString& engine) {
 void StepThroughTab::inputsChanged() {
   setPlaying(false);
   stale_ = true;
-  if (isVisible()) replay();
+  if (isVisible()) replayInBackground();
 }
 
 void StepThroughTab::showEvent(QShowEvent* event) {
   QWidget::showEvent(event);
-  if (stale_) replay();
+  if (stale_) replayInBackground();
 }
 
-void StepThroughTab::replay() {
+StepThroughTab::Inputs StepThroughTab::inputs() const {
+  return {window_->points(), window_->parameters()->eps(), window_->parameters()->k(),
+          algorithm_->currentData().toString()};
+}
+
+// The replay and the real engine's run on the same points, on any thread: it holds its own inputs.
+StepThroughTab::Replayed StepThroughTab::compute(const EngineRegistry& registry, const Inputs& in) {
+  Replayed done;
+  if (!in.points || in.points->empty()) return done;
+  const int k = in.k > 0 ? in.k : kStepK;
+  try {
+    const std::size_t sampled = std::min(in.points->size(), kMaxStepPoints);
+    done.run = std::make_shared<const StepThrough>(
+        in.algorithm == "KMEANS-JOIN"
+            ? kmeans_join_steps(*in.points, in.eps, std::min<std::size_t>(std::size_t(k), sampled))
+        : in.algorithm == "GPU-SJ" ? grid_join_steps(*in.points, in.eps)
+                                   : inlj_steps(*in.points, in.eps));
+  } catch (const Error& error) {
+    done.error = QString::fromUtf8(error.what());
+    return done;
+  }
+  if (Engine* engine = registry.find(done.run->engine)) {
+    JoinParams params;
+    params.eps = done.run->eps;
+    params.k = int(done.run->k);
+    params.threads = 1;  // as the replay: k-means++ seeding then draws the same centroids
+    CountSink sink;
+    RunControl control;
+    done.stats = run_engine(*engine, {&done.run->points, nullptr}, params, sink, control).stats;
+  }
+  return done;
+}
+
+void StepThroughTab::clear() {
   stale_ = false;
   run_.reset();
   step_ = 0;
@@ -113,59 +153,76 @@ void StepThroughTab::replay() {
   text_->clear();
   counters_->clear();
   check_->clear();
-  const auto points = window_->points();
-  if (!points || points->empty()) return;
-  const double eps = window_->parameters()->eps();
-  const int k = window_->parameters()->k() > 0 ? window_->parameters()->k() : kStepK;
-  const QString algorithm = algorithm_->currentData().toString();
-  const bool kmeans = algorithm == "KMEANS-JOIN";
-  try {
-    const std::size_t sampled = std::min(points->size(), kMaxStepPoints);
-    run_ = std::make_shared<const StepThrough>(
-        kmeans                  ? kmeans_join_steps(*points, eps, std::min<std::size_t>(std::size_t(k), sampled))
-        : algorithm == "GPU-SJ" ? grid_join_steps(*points, eps)
-                                : inlj_steps(*points, eps));
-  } catch (const Error& error) {
-    info_->setText(tr("Cannot step through: %1").arg(QString::fromUtf8(error.what())));
-    return;
-  }
+}
+
+void StepThroughTab::replay() {
+  ++generation_;  // a replay under way on the worker is now stale
+  pending_ = nullptr;
+  clear();
+  present(compute(registry_, inputs()));
+}
+
+// Where the tab is shown or its inputs change while shown: on the views' worker, so that the window
+// answers meanwhile (sampling a region of millions of points and replaying take a few hundred ms).
+void StepThroughTab::replayInBackground() {
+  const std::uint64_t generation = ++generation_;
+  clear();
+  info_->setText(tr("Preparing the step-through..."));
+  auto* watcher = new QFutureWatcher<Replayed>(this);
+  pending_ = watcher;
+  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
+    watcher->deleteLater();
+    if (pending_ == watcher) pending_ = nullptr;
+    if (generation == generation_) present(watcher->result());
+  });
+  watcher->setFuture(
+      QtConcurrent::run(worker_, [&registry = registry_, in = inputs()] { return compute(registry, in); }));
+}
+
+void StepThroughTab::settle() {
+  if (!pending_) return;
+  QFutureWatcher<Replayed>* watcher = pending_;
+  pending_ = nullptr;
+  watcher->waitForFinished();
+  watcher->disconnect(this);
+  watcher->deleteLater();
+  present(watcher->result());
+}
+
+void StepThroughTab::present(const Replayed& done) {
+  run_ = done.run;
+  engine_stats_ = done.stats;
+  if (!done.error.isEmpty()) return info_->setText(tr("Cannot step through: %1").arg(done.error));
+  if (!run_) return;
   QStringList info;
   if (run_->sampled())
-    info << tr("Stepping through %1 of the %2 points, evenly spread over the file, so that each step draws at once.")
+    info << tr("Stepping through %1 of the %2 points, a region where there is something to watch, so that each "
+               "step draws at once.")
                 .arg(count(run_->points.size()), count(run_->total_points));
   else
     info << tr("All %1 points.").arg(count(run_->points.size()));
   if (run_->far_left_out) info << tr("%1 far outliers left out.").arg(count(run_->far_left_out));
-  info << tr("eps = %1.").arg(eps, 0, 'g', 4);
-  if (kmeans)
+  info << tr("eps = %1.").arg(run_->eps, 0, 'g', 4);
+  if (run_->algorithm == "KMEANS-JOIN")
     info << (window_->parameters()->k() > 0
                  ? tr("k = %1.").arg(run_->k)
                  : tr("k = %1 (k is automatic in Parameters, which picks 1 for so few points).").arg(run_->k));
   for (const std::string& note : run_->notes) info << QString::fromStdString(note) + ".";
   info_->setText(info.join(' '));
-
-  engine_stats_ = {};
-  if (Engine* engine = registry_.find(run_->engine)) {
-    JoinParams params;
-    params.eps = eps;
-    params.k = int(run_->k);
-    params.threads = 1;  // as the replay: k-means++ seeding then draws the same centroids
-    CountSink sink;
-    RunControl control;
-    engine_stats_ = run_engine(*engine, {&run_->points, nullptr}, params, sink, control).stats;
-  }
   canvas_->setRun(run_);
   showStep();
 }
 
 void StepThroughTab::restart() {
   setPlaying(false);
+  settle();
   if (stale_) replay();
   step_ = 0;
   showStep();
 }
 
 void StepThroughTab::advance(int steps) {
+  settle();
   if (stale_) replay();
   if (!run_) return;
   step_ = std::min(step_ + std::size_t(std::max(steps, 0)), run_->steps.size() - 1);
@@ -174,6 +231,7 @@ void StepThroughTab::advance(int steps) {
 }
 
 void StepThroughTab::setPlaying(bool playing) {
+  if (playing) settle();
   playing = playing && run_ && step_ + 1 < run_->steps.size();
   if (playing)
     timer_->start();

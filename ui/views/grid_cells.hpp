@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/join/run_stats.hpp"
+
 namespace simjoin::ui {
 
 using CellXY = std::array<std::int64_t, 2>;
@@ -27,6 +29,11 @@ struct PlaneGrid {
 
 // The grid of points at plane coordinates `st` (n x 2). Throws Error(Usage) for width <= 0.
 PlaneGrid plane_grid(const std::vector<double>& st, double width, std::array<double, 2> origin);
+
+// The 2-D grid of an engine's own cells (core/join/run_stats.hpp) along two of its indexed slots:
+// their cells and point counts summed over the other slots, without the points' own cells (empty
+// point_cell). Each cell's count is its point range's length, so no pass over the points is needed.
+PlaneGrid engine_plane_grid(const GridStructure& grid, std::size_t slot_x, std::size_t slot_y);
 
 // The coordinate-wise median of `st` (n x 2): an origin that far outliers do not move.
 std::array<double, 2> median_origin(const std::vector<double>& st);

@@ -218,8 +218,6 @@ Rgb occupancy_shade(std::uint32_t count, std::uint32_t max_count) {
 }
 
 void grid_layers(const ViewInput& in, Layers& out, std::vector<Rgb>& colors) {
-  const ViewPlane plane = view_plane(*in.points, in.pca, in.axes);
-  const std::vector<double> st = plane_coordinates(*in.points, plane);
   const std::optional<Aligned> aligned = in.grid ? aligned_slots(*in.grid, in.axes) : std::nullopt;
   explain_grid(in, aligned, out);
   const double width = aligned ? in.grid->cell_width : in.eps;
@@ -227,15 +225,24 @@ void grid_layers(const ViewInput& in, Layers& out, std::vector<Rgb>& colors) {
     out.notes.push_back("Set eps to see the grid");
     return;
   }
-  const PlaneGrid grid = plane_grid(
-      st, width,
-      aligned ? std::array<double, 2>{in.grid->origin[aligned->x], in.grid->origin[aligned->y]} : median_origin(st));
-  draw_cells(grid, cells_region(in, grid, st, out), out);
+  // Every point's cell: for the view's own grid, and for a pick's search.
+  std::vector<double> st;
+  std::optional<PlaneGrid> points_grid;
+  if (!aligned || in.picked) {
+    st = plane_coordinates(*in.points, view_plane(*in.points, in.pca, in.axes));
+    points_grid = plane_grid(
+        st, width,
+        aligned ? std::array<double, 2>{in.grid->origin[aligned->x], in.grid->origin[aligned->y]} : median_origin(st));
+  }
+  // Along the engine's indexed dimensions, its own cells, counted from their point ranges.
+  const PlaneGrid engine = aligned ? engine_plane_grid(*in.grid, aligned->x, aligned->y) : PlaneGrid{};
+  const PlaneGrid& cells = aligned ? engine : *points_grid;
+  draw_cells(cells, cells_region(in, cells, st, out), out);
   // Small grey points, so that the cells' occupancy shading stays readable under them.
   std::fill(colors.begin(), colors.end(), kGridPoint);
   out.small_points = true;
   out.legend.insert(out.legend.begin(), {"points", kGridPoint});
-  if (in.picked) draw_search(in, grid, in.grid ? in.grid->unicomp : true, out, colors);
+  if (in.picked) draw_search(in, *points_grid, in.grid ? in.grid->unicomp : true, out, colors);
 }
 
 }  // namespace simjoin::ui

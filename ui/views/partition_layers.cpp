@@ -100,6 +100,8 @@ void add_copy(const ViewInput& in, Layers& out, std::uint32_t point, std::uint32
 // the displayed points' bounds plus eps.
 void add_partition_cells(const ViewInput& in, const ViewPlane& plane, Layers& out,
                          const std::vector<std::uint32_t>& partitions) {
+  // One partition has no bisector and copies nothing: its "cell" would be a frame around the data.
+  if (in.partitions->k < 2) return;
   const auto& xy = *in.projected;
   double low[2] = {0, 0}, high[2] = {0, 0};
   for (int axis = 0; axis < 2 && !xy.empty(); ++axis) {

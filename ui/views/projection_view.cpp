@@ -10,11 +10,13 @@
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QThreadPool>
+#include <QTimer>
 #include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "core/base/error.hpp"
 #include "core/points/pca_axes.hpp"
 #include "ui/views/figure_axes.hpp"
 #include "ui/views/picking.hpp"
@@ -87,6 +89,8 @@ ProjectionView::ProjectionView(QWidget* parent)
       legend_toggle_(new QToolButton),
       notes_(new QLabel),
       stale_(new StaleMarker),
+      drawing_(new QLabel(tr("drawing..."))),
+      drawing_delay_(new QTimer(this)),
       watcher_(new QFutureWatcher<std::shared_ptr<Built>>(this)) {
   auto* reset = new QPushButton(tr("Reset view"));
   auto* controls = new QHBoxLayout;
@@ -97,6 +101,7 @@ ProjectionView::ProjectionView(QWidget* parent)
   controls->addWidget(new QLabel(tr("Partition")));
   controls->addWidget(partition_);
   controls->addStretch();
+  controls->addWidget(drawing_);
   controls->addWidget(legend_toggle_);
   controls->addWidget(reset);
   // The boxes are as wide as their longest axis label ("PC1 (55.2 %): lon"), never cutting it off.
@@ -111,6 +116,17 @@ ProjectionView::ProjectionView(QWidget* parent)
   legend_toggle_->setToolTip(tr("Show or hide the legend beside the view (--legend shown|hidden)"));
   connect(legend_toggle_, &QToolButton::toggled, this, [this] { showLegend(); });
   notes_->setWordWrap(true);
+  // Its room is kept while hidden: the sign coming and going never moves the controls.
+  drawing_->setObjectName("drawing");
+  drawing_->setToolTip(tr("The view is being drawn on a worker thread; the window stays usable meanwhile"));
+  QSizePolicy keep = drawing_->sizePolicy();
+  keep.setRetainSizeWhenHidden(true);
+  drawing_->setSizePolicy(keep);
+  drawing_->setVisible(false);
+  // Quick drawings (most) never show the sign.
+  drawing_delay_->setSingleShot(true);
+  drawing_delay_->setInterval(150);
+  connect(drawing_delay_, &QTimer::timeout, this, &ProjectionView::showDrawingSign);
   auto* body = new QHBoxLayout;
   // Without OpenGL a QOpenGLWidget in the window crashes its first paint: draw with QPainter instead.
   if (VtkViewWidget::openGLUsable())
@@ -245,6 +261,7 @@ struct ProjectionView::Built {
   std::shared_ptr<const std::vector<float>> projected;
   Axes axes;
   std::optional<std::uint32_t> picked;
+  ViewMode mode = ViewMode::Scatter;
 };
 
 void ProjectionView::rebuild() {
@@ -312,6 +329,8 @@ std::optional<std::array<double, 4>> cells_around(const QRectF& region) {
 }  // namespace
 
 std::function<Layers()> ProjectionView::allPointsLayers(const QRectF& region) const {
+  // Without points there is nothing to draw: the job refuses, as a figure of no data is no figure.
+  if (!points_) return []() -> Layers { fail(ErrorKind::BadInput, "no points are loaded: there is no view to draw"); };
   return [state = drawingState(), shown = cells_around(region)] {
     return state.layers(*state.projection(), state.points->size(), shown);
   };
@@ -319,6 +338,10 @@ std::function<Layers()> ProjectionView::allPointsLayers(const QRectF& region) co
 
 std::function<ViewFigureLayout(const std::string&, const ImageSize&)> ProjectionView::figureWriter(
     const FigureLabels& labels) const {
+  if (!points_)
+    return [](const std::string&, const ImageSize&) -> ViewFigureLayout {
+      fail(ErrorKind::BadInput, "no points are loaded: there is no view to draw");
+    };
   ViewFigure shown = figure();
   DrawingState state = drawingState();
   const Axes axes = figure_axes(*state.points, state.axes);
@@ -349,6 +372,7 @@ void ProjectionView::startBuild() {
     auto built = std::make_shared<Built>();
     built->axes = state.axes;
     built->picked = state.picked;
+    built->mode = state.mode;
     try {
       built->projected = state.projection();
       built->layers = state.layers(*built->projected, most);
@@ -360,6 +384,18 @@ void ProjectionView::startBuild() {
   };
   building_ = QtConcurrent::run(drawing_pool(), std::move(job));
   watcher_->setFuture(*building_);
+  if (!drawing_delay_->isActive()) drawing_delay_->start();
+}
+
+void ProjectionView::showDrawingSign() {
+  if (!building_) return;
+  drawing_->setVisible(true);
+  if (shown_mode_ == mode_) return;
+  static const Layers kNothing;
+  scene_->show(build_scene_data(kNothing));
+  if (plot_) plot_->setLayers(&kNothing);
+  shown_mode_.reset();
+  vtk_->update();
 }
 
 void ProjectionView::finishBuild() {
@@ -369,6 +405,7 @@ void ProjectionView::finishBuild() {
     projected_ = built->projected;
   layers_ = std::move(built->layers);
   shown_pick_ = built->picked;
+  shown_mode_ = built->mode;
   scene_->show(built->scene);
   // A new drawing may resize the view (the legend appears, the notes grow). Laid out now with the
   // view's updates off, the resize does not render it: the software OpenGL then renders the new
@@ -382,6 +419,8 @@ void ProjectionView::finishBuild() {
     startBuild();
     return;
   }
+  drawing_delay_->stop();
+  drawing_->setVisible(false);
   // The camera moves once the layers it frames are shown.
   if (camera_ == Camera::Reset) resetCamera();
   if (camera_ == Camera::FocusPick) focusOnPick();

@@ -22,6 +22,7 @@ class QFutureWatcher;
 class QLabel;
 class QListWidget;
 class QPushButton;
+class QTimer;
 class QToolButton;
 
 namespace simjoin::ui {
@@ -119,6 +120,9 @@ class ProjectionView : public QWidget {
   void focusOnPick();
   // How far around the picked point the view zooms: its eps-circle, or the 3 x 3 cells around it.
   double pickReach() const;
+  // A drawing still under way after a moment: "drawing..." beside the controls, and, where the view
+  // shows another mode than the one asked for, an empty plot rather than that mode's picture.
+  void showDrawingSign();
   void onClicked(QPointF world, QPoint widget_pos);
 
   VtkViewWidget* vtk_;
@@ -131,6 +135,9 @@ class ProjectionView : public QWidget {
   QToolButton* legend_toggle_;
   QLabel* notes_;
   StaleMarker* stale_;
+  QLabel* drawing_;
+  QTimer* drawing_delay_;
+  std::optional<ViewMode> shown_mode_;  // the mode of the layers shown
 
   std::shared_ptr<const PointSet> points_;
   std::shared_ptr<const Pca> pca_;

@@ -201,7 +201,8 @@ void Scene2d::set_labels(const std::vector<Label>& labels) {
     anchor->SetValue(labels[l].x, labels[l].y, kMarkersZ + 0.1);
     label->GetPositionCoordinate()->SetCoordinateSystemToDisplay();
     label->GetPositionCoordinate()->SetReferenceCoordinate(anchor);
-    label->GetPositionCoordinate()->SetValue(8, 5);
+    // Clear of the 15-pixel ring (a square in VTK: its corner reaches 7.5 px along each axis).
+    label->GetPositionCoordinate()->SetValue(11, 9);
     label->GetTextProperty()->SetFontSize(15);
     label->GetTextProperty()->SetBold(true);
     label->GetTextProperty()->SetColor(0, 0, 0);
