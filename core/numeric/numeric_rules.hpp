@@ -90,6 +90,13 @@ SIMJOIN_HOST_DEVICE inline std::int64_t cell_floor(double x, double origin, doub
 // rounded as a subnormal would be. Widening by kMaxCellsPerDim below only widens further. The margin
 // is no wider than needed: wider cells hold more candidates. (gpu-grid widened by 1e-3 and cpu-grid by
 // 1e-6 before both took this rule.)
+// Slack under the join frame, kept: a margin of 0 fails no input (mutation check), because the frame's
+// radius r = (t_max + E)(1 + 2^-40) already exceeds every float32 distance of a pair by a relative
+// 2^-40 less a few float64 roundings (2^-53 each, core/frame/join_frame.cpp); but the two cell_floor
+// values of a pair may each be off by up to 2^-41 of a cell, 2^-40 together, so with a margin of 0
+// no proof closes (exact quotients up to 1 - 2^-40 + 4 2^-53 apart, floored values up to 1 + 4 2^-53
+// apart). The rule is stated for any radius, the frame's or not, and the cells' extra width of 1e-6
+// costs about d 1e-6 more candidates, which no timing resolves: not tightened.
 inline constexpr double kCellWidthMargin = 1e-6;
 
 // The cell width of a grid for search radius r (frame units) over data whose widest extent is
@@ -117,6 +124,14 @@ inline constexpr double kFloat32ReachMargin = 1e-3;
 // 2^-53 or so; a relative margin of 1e-9 on the whole comparison covers that for any d up to
 // kMaxDims, so rounding can add copies (harmless) but never drop one. (gpu-kmeans widened r by 1e-6
 // and compared with a margin of 1e-12 of the squared distances before both took this rule.)
+// Slack in practice, kept. The band copies within r of the bisector where r / 2 would do (of two
+// points within r on either side, one lies within r / 2 of it: cpu_kmeans.cpp's proof with r / 2), so
+// the point that must be copied has to_j - to_i < r gap, at least r gap below the band: its rounding,
+// at most about (d + 2) 2^-52 (to_j + to_i), is covered without the margin wherever
+// gap >= (d + 2) 2^-52 (to_j + to_i) / r, i.e. unless two centroids are closer than about (d + 2) 2^-51
+// times the squared extent over r. The centroids come from the fitting, so no input can set that up on
+// purpose, and none in the mutation check loses a pair without the margin; for centroids that close
+// only the margin keeps the test sound, so it stays (its cost: copies within 1e-9 relative of the band).
 inline constexpr double kBisectorBandMargin = 1e-9;
 
 // to_j = |x - c_j|^2, to_i = |x - c_i|^2, gap = |c_i - c_j|, all in float64.

@@ -43,12 +43,20 @@ std::string contract_case_name(const ::testing::TestParamInfo<ContractCase>& inf
 class EngineContract : public ::testing::TestWithParam<ContractCase> {
  protected:
   void SetUp() override;
+  // Names the dimensions `supports` turned down, in the output and as the property "skipped" of the
+  // test's XML/JSON report; a case that joined nothing at all skips with that message.
+  void TearDown() override;
   Engine& engine() const { return GetParam().registry->get(GetParam().engine); }
-  bool supports(std::size_t d) const { return d <= engine().capabilities().max_dims; }
+  // True when the engine joins d dimensions; otherwise notes d as skipped (see TearDown).
+  bool supports(std::size_t d);
   JoinParams params(double eps) const;
-  // Exact engines must match the oracle; an approximate one may only miss pairs. A join B is left out
-  // for engines without it.
+  // Exact engines must match the oracle; an approximate one may only miss pairs. An engine without
+  // A join B must refuse it as a usage error that says so.
   void expect_correct(const PointSet& a, const PointSet* b, const JoinParams& p);
+
+ private:
+  std::vector<std::size_t> skipped_dims_;
+  bool joined_ = false;
 };
 
 }  // namespace simjoin::testing

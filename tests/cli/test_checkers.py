@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""The checker scripts fail when fed a planted difference (and pass when there is none):
+
+- scripts/real-coordinates-check, over a stand-in `simjoin` that counts the pairs with SciPy itself
+  and plants one more for the engine named "planted", and exits 2 for "absent" (an engine that cannot
+  run here: reported as skipped, a failure only with --require-all);
+- scripts/bench-compare, over stand-ins that write `simjoin bench`'s JSON with a chosen pair count
+  and exit code: a count differing between the two builds, or a run's exit 5 (exact engines
+  disagreeing), must fail it.
+
+About 3 s. Exit 77 (a skip) where the interpreter has no SciPy.
+  test_checkers.py [PYTHON]
+"""
+import os
+import pathlib
+import stat
+import subprocess
+import sys
+import tempfile
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+PYTHON = sys.argv[1] if len(sys.argv) > 1 else sys.executable
+
+COUNTING_SIMJOIN = """#!{python}
+import sys
+import numpy as np
+from scipy.spatial import cKDTree
+args = sys.argv[1:]
+engine = args[args.index("--engine") + 1]
+if engine == "absent":
+    print("simjoin: engine absent is not available: no CUDA device", file=sys.stderr)
+    sys.exit(2)
+points = np.load(args[args.index("--input") + 1])
+count = len(cKDTree(points).query_pairs(float(args[args.index("--eps") + 1]), output_type="ndarray"))
+print(f"pairs:    {{count + (engine == 'planted')}}")
+"""
+
+BENCH_SIMJOIN = """#!{python}
+import json
+import sys
+args = sys.argv[1:]
+json.dump({{"results": [{{"engine": "cpu-grid", "pairs": {pairs}, "exact": True}},
+                        {{"engine": "cpu-kmeans-approx", "pairs": {pairs} - 7, "exact": False}}]}},
+          open(args[args.index("--json") + 1], "w"))
+print("cpu-grid  {pairs} pairs")
+sys.exit({status})
+"""
+
+
+def stand_in(folder, name, text):
+    path = pathlib.Path(folder) / name
+    path.write_text(text)
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return str(path)
+
+
+def run(command, **kwargs):
+    env = dict(os.environ, SIMJOIN_PYTHON=PYTHON)
+    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=120, **kwargs)
+
+
+def expect(result, code, text, what):
+    output = result.stdout + result.stderr
+    assert result.returncode == code, f"{what}: exit {result.returncode}, expected {code}\n{output}"
+    assert text in output, f"{what}: no {text!r} in\n{output}"
+    print(f"ok: {what}")
+
+
+def real_coordinates(folder):
+    simjoin = stand_in(folder, "simjoin", COUNTING_SIMJOIN.format(python=PYTHON))
+    check = [str(ROOT / "scripts" / "real-coordinates-check"), "--points", "20000"]
+    expect(run(check + [simjoin, "cpu-grid,cpu-nlj"]), 0, "every engine that ran agrees", "equal counts pass")
+    expect(run(check + [simjoin, "cpu-grid,planted"]), 1, "DIFFERS from SciPy by 1", "a planted extra pair fails")
+    expect(run(check + [simjoin, "cpu-grid,absent"]), 0, "absent           SKIPPED", "an engine that cannot run skips")
+    expect(run(check + ["--require-all", simjoin, "absent"]), 1, "SKIPPED", "--require-all fails on a skip")
+
+
+def bench_compare(folder):
+    out = pathlib.Path(folder) / "out"
+    script = [str(ROOT / "scripts" / "bench-compare")]
+    line = ["--input x.npy --eps 0.1 --engines cpu-grid,cpu-kmeans-approx"]
+    same = stand_in(folder, "same", BENCH_SIMJOIN.format(python=PYTHON, pairs=1000, status=0))
+    other = stand_in(folder, "other", BENCH_SIMJOIN.format(python=PYTHON, pairs=1001, status=0))
+    disagree = stand_in(folder, "disagree", BENCH_SIMJOIN.format(python=PYTHON, pairs=1000, status=5))
+    env = {"OUT": str(out)}
+    for reference, candidate, code, text, what in [
+        (same, same, 0, "pair counts agree between the builds", "equal builds pass"),
+        (same, other, 1, "cpu-grid counted 1000 pairs in the reference build, 1001 in the candidate",
+         "a planted count difference between the builds fails"),
+        (same, disagree, 1, "candidate: exit 5, its exact engines disagree", "an engine's exit 5 fails"),
+    ]:
+        result = subprocess.run(script + [reference, candidate] + line, capture_output=True, text=True, timeout=120,
+                                env=dict(os.environ, SIMJOIN_PYTHON=PYTHON, **env))
+        expect(result, code, text, what)
+
+
+def main():
+    if subprocess.run([PYTHON, "-c", "import numpy, scipy"], capture_output=True).returncode != 0:
+        print(f"{PYTHON} has no NumPy or SciPy: skipped")
+        return 77
+    with tempfile.TemporaryDirectory() as folder:
+        real_coordinates(folder)
+        bench_compare(folder)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
