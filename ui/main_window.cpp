@@ -21,6 +21,9 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <limits>
+
 #include "core/points/pca_axes.hpp"
 #include "core/vtkio/load_points.hpp"
 #include "ui/export/image_export.hpp"
@@ -310,7 +313,9 @@ void MainWindow::setPoints(const LoadedPoints& loaded, double eps, int k, const 
   parameters_->setK(k);
   parameters_->setSource(Setting::Eps, source);
   parameters_->setSource(Setting::K, k ? source : tr("the default (auto)"));
-  charts_->sweep()->setEpsRange(eps / 4, eps * 4, 5, true);
+  // Around eps, within the positive finite doubles (data near 1e308 or subnormal has its eps there too).
+  constexpr double kLeast = std::numeric_limits<double>::denorm_min(), kMost = std::numeric_limits<double>::max();
+  charts_->sweep()->setEpsRange(std::max(eps / 4, kLeast), std::min(eps * 4, kMost), 5, true);
   statusBar()->showMessage(tr("Loaded %1 points").arg(points_->size()), 5000);
   emit pointsLoaded();
   runs_->setRequest(currentRequest());  // with auto-run on, joins the new points

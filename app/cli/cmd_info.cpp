@@ -1,5 +1,6 @@
 // simjoin info FILE: what a point file holds.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "app/cli/commands.hpp"
@@ -30,10 +31,15 @@ Command add_info_command(CLI::App& app) {
               // Joins compute in float32 around the middle of the data; rounding moves a distance by at most
               // this much, and pairs that close to eps are decided again from the file's values.
               const double error = JoinFrame(points, nullptr, 1.0).distance_error();
-              std::printf(
-                  "float32 frame: distances within %.3g of eps are re-checked in float64; with eps below "
-                  "%.3g most candidate pairs are (exact either way, slower)\n",
-                  error, 8 * error);
+              if (std::isfinite(error))
+                std::printf(
+                    "float32 frame: distances within %.3g of eps are re-checked in float64; with eps below "
+                    "%.3g most candidate pairs are (exact either way, slower)\n",
+                    error, 8 * error);
+              else
+                std::printf(
+                    "float32 frame: the coordinates' span exceeds float64's range, so no rounding bound "
+                    "is given (joins are exact either way)\n");
             }
             if (points.size() >= 2) {
               // The suggestion the application shows on loading the file, by the same rule.

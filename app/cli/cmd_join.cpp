@@ -1,6 +1,8 @@
 // simjoin join: one join, its pairs to files and its statistics.
 #include <cstdio>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "app/cli/commands.hpp"
 #include "app/cli/join_options.hpp"
@@ -8,6 +10,7 @@
 #include "app/cli/run_summary.hpp"
 #include "app/cli/terminal_progress.hpp"
 #include "core/base/error.hpp"
+#include "core/io/file_io.hpp"
 #include "core/io/pair_writers.hpp"
 #include "core/io/point_labels.hpp"
 #include "core/io/scratch_pairs.hpp"
@@ -93,9 +96,20 @@ void write_outputs(const JoinOptions& options, const JoinSources& inputs, const 
   }
 }
 
+// Every output path, checked before the inputs are read and the join runs rather than after.
+void check_output_paths(const JoinOptions& options) {
+  std::vector<std::string> paths = {options.output, options.stats, options.labels_vtp};
+  if (!options.neighbors.empty())
+    for (const char* suffix : {".offsets.npy", ".ids.npy", ".pairs"}) paths.push_back(options.neighbors + suffix);
+  for (const std::string& path : paths)
+    if (!path.empty()) check_writable(path);
+}
+
 int run_join(const JoinOptions& options, const EngineRegistry& registry) {
   if (options.count_only && (!options.output.empty() || !options.neighbors.empty() || !options.labels_vtp.empty()))
     fail(ErrorKind::Usage, "--count-only cannot be combined with --output, --neighbors or --labels-vtp");
+  if (!options.output.empty()) pair_format_for_path(options.output);  // a usage error before a file error
+  check_output_paths(options);
   const PointSet a = load_input(options.input);
   std::optional<PointSet> b;
   if (!options.input_b.empty()) b = load_input(options.input_b);

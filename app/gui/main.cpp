@@ -7,13 +7,16 @@
 // A file that cannot be loaded, or a run that fails, leaves the window open with its error; with
 // --quit the exit code is then the one `simjoin` gives (README): 3 bad input, 4 out of resources.
 #include <cstdio>
+#include <exception>
 #include <functional>
+#include <new>
 #include <optional>
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QEventLoop>
+#include <QMessageBox>
 #include <QTabWidget>
 #include <QTimer>
 
@@ -526,6 +529,35 @@ void write_outputs_later(const Options& options, ui::MainWindow& window, const R
   });
 }
 
+// Every event passes here, so that an error a slot throws (data the window cannot show, an output it
+// cannot write) is shown and the window kept, instead of ending the process through std::terminate.
+// Unattended, it is printed, and --quit exits with the code `simjoin` gives for it.
+class GuardedApplication : public QApplication {
+ public:
+  using QApplication::QApplication;
+  int failure_code = 0;
+
+  bool notify(QObject* receiver, QEvent* event) override {
+    try {
+      return QApplication::notify(receiver, event);
+    } catch (const Error& error) {
+      report(error.what(), error.kind());
+    } catch (const std::bad_alloc&) {
+      report("out of host memory", ErrorKind::OutOfMemory);
+    } catch (const std::exception& error) {
+      report(error.what(), ErrorKind::Internal);
+    }
+    return false;
+  }
+
+ private:
+  void report(const char* what, ErrorKind kind) {
+    if (!failure_code) failure_code = exit_code_for(kind);
+    std::fprintf(stderr, "simjoin-studio: error: %s\n", what);
+    if (!property("unattended").toBool()) QMessageBox::critical(activeWindow(), applicationName(), what);
+  }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -536,7 +568,7 @@ int main(int argc, char** argv) {
   if (const int refused = choose_platform(argc, argv)) return refused;
   // Must precede the QApplication: every OpenGL context then gets a core profile VTK can use.
   ui::VtkViewWidget::setDefaultSurfaceFormat();
-  QApplication app(argc, argv);
+  GuardedApplication app(argc, argv);
   set_application_names();
   Options options;
   options.parser.process(app);
@@ -565,5 +597,6 @@ int main(int argc, char** argv) {
   else if (quit)
     QTimer::singleShot(0, &app, &QApplication::quit);
   const int code = app.exec();
-  return quit && failure.code ? failure.code : code;
+  const int failed = failure.code ? failure.code : app.failure_code;
+  return quit && failed ? failed : code;
 }

@@ -2,10 +2,15 @@
 // An array of `size` values in host memory, left uninitialised (every value is written before it is
 // read, and zeroing gigabytes could not be cancelled) and handed to NumPy as it is (release(); NumPy
 // frees it with std::free).
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <memory>
 #include <new>
+#include <thread>
 
 namespace simjoin::python {
 
@@ -34,5 +39,25 @@ class HostArray {
   std::unique_ptr<T, Free> data_;
   std::size_t size_ = 0;
 };
+
+// Frees `array` (left empty) on a thread of its own: returning gigabytes to the system takes a good part
+// of a second, which an interrupted run should not make the caller wait for. Its pages go back 64 MiB
+// at a time (MADV_DONTNEED, under the process's memory map lock for reading only) before the array is
+// freed: one munmap of gigabytes would hold that lock for writing throughout, and every thread that
+// ends, starts or frees memory meanwhile, the caller's included, would wait for it.
+template <typename T>
+void free_in_background(HostArray<T>& array) {
+  const std::size_t bytes = array.size() * sizeof(T);
+  std::thread([values = array.release(), bytes] {
+    const auto page = std::uintptr_t(::sysconf(_SC_PAGESIZE));
+    const auto begin = (reinterpret_cast<std::uintptr_t>(values) + page - 1) / page * page;
+    const auto end = (reinterpret_cast<std::uintptr_t>(values) + bytes) / page * page;
+    constexpr std::uintptr_t kStep = std::uintptr_t(64) << 20;
+    for (std::uintptr_t at = begin; at < end; at += kStep)
+      ::madvise(reinterpret_cast<void*>(at), std::min(kStep, end - at), MADV_DONTNEED);
+    std::free(values);
+  }).detach();
+  array = HostArray<T>();
+}
 
 }  // namespace simjoin::python

@@ -40,18 +40,15 @@ void sort_row_by_distance(NeighborGraph& graph, std::int64_t begin, std::int64_t
 }
 }  // namespace
 
-NeighborGraph neighbor_graph(PairListSink& pairs, const JoinSources& sources, GraphLayout layout, RunControl& control) {
-  control.set_phase("neighbour graph");
+namespace {
+// Fills and sorts the graph's rows (indptr set, indices and data allocated).
+void fill_rows(NeighborGraph& graph, PairListSink& pairs, const JoinSources& sources, GraphLayout layout,
+               RunControl& control) {
   const bool self_join = sources.self_join();
-  const bool diagonal = self_join && layout.include_self;
   const std::size_t rows = sources.a->size();
-  NeighborGraph graph;
-  graph.indptr = row_offsets(pairs, rows, self_join, diagonal ? 1 : 0, control);
-  graph.indices = HostArray<std::int64_t>(std::size_t(graph.indptr.back()));
-  graph.data = HostArray<double>(graph.indices.size());
   prefault(graph.indices.data(), graph.indices.size() * sizeof(std::int64_t), &control);
   std::vector<std::int64_t> next(graph.indptr.begin(), graph.indptr.end() - 1);
-  if (diagonal)
+  if (self_join && layout.include_self)
     for (std::size_t row = 0; row < rows; ++row) graph.indices[std::size_t(next[row]++)] = std::int64_t(row);
   visit_checked(
       pairs, control,
@@ -63,7 +60,7 @@ NeighborGraph neighbor_graph(PairListSink& pairs, const JoinSources& sources, Gr
       },
       /*drain=*/true);
   const PointSet& columns = self_join ? *sources.a : *sources.b;
-  for_row_ranges(rows, control, [&](std::size_t first, std::size_t last) {
+  for_row_ranges(graph.indptr, control, [&](std::size_t first, std::size_t last) {
     for (std::size_t row = first; row < last; ++row) {
       const std::int64_t begin = graph.indptr[row], end = graph.indptr[row + 1];
       if (layout.distances)
@@ -72,6 +69,23 @@ NeighborGraph neighbor_graph(PairListSink& pairs, const JoinSources& sources, Gr
         sort_row_by_column(graph, begin, end);
     }
   });
+}
+}  // namespace
+
+NeighborGraph neighbor_graph(PairListSink& pairs, const JoinSources& sources, GraphLayout layout, RunControl& control) {
+  control.set_phase("neighbour graph");
+  const bool diagonal = sources.self_join() && layout.include_self;
+  NeighborGraph graph;
+  graph.indptr = row_offsets(pairs, sources.a->size(), sources.self_join(), diagonal ? 1 : 0, control);
+  graph.indices = HostArray<std::int64_t>(std::size_t(graph.indptr.back()));
+  graph.data = HostArray<double>(graph.indices.size());
+  try {
+    fill_rows(graph, pairs, sources, layout, control);
+  } catch (...) {
+    free_in_background(graph.indices);
+    free_in_background(graph.data);
+    throw;
+  }
   return graph;
 }
 

@@ -16,6 +16,7 @@ namespace {
 // Work between two cancellation checks: pairs to count or place, rows to sort.
 constexpr std::size_t kPairsPerCheck = std::size_t(1) << 16;
 constexpr std::size_t kRowsPerCheck = 1024;
+constexpr std::int64_t kEntriesPerCheck = std::int64_t(1) << 16;
 
 constexpr std::size_t kSmallSort = std::size_t(1) << 16;  // pairs a comparison sort takes in ~3 ms
 constexpr int kDigitBits = 8;
@@ -91,12 +92,18 @@ std::vector<std::int64_t> row_offsets(PairListSink& pairs, std::size_t rows, boo
   return offsets;
 }
 
-void for_row_ranges(std::size_t rows, RunControl& control,
+void for_row_ranges(const std::vector<std::int64_t>& offsets, RunControl& control,
                     const std::function<void(std::size_t, std::size_t)>& sort_range) {
-  parallel_for_each((rows + kRowsPerCheck - 1) / kRowsPerCheck, 0, control, [&](std::size_t range) {
-    const std::size_t begin = range * kRowsPerCheck;
-    sort_range(begin, std::min(rows, begin + kRowsPerCheck));
-  });
+  // Ranges of at most kRowsPerCheck rows and kEntriesPerCheck entries (or one row holding more): a few
+  // milliseconds of sorting each, however the entries spread over the rows.
+  std::vector<std::size_t> starts = {0};
+  const std::size_t rows = offsets.size() - 1;
+  for (std::size_t row = 1; row < rows; ++row)
+    if (row - starts.back() >= kRowsPerCheck || offsets[row + 1] - offsets[starts.back()] > kEntriesPerCheck)
+      starts.push_back(row);
+  starts.push_back(rows);
+  parallel_for_each(starts.size() - 1, 0, control,
+                    [&](std::size_t range) { sort_range(starts[range], starts[range + 1]); });
 }
 
 HostArray<Pair> sorted_by_row(PairListSink& pairs, std::size_t rows, RunControl& control) {
@@ -113,7 +120,12 @@ HostArray<Pair> sorted_by_row(PairListSink& pairs, std::size_t rows, RunControl&
   if (filled != sorted.size()) fail(ErrorKind::Internal, "the pair list holds fewer pairs than counted");
   // The highest digit that can differ: that holding the top bit of the largest key.
   const int top_bit = std::bit_width(std::uint64_t(std::max<std::size_t>(rows, 1) - 1) << 32 | 0xffffffffu);
-  radix_sort(sorted.data(), sorted.size(), std::max(0, top_bit - kDigitBits), control, /*parallel=*/true);
+  try {
+    radix_sort(sorted.data(), sorted.size(), std::max(0, top_bit - kDigitBits), control, /*parallel=*/true);
+  } catch (...) {
+    free_in_background(sorted);
+    throw;
+  }
   return sorted;
 }
 

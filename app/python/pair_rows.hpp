@@ -23,8 +23,9 @@ void visit_checked(PairListSink& pairs, RunControl& control, const std::function
 std::vector<std::int64_t> row_offsets(PairListSink& pairs, std::size_t rows, bool both_ends, int extra,
                                       RunControl& control);
 
-// Calls sort_range(begin, end) for ranges of rows covering [0, rows), in parallel.
-void for_row_ranges(std::size_t rows, RunControl& control,
+// Calls sort_range(begin, end) for ranges of rows covering the rows of `offsets` (row_offsets), in
+// parallel, each range a few milliseconds of work between cancellation checks.
+void for_row_ranges(const std::vector<std::int64_t>& offsets, RunControl& control,
                     const std::function<void(std::size_t, std::size_t)>& sort_range);
 
 // The pairs in (i, j) order, every i being below `rows`, taken out of `pairs` (which ends empty): joined

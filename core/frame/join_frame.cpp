@@ -69,7 +69,9 @@ JoinFrame::JoinFrame(const Bounds64& bounds, double eps) : eps_(eps), bounds_(bo
   half_extent_.assign(d, 0.0);
   double widest = 0;
   for (std::size_t k = 0; k < d; ++k) {
-    origin_[k] = bounds.low[k] + (bounds.high[k] - bounds.low[k]) / 2;
+    // Halved first where the span itself overflows (coordinates of both signs near 1e308).
+    const double span = bounds.high[k] - bounds.low[k];
+    origin_[k] = std::isfinite(span) ? bounds.low[k] + span / 2 : bounds.low[k] / 2 + bounds.high[k] / 2;
     half_extent_[k] = std::max(bounds.high[k] - origin_[k], origin_[k] - bounds.low[k]) * (1 + 4 * kUnit64);
     widest = std::max(widest, half_extent_[k]);
   }

@@ -46,6 +46,8 @@ void unregister_temporary(int slot) {
   if (slot >= 0) live_temporaries[std::size_t(slot)].state.store(kFree);
 }
 
+std::atomic<bool> no_more_commits{false};
+
 // Discarded temporaries whose space a helper releases once this process has ended (see
 // defer_discarded_space_until_exit): descriptors keeping their data alive until then.
 std::atomic<bool> deferring_space{false};
@@ -143,6 +145,10 @@ void AtomicFile::commit() {
     return;
   }
   if (temporary_.empty()) fail(ErrorKind::Internal, target_ + ": committed after being discarded");
+  if (commits_refused()) {
+    discard();
+    fail(ErrorKind::Cancelled, target_ + ": not written: cancelled by a signal");
+  }
   if (std::rename(temporary_.c_str(), destination_.c_str()) != 0) {
     const int error = errno;
     discard();
@@ -161,6 +167,10 @@ void AtomicFile::discard() {
 }
 
 void defer_discarded_space_until_exit() { deferring_space.store(true); }
+
+void refuse_commits() { no_more_commits.store(true); }
+
+bool commits_refused() { return no_more_commits.load(); }
 
 void release_discarded_space_after_exit() {
   std::vector<int> descriptors;

@@ -49,6 +49,13 @@ void defer_discarded_space_until_exit();
 // that frees them as soon as this process has ended; call last, on the way out.
 void release_discarded_space_after_exit();
 
+// For a process about to end on a signal: from now on commit() throws Error(Cancelled) and removes the
+// temporary instead of renaming it, so that a file still being written when the signal came keeps its
+// older contents. Safe from any thread, also while a commit is under way.
+void refuse_commits();
+// Whether refuse_commits() was called: long writes (a sync) check it between steps.
+bool commits_refused();
+
 // Removes every temporary not yet committed, leaving the space of large ones to the helper of
 // release_discarded_space_after_exit(): for a thread about to end the process with _exit().
 void remove_temporaries_before_exit();

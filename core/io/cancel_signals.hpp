@@ -1,19 +1,21 @@
 #pragma once
 // SIGINT (Ctrl-C), SIGTERM and SIGHUP turned into a clean cancel, for every program of the project
-// (simjoin, simjoin-sweep, simjoin-studio). The first signal cancels the run whose RunControl is
-// registered, which then removes its temporary files on the way out and ends with exit 130; a second
-// signal, or one while no run is registered, ends the process at once with 130, removing every
-// temporary of core/io/atomic_file.hpp itself. A run that has not ended 50 ms after the first signal
-// (a thread held in the kernel, where no signal reaches it) is ended the same way, so that the exit
-// follows the signal within 100 ms. An older file of an output's name is kept either way.
+// (simjoin, simjoin-sweep, simjoin-studio). The signals are blocked in every thread but one that waits
+// for them, so that a thread held in the kernel (writing or syncing a file) cannot hold a signal back.
+// The first signal refuses every later commit of an output file (core/io/atomic_file.hpp) and cancels
+// the run whose RunControl is registered, which then removes its temporary files on the way out and
+// ends with exit 130; a second signal, or one while no run is registered, ends the process at once
+// with 130, removing every temporary itself. A run that has not ended 50 ms after the first signal is
+// ended the same way, so that the exit follows the signal within 100 ms. An older file of an output's
+// name is kept either way.
 #include "core/base/run_control.hpp"
 
 namespace simjoin {
 
 inline constexpr int kCancelledExitCode = 130;
 
-// Installs the handler of SIGINT, SIGTERM and SIGHUP for the whole process, and starts the thread that
-// ends a run slow to unwind; call once, first thing.
+// Blocks SIGINT, SIGTERM and SIGHUP and starts the thread that handles them; call once, first thing,
+// before any other thread starts (threads inherit the blocked signals).
 void handle_cancel_signals();
 
 // Makes `control` the run a signal cancels (nullptr: none); returns the one registered before.

@@ -16,6 +16,11 @@ namespace simjoin {
 // file is missing, a directory or unreadable.
 std::string read_file_bytes(const std::string& path, RunControl* control = nullptr);
 
+// Fails as writing `path` at the end of a long run would, but now: Error(BadInput) naming the path
+// when its directory is missing or cannot be written, or it is a directory. Creates a temporary beside
+// it and removes it again; an existing device or pipe (written directly) is left untouched.
+void check_writable(const std::string& path);
+
 // The extension of `path` in lower case, with its dot ("data/A.CSV" -> ".csv"); empty when none.
 std::string lower_extension(const std::string& path);
 

@@ -1,5 +1,6 @@
 #include "core/io/las_reader.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string_view>
 
@@ -22,6 +23,8 @@ struct LasHeader {
   int point_format = 0;
   std::uint16_t record_length = 0;
   std::uint64_t count = 0;
+  // Where data after the points begins (LAS 1.3's waveform records, 1.4's extended VLRs); 0 when none.
+  std::uint64_t extra_data_start = 0;
   double scale[3] = {}, offset[3] = {};
 };
 
@@ -72,6 +75,11 @@ LasHeader parse_header(const std::string& path, std::string_view bytes) {
                                   std::to_string(required_header_size(header.minor)) +
                                   " bytes it needs or beyond the file's end");
   header.count = point_count(path, bytes, header);
+  if (header.minor == 3) header.extra_data_start = le(bytes, 227, 8);
+  if (header.minor == 4) {
+    const std::uint64_t waveform = le(bytes, 227, 8), extended = le(bytes, 235, 8);
+    header.extra_data_start = waveform == 0 || extended == 0 ? waveform + extended : std::min(waveform, extended);
+  }
   for (int axis = 0; axis < 3; ++axis) {
     header.scale[axis] = le_double(bytes, 131 + 8 * std::size_t(axis));
     header.offset[axis] = le_double(bytes, 155 + 8 * std::size_t(axis));
@@ -97,6 +105,11 @@ void check_layout(const std::string& path, std::size_t file_size, const LasHeade
                                   std::to_string(header.record_length) + " bytes need more than the " +
                                   std::to_string(file_size - header.point_offset) + " bytes after the header");
   if (header.count == 0) fail(ErrorKind::BadInput, path + ": contains no points");
+  const std::uint64_t end = header.point_offset + bytes;
+  if (end < file_size && header.extra_data_start != end)
+    fail(ErrorKind::BadInput, path + ": " + std::to_string(file_size - end) + " bytes follow the " +
+                                  std::to_string(header.count) + " points the LAS header declares, and the header " +
+                                  "declares no records starting there: the point count does not match the data");
   for (int axis = 0; axis < 3; ++axis) {
     if (!std::isfinite(header.scale[axis]) || header.scale[axis] == 0 || !std::isfinite(header.offset[axis]))
       fail(ErrorKind::BadInput,

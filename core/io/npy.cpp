@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "core/base/error.hpp"
@@ -60,6 +61,10 @@ class HeaderParser {
         break;
       }
     }
+    // NumPy evaluates the header as a literal: after the dict only its padding may follow.
+    skip_space();
+    if (pos_ != text_.size() && text_.find_first_not_of(" \t\r\n\0", pos_) != std::string_view::npos)
+      malformed("characters after the dict at character " + std::to_string(pos_));
     if (!seen_descr) malformed("no 'descr'");
     if (!seen_order) malformed("no 'fortran_order'");
     if (!seen_shape) malformed("no 'shape'");
@@ -152,8 +157,23 @@ bool exact_in_double(T value, double converted) {
   }
 }
 
+// The value of type T at `src`, stored little-endian or, where `Swapped`, big-endian ('>f8' from Python).
+template <typename T, bool Swapped>
+T load_value(const char* src) {
+  using Bits = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
+  Bits bits;
+  std::memcpy(&bits, src, sizeof bits);
+  if constexpr (Swapped) {
+    if constexpr (sizeof(T) == 8)
+      bits = __builtin_bswap64(bits);
+    else
+      bits = __builtin_bswap32(bits);
+  }
+  return std::bit_cast<T>(bits);
+}
+
 // Converts the raw array into `out` (n x d, row-major) and returns how many values changed.
-template <typename T>
+template <typename T, bool Swapped = false>
 std::size_t convert(const char* src, std::size_t n, std::size_t d, bool fortran, double* out, const std::string& path,
                     RunControl* control) {
   std::size_t changed = 0;
@@ -167,8 +187,7 @@ std::size_t convert(const char* src, std::size_t n, std::size_t d, bool fortran,
       next_check += std::size_t(1) << 20;
     }
     for (std::size_t b = 0; b < minors; ++b) {
-      T value;
-      std::memcpy(&value, src + (a * minors + b) * sizeof(T), sizeof(T));
+      const T value = load_value<T, Swapped>(src + (a * minors + b) * sizeof(T));
       const std::size_t point = fortran ? b : a;
       const std::size_t dim = fortran ? a : b;
       if constexpr (std::is_floating_point_v<T>) {
@@ -194,15 +213,18 @@ struct DtypeInfo {
 constexpr DtypeInfo kDtypes[] = {{"<f4", "float32", 4, convert<float>},
                                  {"<f8", "float64", 8, convert<double>},
                                  {"<i4", "int32", 4, convert<std::int32_t>},
-                                 {"<i8", "int64", 8, convert<std::int64_t>}};
+                                 {"<i8", "int64", 8, convert<std::int64_t>},
+                                 {">f4", "float32 (big-endian)", 4, convert<float, true>},
+                                 {">f8", "float64 (big-endian)", 8, convert<double, true>},
+                                 {">i4", "int32 (big-endian)", 4, convert<std::int32_t, true>},
+                                 {">i8", "int64 (big-endian)", 8, convert<std::int64_t, true>}};
 
 const DtypeInfo& find_dtype(const std::string& descr, const std::string& path) {
   for (const DtypeInfo& info : kDtypes)
     if (descr == info.descr) return info;
-  std::string why;
-  if (!descr.empty() && descr[0] == '>') why = " (big-endian)";
-  fail(ErrorKind::BadInput, path + ": unsupported dtype '" + descr + "'" + why +
-                                "; supported: '<f4' float32, '<f8' float64, '<i4' int32, '<i8' int64");
+  fail(ErrorKind::BadInput, path + ": unsupported dtype '" + descr +
+                                "'; supported: float32, float64, int32 and int64 in either byte order ('<f4', "
+                                "'>f8', ...)");
 }
 
 bool checked_product(std::uint64_t a, std::uint64_t b, std::uint64_t& out) {
@@ -216,8 +238,12 @@ PointSet read_npy(const std::string& path, RunControl* control) {
   if (bytes.size() < 10 || std::string_view(bytes).substr(0, 6) != kMagic)
     fail(ErrorKind::BadInput, path + ": not an NPY file (bad magic; expected \\x93NUMPY)");
   const int major = static_cast<unsigned char>(bytes[6]);
+  const int minor = static_cast<unsigned char>(bytes[7]);
   std::size_t header_len = 0, header_start = 0;
-  if (major == 1) {
+  if (minor != 0) {
+    fail(ErrorKind::BadInput, path + ": unsupported NPY format version " + std::to_string(major) + "." +
+                                  std::to_string(minor) + " (supported: 1.0, 2.0, 3.0)");
+  } else if (major == 1) {
     header_len = static_cast<unsigned char>(bytes[8]) | (std::size_t(static_cast<unsigned char>(bytes[9])) << 8);
     header_start = 10;
   } else if (major == 2 || major == 3) {
@@ -225,8 +251,8 @@ PointSet read_npy(const std::string& path, RunControl* control) {
     header_len = read_le32(bytes.data() + 8);
     header_start = 12;
   } else {
-    fail(ErrorKind::BadInput, path + ": unsupported NPY format version " + std::to_string(major) + "." +
-                                  std::to_string(static_cast<unsigned char>(bytes[7])) + " (supported: 1.0, 2.0, 3.0)");
+    fail(ErrorKind::BadInput,
+         path + ": unsupported NPY format version " + std::to_string(major) + ".0" + " (supported: 1.0, 2.0, 3.0)");
   }
   if (bytes.size() - header_start < header_len)
     fail(ErrorKind::BadInput, path + ": truncated NPY header: it declares " + std::to_string(header_len) +
@@ -263,7 +289,7 @@ PointSet read_npy(const std::string& path, RunControl* control) {
   points.source = path;
   points.source_type = std::string(dtype.name);
   if (changed != 0)
-    points.warnings.push_back(path + ": " + std::to_string(changed) + " of " + std::to_string(values) +
+    points.warnings.push_back(std::to_string(changed) + " of " + std::to_string(values) +
                               " int64 values are beyond 2^53 and were rounded to the nearest float64");
   return points;
 }

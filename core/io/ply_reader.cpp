@@ -44,7 +44,10 @@ VertexColumns vertex_columns(const std::string& path, const PlyElement& vertex) 
     if (columns.source_type.find(type) == std::string::npos)
       columns.source_type += (columns.source_type.empty() ? "" : "/") + std::string(type);
   }
-  check_dims(columns.names.size());
+  if (columns.names.size() > kMaxDims)
+    fail(ErrorKind::BadInput, path + ": the PLY vertex element has " + std::to_string(columns.names.size()) +
+                                  " scalar properties, more than the supported " + std::to_string(kMaxDims) +
+                                  " dimensions");
   return columns;
 }
 
@@ -76,6 +79,14 @@ class BinaryBody {
       }
       out.insert(out.end(), row.begin(), row.end());
     }
+  }
+
+  // After the last element: line ends at most, or the header's counts promised less than the file holds.
+  void finish() const {
+    const std::size_t end = data_.find_first_not_of(" \t\r\n", pos_);
+    if (end != std::string_view::npos)
+      fail(ErrorKind::BadInput, path_ + ": " + std::to_string(data_.size() - pos_) +
+                                    " bytes follow the elements the header declares: the counts do not match the data");
   }
 
  private:
@@ -144,6 +155,14 @@ class AsciiBody {
         error(element, i, " has " + std::to_string(words_.size()) + " values, more than its properties take");
       out.insert(out.end(), row.begin(), row.end());
     }
+  }
+
+  // After the last element: blank lines at most, or the header's counts promised fewer than the file holds.
+  void finish() {
+    if (next_line())
+      fail(ErrorKind::BadInput,
+           path_ + ": line " + std::to_string(lines_.number()) +
+               ": values follow the elements the header declares: the counts do not match the data");
   }
 
  private:
@@ -223,6 +242,7 @@ Coordinates<double> read_body(Body& body, const PlyHeader& header, const PlyElem
     body.read(element, &element == &vertex ? &columns : nullptr, coords);
     if (control) control->report(double(k + 1) / double(header.elements.size()));
   }
+  body.finish();
   return coords;
 }
 

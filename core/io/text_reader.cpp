@@ -1,6 +1,7 @@
 #include "core/io/text_reader.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -16,10 +17,14 @@ namespace simjoin {
 namespace {
 
 constexpr char kWhitespace = ' ';
+// The most fields a line may hold, whichever columns are read (only kMaxDims of them can be).
+constexpr std::size_t kMaxFields = 16 * kMaxDims;
+constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
-// Walks the lines of a buffer, skipping blank lines and '#' comments.
+// Walks the lines of a buffer, skipping blank lines and '#' comments. A line ends at LF, CRLF or a lone
+// CR (old Mac text), so that every file of rows reads as rows whatever wrote it.
 class LineCursor {
  public:
   explicit LineCursor(std::string_view text) : text_(text) {}
@@ -27,15 +32,14 @@ class LineCursor {
   bool next(std::string_view& line) {
     while (pos_ < text_.size()) {
       const char* begin = text_.data() + pos_;
-      const auto* newline = static_cast<const char*>(std::memchr(begin, '\n', text_.size() - pos_));
-      const std::size_t length = newline ? std::size_t(newline - begin) : text_.size() - pos_;
+      const std::size_t length = line_length();
       pos_ += length + 1;
+      if (begin[length] == '\r' && pos_ < text_.size() && text_[pos_] == '\n') ++pos_;
       ++number_;
       std::size_t first = 0;
       while (first < length && is_space(begin[first])) ++first;
       if (first == length || begin[first] == '#') continue;
       line = std::string_view(begin, length);
-      if (line.back() == '\r') line.remove_suffix(1);
       return true;
     }
     return false;
@@ -44,9 +48,31 @@ class LineCursor {
   std::size_t number() const { return number_; }
   std::size_t offset() const { return std::min(pos_, text_.size()); }
 
+  // The 1-based line holding byte `offset` of `text`, counted by the same line ends.
+  static std::size_t line_at(std::string_view text, std::size_t offset) {
+    std::size_t line = 1;
+    for (std::size_t i = 0; i < offset && i < text.size(); ++i)
+      line += text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'));
+    return line;
+  }
+
  private:
+  // The bytes from pos_ to the next CR or LF. The next LF is kept between calls: in a file of lone
+  // CRs, searching for it anew on every line would read the rest of the file each time.
+  std::size_t line_length() {
+    if (!newline_known_ || newline_ < pos_) {
+      newline_known_ = true;
+      const auto* found = static_cast<const char*>(std::memchr(text_.data() + pos_, '\n', text_.size() - pos_));
+      newline_ = found ? std::size_t(found - text_.data()) : text_.size();
+    }
+    const auto* cr = static_cast<const char*>(std::memchr(text_.data() + pos_, '\r', newline_ - pos_));
+    return (cr ? std::size_t(cr - text_.data()) : newline_) - pos_;
+  }
+
   std::string_view text_;
   std::size_t pos_ = 0;
+  std::size_t newline_ = 0;  // the next LF at or after pos_, or the text's size
+  bool newline_known_ = false;
   std::size_t number_ = 0;
 };
 
@@ -58,13 +84,14 @@ std::string_view trim_field(std::string_view field) {
   return field;
 }
 
-// Calls on_field(index, text) for every field of the line and returns the number of fields.
+// Calls on_field(index, text) for every field of the line and returns the number of fields, stopping
+// at `limit` + 1 fields: a line far longer than any row may be is refused without reading it all.
 template <typename OnField>
-std::size_t split_fields(std::string_view line, char delimiter, OnField&& on_field) {
+std::size_t split_fields(std::string_view line, char delimiter, std::size_t limit, OnField&& on_field) {
   std::size_t count = 0;
   std::size_t pos = 0;
   if (delimiter == kWhitespace) {
-    for (;;) {
+    for (; count <= limit;) {
       while (pos < line.size() && is_space(line[pos])) ++pos;
       if (pos == line.size()) return count;
       std::size_t end = pos;
@@ -72,20 +99,29 @@ std::size_t split_fields(std::string_view line, char delimiter, OnField&& on_fie
       on_field(count++, trim_field(line.substr(pos, end - pos)));
       pos = end;
     }
+    return count;
   }
-  for (;;) {
+  for (; count <= limit;) {
     std::size_t end = line.find(delimiter, pos);
     if (end == std::string_view::npos) end = line.size();
     on_field(count++, trim_field(line.substr(pos, end - pos)));
     if (end == line.size()) return count;
     pos = end + 1;
   }
+  return count;
 }
 
-std::vector<std::string_view> fields_of(std::string_view line, char delimiter) {
+std::vector<std::string_view> fields_of(std::string_view line, char delimiter, std::size_t limit = kMaxFields) {
   std::vector<std::string_view> fields;
-  split_fields(line, delimiter, [&](std::size_t, std::string_view field) { fields.push_back(field); });
+  split_fields(line, delimiter, limit, [&](std::size_t, std::string_view field) { fields.push_back(field); });
   return fields;
+}
+
+// A first data cell that starts like a number (a digit, sign or point) but does not parse is a broken
+// number, an error; one that starts otherwise ("alpha", "P001") makes its column a text column.
+bool looks_numeric(std::string_view cell) {
+  return !cell.empty() && (std::isdigit(static_cast<unsigned char>(cell.front())) || cell.front() == '+' ||
+                           cell.front() == '-' || cell.front() == '.');
 }
 
 char detect_delimiter(std::string_view line) {
@@ -112,23 +148,8 @@ class TextParser {
   TextParser(const std::string& path, std::string_view text) : path_(path), lines_(text) {}
 
   PointSet read(const TextReadOptions& options, RunControl* control, std::size_t total_bytes) {
-    std::string_view line;
-    if (total_bytes == 0) fail(ErrorKind::BadInput, path_ + ": file is empty");
-    if (!lines_.next(line)) fail(ErrorKind::BadInput, path_ + ": no data (only blank lines and comments)");
-    delimiter_ = options.delimiter.value_or(detect_delimiter(line));
-    const std::vector<std::string_view> first = fields_of(line, delimiter_);
-    columns_ = first.size();
-    first_line_ = lines_.number();
-    const bool header = options.header.value_or(std::none_of(first.begin(), first.end(), [](auto field) {
-      double value;
-      return parse_number(field, value) != ParseResult::NotNumber;
-    }));
-    if (header) {
-      names_.assign(first.begin(), first.end());
-      if (!lines_.next(line))
-        fail(ErrorKind::BadInput, path_ + ": has a header (line " + std::to_string(first_line_) + ") but no data rows");
-    }
-    check_field_count(fields_of(line, delimiter_).size());
+    std::string_view line = first_data_row(options, total_bytes);
+    check_field_count(fields_of(line, delimiter_, columns_).size());
     select_columns(options.columns, line);
 
     const std::size_t d = slot_columns_.size();
@@ -156,6 +177,30 @@ class TextParser {
   }
 
  private:
+  // Reads the first line (the header, where it is one, and the delimiter) and returns the first data row.
+  std::string_view first_data_row(const TextReadOptions& options, std::size_t total_bytes) {
+    std::string_view line;
+    if (total_bytes == 0) fail(ErrorKind::BadInput, path_ + ": file is empty");
+    if (!lines_.next(line)) fail(ErrorKind::BadInput, path_ + ": no data (only blank lines and comments)");
+    delimiter_ = options.delimiter.value_or(detect_delimiter(line));
+    const std::vector<std::string_view> first = fields_of(line, delimiter_);
+    first_line_ = lines_.number();
+    if (first.size() > kMaxFields)
+      fail(ErrorKind::BadInput, path_ + ": line " + std::to_string(first_line_) + " has more than " +
+                                    std::to_string(kMaxFields) + " fields; a point has at most " +
+                                    std::to_string(kMaxDims) + " dimensions");
+    columns_ = first.size();
+    const bool header = options.header.value_or(std::none_of(first.begin(), first.end(), [](auto field) {
+      double value;
+      return parse_number(field, value) != ParseResult::NotNumber;
+    }));
+    if (!header) return line;
+    names_.assign(first.begin(), first.end());
+    if (!lines_.next(line))
+      fail(ErrorKind::BadInput, path_ + ": has a header (line " + std::to_string(first_line_) + ") but no data rows");
+    return line;
+  }
+
   // Maps each requested column to its output slot; fills slot_of_column_ and slot_columns_.
   void select_columns(const std::vector<std::string>& requested, std::string_view first_row) {
     slot_of_column_.assign(columns_, -1);
@@ -163,15 +208,20 @@ class TextParser {
       const std::vector<std::string_view> cells = fields_of(first_row, delimiter_);
       for (std::size_t column = 0; column < columns_; ++column) {
         double value;
-        // An empty cell says nothing about the column; it is reported as such when parsed.
-        if (cells[column].empty() || parse_number(cells[column], value) != ParseResult::NotNumber) {
+        // An empty cell says nothing about the column, and a broken number is no text: both are
+        // reported as such when the row is parsed, as they would be in any later row.
+        const std::string_view cell = cells[column];
+        if (cell.empty() || parse_number(cell, value) != ParseResult::NotNumber) {
           add_slot(column);
-        } else {
-          check_unambiguous(column, cells[column]);
-          warnings_.push_back(path_ + ": " + column_text(column) + " is not numeric (line " +
-                              std::to_string(lines_.number()) + " holds " + quote_cell(cells[column]) +
-                              ") and was skipped");
+          continue;
         }
+        check_unambiguous(column, cell);
+        if (looks_numeric(cell)) {
+          add_slot(column);
+          continue;
+        }
+        warnings_.push_back(column_text(column) + " is not numeric (line " + std::to_string(lines_.number()) +
+                            " holds " + quote_cell(cell) + ") and was skipped");
       }
       if (slot_columns_.empty())
         fail(ErrorKind::BadInput, path_ + ": line " + std::to_string(lines_.number()) +
@@ -225,7 +275,7 @@ class TextParser {
   }
 
   void parse_row(std::string_view line, double* row) {
-    const std::size_t fields = split_fields(line, delimiter_, [&](std::size_t column, std::string_view text) {
+    const std::size_t fields = split_fields(line, delimiter_, columns_, [&](std::size_t column, std::string_view text) {
       if (column >= columns_) return;  // reported below as a ragged row
       const int slot = slot_of_column_[column];
       if (slot < 0) return;
@@ -274,11 +324,24 @@ class TextParser {
   std::vector<std::string> warnings_;
 };
 
+// NUL bytes belong in no text file: a binary file, or UTF-16, read as text would misread.
+void refuse_nul_bytes(const std::string& path, std::string_view text) {
+  const auto* nul = static_cast<const char*>(std::memchr(text.data(), '\0', text.size()));
+  if (!nul) return;
+  const std::size_t offset = std::size_t(nul - text.data());
+  fail(ErrorKind::BadInput, path + ": line " + std::to_string(LineCursor::line_at(text, offset)) +
+                                ": a NUL byte (byte " + std::to_string(offset) +
+                                "); a text point file holds none (is it binary, or UTF-16?)");
+}
+
 }  // namespace
 
 PointSet read_text(const std::string& path, const TextReadOptions& options, RunControl* control) {
   const std::string bytes = read_file_bytes(path, control);
-  return TextParser(path, bytes).read(options, control, bytes.size());
+  std::string_view text = bytes;
+  if (text.starts_with(kByteOrderMark)) text.remove_prefix(kByteOrderMark.size());
+  refuse_nul_bytes(path, text);
+  return TextParser(path, text).read(options, control, bytes.size());
 }
 
 }  // namespace simjoin

@@ -1,5 +1,6 @@
 #include "core/io/vtk_legacy_reader.hpp"
 
+#include <algorithm>
 #include <string_view>
 #include <vector>
 
@@ -96,6 +97,22 @@ class HeaderReader {
   bool dataset_seen_ = false;
 };
 
+// What follows the points must be the end of the file or the next section's keyword (VERTICES,
+// POINT_DATA, ...): anything else means POINTS promised fewer points than the file holds, or more
+// (the next section's bytes read as coordinates).
+void check_points_end(const std::string& where, std::string_view data, std::size_t end) {
+  const auto is_space = [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; };
+  while (end < data.size() && is_space(data[end])) ++end;
+  std::size_t word = end;
+  while (word < data.size() && ((data[word] >= 'A' && data[word] <= 'Z') || data[word] == '_')) ++word;
+  if (end == data.size() || (word > end && (word == data.size() || is_space(data[word])))) return;
+  std::string shown(data.substr(end, std::min<std::size_t>(20, data.size() - end)));
+  for (char& c : shown)
+    if (c < ' ' || c > '~') c = '.';  // binary bytes, shown but not printed raw
+  fail(ErrorKind::BadInput, where + ": the points are followed by '" + shown + "' (byte " + std::to_string(end) +
+                                " after POINTS), not by a section keyword: the count does not match the points");
+}
+
 Coordinates<double> read_values(const std::string& path, std::string_view bytes, const PointsSection& section,
                                 RunControl* control) {
   const std::string_view data = bytes.substr(section.data_offset);
@@ -113,9 +130,10 @@ Coordinates<double> read_values(const std::string& path, std::string_view bytes,
       if (control && i % (1 << 20) == 0) control->throw_if_cancelled();
       coords[i] = decode_number(data.data() + i * size_of(section.type), section.type, true);
     }
+    check_points_end(where, data, std::size_t(needed));
     return coords;
   }
-  parse_number_list(
+  const std::size_t end = parse_number_list(
       data, std::size_t(values), section.type, coords.data(),
       [&](std::size_t i, std::size_t offset) {
         std::size_t line = section.line + 1;
@@ -124,6 +142,7 @@ Coordinates<double> read_values(const std::string& path, std::string_view bytes,
                std::to_string(i % 3);
       },
       control);
+  check_points_end(where, data, end);
   return coords;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -36,11 +37,55 @@ double round_significant(double value, int digits) {
   return std::round(value / unit) * unit;
 }
 
-double EpsEstimate::low() const { return nearest > 0 ? nearest / 100 : eps / 1000; }
-double EpsEstimate::high() const { return diameter > eps ? diameter : eps * 1000; }
+// A range end kept within the positive finite doubles, however far the data's scale reaches.
+double representable(double value) {
+  return std::clamp(value, std::numeric_limits<double>::denorm_min(), std::numeric_limits<double>::max());
+}
+
+double EpsEstimate::low() const { return representable(nearest > 0 ? nearest / 100 : eps / 1000); }
+double EpsEstimate::high() const { return std::max(low(), representable(diameter > eps ? diameter : eps * 1000)); }
+
+namespace {
+// Data near the ends of float64's range, coordinates beyond 2^500 or spans below 2^-500, is measured
+// on a copy scaled by the power of two returned (0: none): differences of values near 1e308 overflow,
+// and squares of subnormal ones vanish. Scaling by a power of two is exact, and puts the largest
+// coordinate or the widest span near 1.
+int extreme_scale_exponent(const PointSet& points) {
+  const Bounds64 bounds = compute_bounds(points);
+  double largest = 0, widest = 0;
+  for (std::size_t k = 0; k < points.dims(); ++k) {
+    largest = std::max({largest, std::abs(bounds.low[k]), std::abs(bounds.high[k])});
+    widest = std::max(widest, bounds.high[k] / 2 - bounds.low[k] / 2);
+  }
+  if (largest > 0x1p500) return -std::ilogb(largest);
+  if (widest > 0 && widest < 0x1p-500) return -std::ilogb(widest);
+  return 0;
+}
+
+EpsEstimate estimate_unrounded(const PointSet& points, RunControl& control);
+}  // namespace
 
 EpsEstimate estimate_eps(const PointSet& points, RunControl& control) {
   control.set_phase("estimating eps");
+  const int exponent = points.size() < 2 ? 0 : extreme_scale_exponent(points);
+  EpsEstimate estimate;
+  if (exponent == 0) {
+    estimate = estimate_unrounded(points, control);
+  } else {
+    PointSet scaled = points;
+    for (std::size_t v = 0; v < scaled.size() * scaled.dims(); ++v)
+      scaled.data()[v] = std::ldexp(scaled.data()[v], exponent);
+    estimate = estimate_unrounded(scaled, control);
+    for (double* length : {&estimate.eps, &estimate.nearest, &estimate.diameter})
+      *length = std::min(std::ldexp(*length, -exponent), std::numeric_limits<double>::max());
+  }
+  // A positive eps however close the points: never below the smallest double.
+  estimate.eps = representable(round_significant(estimate.eps, 2));
+  return estimate;
+}
+
+namespace {
+EpsEstimate estimate_unrounded(const PointSet& points, RunControl& control) {
   EpsEstimate estimate;
   const std::size_t n = points.size();
   if (n < 2) return estimate;
@@ -76,8 +121,9 @@ EpsEstimate estimate_eps(const PointSet& points, RunControl& control) {
     typical = median(std::move(positive));
   }
   if (typical == 0) typical = estimate.diameter / 100;
-  estimate.eps = round_significant(typical, 2);
+  estimate.eps = typical;
   return estimate;
 }
+}  // namespace
 
 }  // namespace simjoin

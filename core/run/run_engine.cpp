@@ -14,6 +14,11 @@ void validate(const Engine& engine, const JoinSources& inputs, const JoinParams&
   if (!(params.eps >= 0) || !std::isfinite(params.eps))
     fail(ErrorKind::Usage, "eps must be a finite number >= 0 (got " + std::to_string(params.eps) + ")");
   if (params.k < 0) fail(ErrorKind::Usage, "k must be >= 0");
+  // Refused for every engine, so that a bad list never passes unnoticed through one that ignores it.
+  for (const int device : params.devices)
+    if (device < 0 || device > 1023)
+      fail(ErrorKind::Usage,
+           "devices must be GPU ordinals, integers from 0, e.g. 0,1 (got " + std::to_string(device) + ")");
   const Capabilities caps = engine.capabilities();
   if (inputs.self_join() && !caps.self_join) fail(ErrorKind::Usage, engine.name() + " does not support self-joins");
   if (!inputs.self_join()) {

@@ -1,7 +1,9 @@
 #include "core/vtkio/vtk_points.hpp"
 
 #include <vtkCellArray.h>
+#include <vtkErrorCode.h>
 #include <vtkIntArray.h>
+#include <vtkLogger.h>
 #include <vtkObjectFactory.h>
 #include <vtkOutputWindow.h>
 #include <vtkPointData.h>
@@ -11,6 +13,9 @@
 #include <vtkXMLPolyDataWriter.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <mutex>
 
 #include "core/base/error.hpp"
@@ -20,6 +25,20 @@
 namespace simjoin {
 
 namespace {
+
+// `text` without ANSI escape sequences (ESC [ ... letter), which VTK adds for a terminal.
+std::string without_escapes(const std::string& text) {
+  std::string plain;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\x1b') {
+      plain += text[i];
+      continue;
+    }
+    if (i + 1 < text.size() && text[i + 1] == '[')
+      for (i += 2; i < text.size() && !std::isalpha(static_cast<unsigned char>(text[i]));) ++i;
+  }
+  return plain;
+}
 
 // Collects VTK's error and warning texts instead of printing them to stderr.
 class CapturingOutputWindow : public vtkOutputWindow {
@@ -35,8 +54,10 @@ class CapturingOutputWindow : public vtkOutputWindow {
   std::vector<std::string> errors;
 
  private:
-  // "ERROR: In /src/vtkX.cxx, line 12\nvtkX (0x55d0): Could not open\n\n" -> "Could not open".
+  // "ERROR: In /src/vtkX.cxx, line 12\nvtkX (0x55d0): Could not open\n\n" -> "Could not open", one
+  // plain line: without the terminal's colour escapes and the pipeline's state VTK appends.
   static std::string clean(std::string text) {
+    text = without_escapes(text);
     if (text.rfind("ERROR: In ", 0) == 0 || text.rfind("Warning: In ", 0) == 0 ||
         text.rfind("Generic Warning: In ", 0) == 0) {
       const std::size_t newline = text.find('\n');
@@ -44,7 +65,7 @@ class CapturingOutputWindow : public vtkOutputWindow {
     }
     if (const std::size_t tag = text.find("): "); tag != std::string::npos && text.find(" (0x") < tag)
       text = text.substr(tag + 3);
-    std::replace(text.begin(), text.end(), '\n', ' ');
+    text = text.substr(0, text.find('\n'));
     while (!text.empty() && text.back() == ' ') text.pop_back();
     return text;
   }
@@ -55,11 +76,17 @@ vtkStandardNewMacro(CapturingOutputWindow);
 // global, so captures are serialised.
 class MessageCapture {
  public:
-  MessageCapture() : lock_(mutex()), previous_(vtkOutputWindow::GetInstance()) {
+  // VTK's logger writes a failing pipeline's state straight to stderr, in colour: silenced meanwhile.
+  MessageCapture()
+      : lock_(mutex()), previous_(vtkOutputWindow::GetInstance()), verbosity_(vtkLogger::GetCurrentVerbosityCutoff()) {
     window_ = vtkSmartPointer<CapturingOutputWindow>::New();
     vtkOutputWindow::SetInstance(window_);
+    vtkLogger::SetStderrVerbosity(vtkLogger::VERBOSITY_OFF);
   }
-  ~MessageCapture() { vtkOutputWindow::SetInstance(previous_); }
+  ~MessageCapture() {
+    vtkLogger::SetStderrVerbosity(verbosity_);
+    vtkOutputWindow::SetInstance(previous_);
+  }
   MessageCapture(const MessageCapture&) = delete;
   MessageCapture& operator=(const MessageCapture&) = delete;
 
@@ -73,6 +100,7 @@ class MessageCapture {
   }
   std::lock_guard<std::mutex> lock_;
   vtkSmartPointer<vtkOutputWindow> previous_;
+  vtkLogger::Verbosity verbosity_;
   vtkSmartPointer<CapturingOutputWindow> window_;
 };
 
@@ -112,10 +140,19 @@ void write_labeled_vtp(const std::string& path, const PointSet& points,
   auto writer = vtkSmartPointer<vtkXMLPolyDataWriter>::New();
   writer->SetFileName(file.written_path().c_str());
   writer->SetInputData(poly);
-  if (writer->Write() == 0 || !capture.errors().empty())
+  const bool written = writer->Write() != 0;
+  // VTK reports a failed write as the system's errno (ENOSPC), or as its own code for a full disk.
+  const unsigned long code = writer->GetErrorCode();
+  if (!written || code != vtkErrorCode::NoError || !capture.errors().empty()) {
+    // A full disk is a resource running out (exit 4), as for every other output.
+    if (code == vtkErrorCode::OutOfDiskSpaceError || code == ENOSPC || code == EDQUOT || code == EFBIG)
+      fail(ErrorKind::OutOfSpace, path + ": write failed: " + std::strerror(ENOSPC));
+    if (code != vtkErrorCode::NoError && code < vtkErrorCode::UserError)
+      fail(ErrorKind::BadInput, path + ": cannot write: " + std::strerror(int(code)));
     fail(ErrorKind::BadInput,
          path + ": cannot write: " +
              (capture.errors().empty() ? std::string("VTK writer failed") : capture.first_error()));
+  }
   file.commit();
 }
 

@@ -160,6 +160,44 @@ def test_cancel_while_writing_neighbor_lists_is_prompt():
     print(f"  signal to exit while writing neighbour lists: {', '.join(f'{l:.0f}' for l in latencies)} ms")
 
 
+def test_signal_while_writing_pairs_exits_130_keeping_the_old_file():
+    """Signals sent once the pair file is being finished and synced (a CSV of about 50 MB): exit 130
+    within the bound, the older file kept and no temporary left; a run whose file was complete before
+    the signal came exits 0 with it."""
+    points = generate("writing", 150_000)
+    latencies, finished = [], 0
+    env = dict(os.environ, SIMJOIN_PHASE_TRACE="1")
+    for sig in SIGNALS:
+        directory = tempfile.mkdtemp(dir=tmp)
+        target = f"{directory}/P.csv"
+        with open(target, "wb") as f:
+            f.write(b"old")
+        process = subprocess.Popen(join_command(points, ["--output", target, "--show", "0"]),
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+        for line in process.stderr:
+            if line.startswith(b"phase writing pairs"):
+                break
+        time.sleep(chance.uniform(0, 0.005))
+        sent = time.monotonic()
+        process.send_signal(sig)
+        process.communicate(timeout=60)
+        latency_ms = (time.monotonic() - sent) * 1000
+        assert not [name for name in os.listdir(directory) if name.endswith("tmp")], os.listdir(directory)
+        if process.returncode == 0:
+            finished += 1
+            assert read(target) != b"old"
+            continue
+        assert process.returncode == 130, f"{signal.Signals(sig).name}: exit {process.returncode}"
+        assert read(target) == b"old", f"{signal.Signals(sig).name}: the older pair file was replaced"
+        assert latency_ms < 100 + SLACK_MS, f"{signal.Signals(sig).name}: exit {latency_ms:.0f} ms after the signal"
+        latencies.append(latency_ms)
+        shutil.rmtree(directory)
+    print(f"  signal to exit while writing pairs: {', '.join(f'{l:.0f}' for l in latencies)} ms; "
+          f"{finished} runs complete before the signal")
+    # Syncing some 50 MB takes tens of milliseconds at least: one signal in three must come in time.
+    assert latencies, "every run had renamed its pair file before the signal: none was interrupted"
+
+
 def sibling(program):
     path = os.path.join(os.path.dirname(os.path.abspath(SIMJOIN)), program)
     return path if os.access(path, os.X_OK) else None

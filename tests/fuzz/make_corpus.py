@@ -26,12 +26,16 @@ def text_seeds():
     put("text", "tabs.tsv", "a\tb\n1\t2\n3\t4\n")
     put("text", "comments.txt", "# points\n1 2\n\n3 4\n")
     put("text", "quoted.csv", '"x";"y"\n"1";"2"\n3;4\n')
+    put("text", "cr-only.csv", "x,y,z\r1,2,3\r4.5,-6,7e3\r")
+    put("text", "bom.csv", "\ufeffx,y\r\n1,2\r\n3,4\r\n")
+    put("text", "label-column.csv", "id,x\nP001,1.5\nP002,-2\n")
 
 
 def npy_seeds():
     import io
     for name, array in {"f8.npy": POINTS, "f4.npy": POINTS.astype("<f4"), "i4.npy": np.arange(6, dtype="<i4").reshape(3, 2),
-                        "i8-1d.npy": np.arange(4, dtype="<i8"), "fortran.npy": np.asfortranarray(POINTS)}.items():
+                        "i8-1d.npy": np.arange(4, dtype="<i8"), "fortran.npy": np.asfortranarray(POINTS), "big-f8.npy": POINTS.astype(">f8"),
+                        "big-f4.npy": POINTS.astype(">f4")}.items():
         buffer = io.BytesIO()
         np.save(buffer, array)
         put("npy", name, buffer.getvalue())

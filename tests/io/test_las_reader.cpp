@@ -139,5 +139,23 @@ TEST_F(LasReaderTest, RefusesCountsOffsetsAndLengthsBeyondTheFile) {
   EXPECT_TRUE(rejects("huge.las", huge, {"truncated LAS file"}));
 }
 
+// The point count promises the points that follow: fewer leave bytes over, which only the extended
+// records a LAS 1.3 or 1.4 header points to may fill.
+TEST_F(LasReaderTest, RefusesPointsBeyondTheCount) {
+  const std::vector<std::array<std::int32_t, 3>> three = {{1, 2, 3}, {4, 5, 6}, {7, 8, 9}};
+  std::string fewer = las_file({}, three);
+  fewer.replace(107, 4, bytes_of<std::uint32_t>(2));
+  EXPECT_TRUE(rejects("fewer.las", fewer, {"20 bytes follow the 2 points", "does not match"}));
+  LasSpec v14;
+  v14.minor = 4;
+  std::string with_evlr = las_file(v14, three) + std::string(60, 'E');
+  const std::uint64_t evlr_start = with_evlr.size() - 60;
+  with_evlr.replace(235, 8, bytes_of(evlr_start));
+  EXPECT_EQ(load_points(write_file("evlr.las", with_evlr)).size(), 3u);
+  with_evlr.replace(247, 8, bytes_of<std::uint64_t>(2));
+  with_evlr.replace(107, 4, bytes_of<std::uint32_t>(2));
+  EXPECT_TRUE(rejects("evlr-fewer.las", with_evlr, {"bytes follow the 2 points"}));
+}
+
 }  // namespace
 }  // namespace simjoin::testing

@@ -1,3 +1,8 @@
+#include <sys/stat.h>
+
+#include <chrono>
+#include <filesystem>
+
 #include "core/io/npy.hpp"
 #include "core/vtkio/load_points.hpp"
 #include "tests/core/oracle_check.hpp"
@@ -61,6 +66,22 @@ TEST_F(LoadPointsTest, DirectoryIsNotAPointFile) {
   const std::string dir = path("folder.csv");
   std::filesystem::create_directories(dir);
   EXPECT_TRUE(throws_error([&] { load_points(dir); }, ErrorKind::BadInput, {dir, "directory"}));
+}
+
+// Only regular files are read: a FIFO would block the open until a writer came, a device such as
+// /dev/zero never ends. Each reader refuses them at once, also behind a link.
+TEST_F(LoadPointsTest, SpecialFilesAreRefusedAtOnce) {
+  const std::string fifo = path("fifo.csv");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string zero = path("zero.npy");
+  std::filesystem::create_symlink("/dev/zero", zero);
+  const std::string null = path("null.ply");
+  std::filesystem::create_symlink("/dev/null", null);
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_TRUE(throws_error([&] { load_points(fifo); }, ErrorKind::BadInput, {fifo, "a FIFO (named pipe)"}));
+  EXPECT_TRUE(throws_error([&] { load_points(zero); }, ErrorKind::BadInput, {zero, "a character device"}));
+  EXPECT_TRUE(throws_error([&] { load_points(null); }, ErrorKind::BadInput, {null, "a character device"}));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
 }
 
 TEST(Samples, EveryBuiltInSampleLoads) {

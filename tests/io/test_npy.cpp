@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -134,7 +135,7 @@ TEST_F(NpyTest, MalformedHeader) {
 
 TEST_F(NpyTest, UnsupportedDtype) {
   EXPECT_TRUE(rejects(npy_file(dict_for("<c16", "(1,)"), std::string(16, '\0')), {"unsupported dtype '<c16'"}));
-  EXPECT_TRUE(rejects(npy_file(dict_for(">f4", "(1,)"), std::string(4, '\0')), {"'>f4'", "big-endian"}));
+  EXPECT_TRUE(rejects(npy_file(dict_for(">f2", "(1,)"), std::string(2, '\0')), {"'>f2'", "either byte order"}));
   EXPECT_TRUE(
       rejects(npy_file("{'descr': [('x', '<f4')], 'fortran_order': False, 'shape': (1,), }", std::string(4, '\0')),
               {"unsupported dtype", "structured"}));
@@ -161,6 +162,36 @@ TEST_F(NpyTest, NonFiniteValues) {
   const double inf = std::numeric_limits<double>::infinity();
   EXPECT_TRUE(rejects(npy_file(dict_for("<f8", "(2, 2)", true), raw(std::vector<double>{1, inf, 3, 4})),
                       {"point 1, dimension 0 is infinite"}));
+}
+
+// Big-endian arrays, as NumPy writes them with dtype '>f8', read as the same values.
+TEST_F(NpyTest, BigEndianArraysAreConverted) {
+  SCOPED_TRACE(test_seed());
+  const PointSet points = random_points(Distribution::Uniform, 30, 3, test_seed(), -1e6, 1e6);
+  const auto swapped = [](std::string bytes, std::size_t size) {
+    for (std::size_t at = 0; at < bytes.size(); at += size) std::reverse(bytes.begin() + at, bytes.begin() + at + size);
+    return bytes;
+  };
+  EXPECT_EQ(load(npy_file(dict_for(">f8", "(30, 3)"), swapped(raw(points.values()), 8))).values(), points.values());
+  const std::vector<double> values = points.values();
+  const std::vector<float> narrow(values.begin(), values.end());
+  EXPECT_EQ(load(npy_file(dict_for(">f4", "(30, 3)", true), swapped(raw(narrow), 4))).size(), 30u);
+  const PointSet ints =
+      load(npy_file(dict_for(">i4", "(2,)"), swapped(raw(std::vector<std::int32_t>{-7, 1 << 20}), 4)));
+  EXPECT_EQ(ints.values(), (std::vector<double>{-7, 1 << 20}));
+}
+
+// As NumPy: versions other than 1.0, 2.0 and 3.0, and anything after the header's dict, are refused.
+TEST_F(NpyTest, VersionsAndTrailingHeaderTextAreRefusedAsNumPyDoes) {
+  const std::string data = raw(std::vector<float>{1, 2});
+  for (const char minor : {'\x10', '\x42'}) {
+    std::string file = npy_file(dict_for("<f4", "(2,)"), data);
+    file[7] = minor;
+    EXPECT_TRUE(rejects(file, {"unsupported NPY format version 1." + std::to_string(int(minor))}));
+  }
+  EXPECT_TRUE(rejects(npy_file(dict_for("<f4", "(2,)") + " garbage", data), {"characters after the dict"}));
+  EXPECT_TRUE(rejects(npy_file(dict_for("<f4", "(2,)") + "}", data), {"characters after the dict"}));
+  EXPECT_EQ(load(npy_file(dict_for("<f4", "(2,)"), data, 3)).size(), 2u);
 }
 
 }  // namespace

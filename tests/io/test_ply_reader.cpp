@@ -158,5 +158,24 @@ TEST_F(PlyReaderTest, HonoursCancelBetweenAndWithinElements) {
   EXPECT_TRUE(throws_error([&] { load_points(file, {}, &control); }, ErrorKind::Cancelled, {}));
 }
 
+// Element counts promise the data: a body longer than the elements they declare is refused.
+TEST_F(PlyReaderTest, RefusesDataBeyondTheDeclaredElements) {
+  EXPECT_TRUE(rejects("extra.ply", kXyzHeader + "1 2 3\n4 5 6\n7 8 9\n", {"line 10", "counts do not match"}));
+  EXPECT_EQ(load_points(write_file("blank.ply", kXyzHeader + "1 2 3\n4 5 6\n\n  \n")).size(), 2u);
+  const std::string binary =
+      "ply\nformat binary_little_endian 1.0\nelement vertex 1\nproperty float x\n"
+      "property float y\nproperty float z\nend_header\n";
+  const std::string point = bytes_of(1.0f) + bytes_of(2.0f) + bytes_of(3.0f);
+  EXPECT_EQ(load_points(write_file("one.ply", binary + point + "\n")).size(), 1u);
+  EXPECT_TRUE(rejects("two.ply", binary + point + point, {"12 bytes follow", "counts do not match"}));
+}
+
+TEST_F(PlyReaderTest, TooManyDimensionsNamesTheFile) {
+  std::string header =
+      "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float y\nproperty float z\n";
+  for (int k = 0; k < 1030; ++k) header += "property uchar p" + std::to_string(k) + "\n";
+  EXPECT_TRUE(rejects("wide.ply", header + "end_header\n", {"1033 scalar properties", "1024"}));
+}
+
 }  // namespace
 }  // namespace simjoin::testing

@@ -1,4 +1,5 @@
 #include <charconv>
+#include <chrono>
 #include <cmath>
 
 #include "core/io/point_writers.hpp"
@@ -191,6 +192,75 @@ TEST_F(TextReaderErrorTest, BadColumnSelection) {
   EXPECT_TRUE(rejects("1,2\n", {"'y' is selected by name, but the file has no header"}, options));
   options.columns = {"y", "1"};
   EXPECT_TRUE(rejects("x,y\n1,2\n", {"column 2 (y) is selected twice"}, options));
+}
+
+// One rule for text: CR, LF and CRLF end rows alike; a cell that does not parse is refused wherever it
+// stands, the first data row included; a byte-order mark is no part of the first cell or name.
+TEST_F(TextReaderTest, EveryLineEndReadsAsRows) {
+  SCOPED_TRACE(test_seed());
+  const PointSet points = random_points(Distribution::Uniform, 40, 3, test_seed(), -50, 50);
+  for (const std::string ending : {"\n", "\r\n", "\r"}) {
+    for (const std::string delimiter : {",", "\t"}) {
+      std::string text = to_text(points, delimiter, true);
+      std::string converted;
+      for (char c : text) converted += c == '\n' ? ending : std::string(1, c);
+      const PointSet read = read_text(write_file("rows.csv", converted));
+      expect_same_points(points, read);
+      EXPECT_EQ(read.column_names, (std::vector<std::string>{"x0", "x1", "x2"}));
+    }
+  }
+  // A lone CR counts as a line in error messages too.
+  const std::string file = write_file("cr.csv", "x,y\r1,2\r\r3,oops\r");
+  EXPECT_TRUE(throws_error([&] { read_text(file); }, ErrorKind::BadInput, {file, "line 4, column 2 (y)", "'oops'"}));
+}
+
+TEST_F(TextReaderTest, ByteOrderMarkIsStripped) {
+  const PointSet with_header = read_text(write_file("b.csv", "\xEF\xBB\xBFx,y\n1,2\n"));
+  EXPECT_EQ(with_header.column_names, (std::vector<std::string>{"x", "y"}));
+  EXPECT_EQ(with_header.values(), (std::vector<double>{1, 2}));
+  const PointSet numbers = read_text(write_file("n.csv",
+                                                "\xEF\xBB\xBF"
+                                                "0.5,2,3\n4,5,6\n"));
+  EXPECT_EQ(numbers.dims(), 3u);
+  EXPECT_EQ(numbers.values(), (std::vector<double>{0.5, 2, 3, 4, 5, 6}));
+}
+
+TEST_F(TextReaderErrorTest, BrokenNumberInTheFirstRowIsRefusedAsInAnyRow) {
+  for (const std::size_t row : {1, 2, 6}) {
+    std::string text = "x,y,z\n";
+    for (std::size_t r = 1; r <= 6; ++r) text += r == row ? "1,2,0.51\xE2\x80\xA6x\n" : "1,2,3\n";
+    EXPECT_TRUE(rejects(text, {"line " + std::to_string(row + 1) + ", column 3 (z)", "is not a number"})) << row;
+  }
+  EXPECT_TRUE(rejects("1,-x,3\n4,5,6\n", {"line 1, column 2", "'-x' is not a number"}));
+  // A cell that starts as no number can start, in a file with a header, is a text column.
+  const PointSet read = read_text(write_file("ok.csv", "id,x\nP001,1\nP002,2\n"));
+  EXPECT_EQ(read.values(), (std::vector<double>{1, 2}));
+}
+
+TEST_F(TextReaderErrorTest, NulBytesAreRefused) {
+  EXPECT_TRUE(rejects(std::string("1,2\n3,\0\0\n", 10), {"line 2", "NUL byte"}));
+  EXPECT_TRUE(rejects(std::string("\xFF\xFE"
+                                  "1\0,\0"
+                                  "2\0",
+                                  8),
+                      {"line 1", "NUL byte"}));
+}
+
+TEST_F(TextReaderErrorTest, WarningNamesNoPath) {
+  const PointSet read = read_text(write_file("l.csv", "name,x\nalpha,1\n"));
+  ASSERT_EQ(read.warnings.size(), 1u);
+  EXPECT_EQ(read.warnings[0].find("l.csv"), std::string::npos) << read.warnings[0];
+}
+
+TEST_F(TextReaderErrorTest, OverlongLineIsRefusedAsSoonAsItPassesTheLimit) {
+  // 100 MB of one line: refused in well under a second, without a field list of its size.
+  std::string line;
+  line.reserve(100'000'000);
+  while (line.size() < 100'000'000) line += "0.123456789,";
+  line += "1\n";
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_TRUE(rejects(line, {"line 1 has more than 16384 fields", "1024 dimensions"}));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
 }
 
 TEST_F(TextReaderErrorTest, MissingFile) {

@@ -238,5 +238,34 @@ TEST_F(VtkReadersTest, LegacyCorruptFilesAreRefused) {
   EXPECT_TRUE(rejects("empty.vtk", poly + "POINTS 0 float\n", {"contains no points"}));
 }
 
+// POINTS n promises n points, no more and no fewer, in either encoding.
+TEST_F(VtkReadersTest, LegacyPointCountMatchesThePoints) {
+  SCOPED_TRACE(test_seed());
+  const PointSet points = random_points(Distribution::Uniform, 40, 3, test_seed(), -1, 1);
+  const std::vector<double> values = points.values();
+  std::vector<float> narrow(values.begin(), values.end());
+  std::string raw(reinterpret_cast<const char*>(narrow.data()), narrow.size() * sizeof(float));
+  for (std::size_t v = 0; v < raw.size(); v += 4) std::swap(raw[v], raw[v + 3]), std::swap(raw[v + 1], raw[v + 2]);
+  const std::string binary = kLegacyHead + "BINARY\nDATASET POLYDATA\n";
+  const std::string tail = "\nVERTICES 40 80\n" + std::string(320, '\0');
+  for (const int count : {39, 40, 41}) {
+    const std::string file = write_file("b.vtk", binary + "POINTS " + std::to_string(count) + " float\n" + raw + tail);
+    if (count == 40) {
+      EXPECT_EQ(load_points(file).size(), 40u);
+      continue;
+    }
+    EXPECT_TRUE(throws_error([&] { load_points(file); }, ErrorKind::BadInput, {file, "count does not match"})) << count;
+  }
+  std::string rows;
+  for (std::size_t i = 0; i < points.size(); ++i)
+    rows += std::to_string(points.point(i)[0]) + " " + std::to_string(points.point(i)[1]) + " " +
+            std::to_string(points.point(i)[2]) + "\n";
+  const std::string ascii = kLegacyHead + "ASCII\nDATASET POLYDATA\n";
+  EXPECT_EQ(load_points(write_file("a.vtk", ascii + "POINTS 40 double\n" + rows + "VERTICES 1 2\n1 0\n")).size(), 40u);
+  EXPECT_EQ(load_points(write_file("e.vtk", ascii + "POINTS 40 double\n" + rows)).size(), 40u);
+  EXPECT_TRUE(rejects("a39.vtk", ascii + "POINTS 39 double\n" + rows, {"line 5: POINTS 39", "count does not match"}));
+  EXPECT_TRUE(rejects("a41.vtk", ascii + "POINTS 41 double\n" + rows + "VERTICES 1 2\n", {"'VERTICES'"}));
+}
+
 }  // namespace
 }  // namespace simjoin::testing

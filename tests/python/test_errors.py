@@ -65,3 +65,9 @@ def test_out_of_memory_raises_memory_error():
         "    print('MemoryError:', error)\n")
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert result.stdout.strip() == "MemoryError: out of host memory", result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("cpu_engine", ["cpu-grid", "cpu-bruteforce"])
+def test_negative_device_is_refused_by_cpu_engines_too(cpu_engine):
+    with pytest.raises(ValueError, match=r"devices must be GPU ordinals.*got -1"):
+        simjoin.join(POINTS, 0.1, engine=cpu_engine, devices=[-1])

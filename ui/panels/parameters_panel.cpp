@@ -25,13 +25,15 @@ constexpr int kSliderDigits = 3;
 constexpr int kAllGpus = -2;  // device combo data: every GPU
 
 // Slider position <-> eps on a log scale over [low, high]; eps outside pins the slider to an end.
+// In logarithms: a range from a subnormal to near 1e308 has a ratio beyond the doubles.
 int eps_to_slider(double eps, double low, double high) {
-  const double t = std::log(eps / low) / std::log(high / low);
+  const double t = (std::log(eps) - std::log(low)) / (std::log(high) - std::log(low));
   return static_cast<int>(std::lround(std::clamp(std::isfinite(t) ? t : 0.0, 0.0, 1.0) * kSliderSteps));
 }
 
 double slider_to_eps(int position, double low, double high) {
-  return low * std::pow(high / low, double(position) / kSliderSteps);
+  const double t = double(position) / kSliderSteps;
+  return std::exp(std::log(low) + t * (std::log(high) - std::log(low)));
 }
 
 // Every engine of the registry; one that cannot run here is greyed out and not selectable, and its
