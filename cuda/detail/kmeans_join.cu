@@ -13,7 +13,7 @@ namespace {
 constexpr int kBlocksPerMultiprocessor = 2;
 
 struct GroupedView {
-  const float* coords;        // the coordinates of entries from first_entry on
+  const float* coords;  // the coordinates of entries from first_entry on
   std::uint64_t first_entry;
   const std::uint32_t* ids;
   const unsigned long long* part_begin;
@@ -22,8 +22,8 @@ struct GroupedView {
 };
 
 GroupedView view(const PartitionedPoints& p, const GatheredRange& gathered) {
-  return {gathered.coords.data(), gathered.first_entry, p.grouped_ids.data(), p.part_begin.data(), p.list_begin.data(),
-          p.lists.data()};
+  return {gathered.coords.data(), gathered.first_entry, p.grouped_ids.data(),
+          p.part_begin.data(),    p.list_begin.data(),  p.lists.data()};
 }
 
 // The highest partition in both ascending lists.
@@ -74,8 +74,8 @@ __global__ void __launch_bounds__(tile::kThreads, kBlocksPerMultiprocessor)
     const unsigned rows = unsigned(rest_a < tile::kTile ? rest_a : tile::kTile);
     const unsigned cols = unsigned(rest_b < tile::kTile ? rest_b : tile::kTile);
     float acc[tile::kPerThread][tile::kPerThread];
-    tile::distances(shared, a.coords + (row0 - a.first_entry) * stride, rows, b.coords + (col0 - b.first_entry) * stride,
-                    cols, stride, acc);
+    tile::distances(shared, a.coords + (row0 - a.first_entry) * stride, rows,
+                    b.coords + (col0 - b.first_entry) * stride, cols, stride, acc);
     unsigned long long mask = tile::within(acc, test.band.reject);
     if (mask) {
       const bool diagonal = self && ta == tb;

@@ -222,8 +222,8 @@ void group_entries(PartitionedPoints& result, std::uint64_t n, std::uint64_t k) 
   DeviceBuffer<unsigned long long> cursor(k + 1, "partition cursors");
   SIMJOIN_CUDA_CHECK(cudaMemcpy(cursor.data(), result.part_begin.data(), cursor.bytes(), cudaMemcpyDeviceToDevice));
   result.grouped_ids = DeviceBuffer<std::uint32_t>(result.entries, "grouped point ids");
-  scatter_kernel<<<blocks_for(n, kThreads), kThreads>>>(std::uint32_t(n), result.list_begin.data(),
-                                                        result.lists.data(), cursor.data(), result.grouped_ids.data());
+  scatter_kernel<<<blocks_for(n, kThreads), kThreads>>>(std::uint32_t(n), result.list_begin.data(), result.lists.data(),
+                                                        cursor.data(), result.grouped_ids.data());
   SIMJOIN_CUDA_CHECK_LAUNCH();
   result.part_begin_host.resize(k + 1);
   result.part_begin.download(result.part_begin_host.data(), k + 1);
@@ -234,8 +234,8 @@ void gather_entries(const PartitionedPoints& parts, std::size_t stride, std::uin
                     float* out) {
   const std::uint64_t count = last - first;
   if (count == 0) return;
-  gather_kernel<<<blocks_for(count * (stride / 4), kThreads), kThreads>>>(
-      parts.source, unsigned(stride), parts.grouped_ids.data() + first, count, out);
+  gather_kernel<<<blocks_for(count * (stride / 4), kThreads), kThreads>>>(parts.source, unsigned(stride),
+                                                                          parts.grouped_ids.data() + first, count, out);
   SIMJOIN_CUDA_CHECK_LAUNCH();
 }
 }  // namespace

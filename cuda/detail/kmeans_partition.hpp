@@ -27,7 +27,7 @@ struct PartitionedPoints {
   const float* source = nullptr;            // the points that grouped_ids number, stride floats each
   std::uint64_t source_rows = 0;
   std::size_t source_stride = 0;
-  DeviceBuffer<float> source_copy;          // owns `source` where it was copied from another GPU
+  DeviceBuffer<float> source_copy;  // owns `source` where it was copied from another GPU
   double replication_seconds = 0, sort_seconds = 0;
 };
 

@@ -3,8 +3,8 @@
 #include <cstdio>
 
 #include "cuda/detail/kmeans_join.hpp"
-#include "cuda/engines/gpu_bruteforce.hpp"
 #include "cuda/detail/multi_device.hpp"
+#include "cuda/engines/gpu_bruteforce.hpp"
 
 namespace simjoin::gpu {
 
@@ -78,8 +78,8 @@ bool partitions_prune(const PartitionedPoints& a, const PartitionedPoints& b, bo
   const double copies_per_point = double(a.entries + (self ? 0 : b.entries)) / double(n_a + (self ? 0 : n_b));
   char per_point[32];
   std::snprintf(per_point, sizeof per_point, "%.2f", copies_per_point);
-  const std::string copies = std::to_string(a.entries - n_a + (self ? 0 : b.entries - n_b)) + " copies (" +
-                             per_point + " partitions a point)";
+  const std::string copies =
+      std::to_string(a.entries - n_a + (self ? 0 : b.entries - n_b)) + " copies (" + per_point + " partitions a point)";
   if (!a.listed || !b.listed) {
     stats.notes.push_back("replication counted " + copies +
                           ", too many to list in the GPU's memory: the whole set was joined by the brute force");
