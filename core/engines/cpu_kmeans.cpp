@@ -289,13 +289,14 @@ void note_partitions(const PlacedPoints& placed, const PartitionGrids& indexed, 
   if (!indexed.grids.empty()) stats.notes.push_back(indexed_dims_note(indexed.grids));
 }
 
-// Where the copies make the partitions compare more than this share of the whole set's pairs (data
-// without separated clusters at a wide eps), the whole set is joined by the nested loop instead: it
-// compares each pair once, vectorised, where the partitions would compare many pairs several times
-// and their grids, in many dimensions, prune little.
-constexpr double kPruningShare = 0.5;
+// Where the copies make the partitions hold more than this many times the whole set's pairs (data
+// without separated clusters at a wide eps), the whole set is joined by the nested loop instead: the
+// grids inside the partitions would meet each pair in many partitions, and in many dimensions prune
+// little, where the nested loop compares each pair once, vectorised. Below it the grids' pruning
+// inside each partition can still win (one partition holds exactly the whole set's pairs).
+constexpr double kReplicationLimit = 4;
 
-// The pairs the partitions compare, against the whole set's; a note where they cannot prune.
+// The pairs the partitions hold, against the whole set's; a note where they cannot prune.
 bool partitions_prune(const PlacedPoints& placed, std::size_t k, bool self, std::size_t n_a, std::size_t n_q,
                       RunStats& stats) {
   const Grouped& other = placed.queries(self);
@@ -306,10 +307,10 @@ bool partitions_prune(const PlacedPoints& placed, std::size_t k, bool self, std:
     compared += self ? size_a * (size_a - 1) / 2 : size_a * size_q;
   }
   const double whole = self ? double(n_a) * double(n_a - 1) / 2 : double(n_a) * double(n_q);
-  if (compared <= kPruningShare * whole) return true;
-  stats.notes.push_back("the partitions with their copies would compare " + std::to_string(std::uint64_t(compared)) +
-                        " pairs, " + std::to_string(int(100 * compared / whole)) +
-                        " % of the whole set's: KMEANS-JOIN cannot prune this data at this eps, so the whole "
+  if (compared <= kReplicationLimit * whole) return true;
+  stats.notes.push_back("the partitions with their copies hold " + std::to_string(std::uint64_t(compared)) +
+                        " pairs, " + std::to_string(int(compared / whole)) +
+                        " times the whole set's: KMEANS-JOIN cannot prune this data at this eps, so the whole "
                         "set was joined by the nested loop (cpu-nlj)");
   return false;
 }
