@@ -27,7 +27,6 @@ static_assert(tile::kTile == kTile && norm_tile::kTile == kTile && tile::kThread
 // pair within eps^2 plus the band a candidate, re-checked one at a time: a band up to eps^2 / 8 is
 // taken at once; one up to eps^2 where a sample finds at most 1/128 of the pairs within eps^2 plus
 // twice the band (a re-check costs about as much as a hundred tensor-core tests).
-constexpr std::size_t kTensorMinDims = 5;
 constexpr float kBandTakenAtOnce = 1.0f / 8;
 constexpr float kBandLimit = 1;
 constexpr double kMaxCandidateShare = 1.0 / 128;

@@ -22,6 +22,9 @@ class GpuBruteForceEngine final : public GpuEngine {
   void join(GpuRun& run) const override;
 };
 
+// From this many dimensions on the distance tests run on tensor cores (gpu_bruteforce.cu says why).
+inline constexpr std::size_t kTensorMinDims = 5;
+
 // The brute force's join of the run's points, uploaded with rows padded to a multiple of 4 floats:
 // also gpu-kmeans' join where its partitions cannot prune.
 void join_all_pairs(GpuRun& run, const DeviceInputs& device);

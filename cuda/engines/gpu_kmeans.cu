@@ -64,16 +64,17 @@ void join_on_devices(GpuRun& run, const DeviceExact& exact, const PartitionedPoi
   stats.compared_pairs += work.compared;
 }
 
-// Whether joining the partitions compares fewer pairs than kPruningShare of the whole set's. On data
-// without separated clusters (a manifold, wide overlapping components) a wide eps copies most points
-// into many partitions, which then compare about as many pairs as the whole set holds, or more; the
-// brute force's all-pairs kernel, on tensor cores from 5 dimensions, tests about three times as many
-// pairs a second as the partition kernel (docs/benchmarks.md, "Data without clusters"), so the whole
-// set is joined by it instead. Notes say which, with the counts that explain it.
-constexpr double kPruningShare = 0.25;
+// Whether joining the partitions compares fewer pairs than the brute force's join of the whole set
+// would take the time of. On data without separated clusters (a manifold, wide overlapping components)
+// a wide eps copies most points into many partitions, which then compare about as many pairs as the
+// whole set holds, or more; the whole set is then joined by the brute force's all-pairs kernel, which
+// from kTensorMinDims on runs on tensor cores at about twice the partition kernel's rate a pair
+// (docs/benchmarks.md, "Data without clusters"), below that on the same CUDA-core tiles. Notes say
+// which, with the counts that explain it.
+double pruning_share(std::size_t dims) { return dims >= kTensorMinDims ? 0.5 : 1.0; }
 
 bool partitions_prune(const PartitionedPoints& a, const PartitionedPoints& b, bool self, std::size_t k,
-                      RunStats& stats) {
+                      std::size_t dims, RunStats& stats) {
   const std::uint64_t n_a = a.source_rows, n_b = b.source_rows;
   const double copies_per_point = double(a.entries + (self ? 0 : b.entries)) / double(n_a + (self ? 0 : n_b));
   char per_point[32];
@@ -87,7 +88,7 @@ bool partitions_prune(const PartitionedPoints& a, const PartitionedPoints& b, bo
   }
   const double whole = self ? double(n_a) * double(n_a - (n_a > 0)) / 2 : double(n_a) * double(n_b);
   const double compared = double(partition_work(a, b, self ? JoinShape::Self : JoinShape::Cross, k).compared);
-  if (compared <= kPruningShare * whole) return true;
+  if (compared <= pruning_share(dims) * whole) return true;
   stats.notes.push_back("replication made " + copies + "; the partitions would compare " +
                         std::to_string(std::uint64_t(compared)) + " pairs, " +
                         std::to_string(int(100 * compared / whole)) +
@@ -153,7 +154,7 @@ void GpuKMeansEngine::join(GpuRun& run) const {
   stats.add_phase("sort", parts_a.sort_seconds + parts_b_own.sort_seconds);
   stats.replicated_points = (parts_a.entries - a.size()) + (self ? 0 : parts_b.entries - device.b.n);
 
-  if (!replicate_ || partitions_prune(parts_a, parts_b, self, k, stats)) {
+  if (!replicate_ || partitions_prune(parts_a, parts_b, self, k, a.dims(), stats)) {
     join_on_devices(run, device.exact, parts_a, parts_b, k, stride);
   } else {
     join_all_pairs(run, device);
