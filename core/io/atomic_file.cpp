@@ -207,9 +207,4 @@ void remove_temporaries_before_exit() {
   release_discarded_space_after_exit();
 }
 
-void remove_temporaries_in_signal_handler() {
-  for (Slot& slot : live_temporaries)
-    if (slot.state.load() == kLive) ::unlink(slot.path);
-}
-
 }  // namespace simjoin

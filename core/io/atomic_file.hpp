@@ -2,7 +2,7 @@
 // A file written under a temporary name beside its target (.NAME.XXXXXX.tmp, same directory, so the
 // rename stays on one file system) and renamed onto the target only once complete. Until then a file
 // already of the target's name is untouched; a temporary never committed is removed when the object
-// goes, and by remove_temporaries_in_signal_handler() when a signal ends the process first.
+// goes, and by remove_temporaries_before_exit() when a signal ends the process first.
 #include <string>
 
 namespace simjoin {
@@ -59,9 +59,5 @@ bool commits_refused();
 // Removes every temporary not yet committed, leaving the space of large ones to the helper of
 // release_discarded_space_after_exit(): for a thread about to end the process with _exit().
 void remove_temporaries_before_exit();
-
-// Unlinks every temporary not yet committed, using only async-signal-safe calls: for a signal handler
-// about to end the process.
-void remove_temporaries_in_signal_handler();
 
 }  // namespace simjoin

@@ -76,18 +76,6 @@ TEST_F(AtomicFileTest, DevicesAreWrittenDirectly) {
   EXPECT_TRUE(S_ISCHR(info.st_mode));
 }
 
-TEST_F(AtomicFileTest, SignalHandlerRemovalUnlinksLiveTemporariesOnly) {
-  const std::string target = write_file("p.npy", "old");
-  AtomicFile committed(path("done.npy"));
-  committed.commit();
-  AtomicFile live(target);
-  write_all(live.descriptor(), "partial");
-  remove_temporaries_in_signal_handler();
-  EXPECT_FALSE(std::filesystem::exists(live.written_path()));
-  EXPECT_EQ(entries(), (std::vector<std::string>{"done.npy", "p.npy"}));
-  EXPECT_EQ(read_whole_file(target), "old");
-}
-
 TEST_F(AtomicFileTest, UnwritableDirectoryNamesTheTarget) {
   const std::string target = path("missing/out.bin");
   EXPECT_TRUE(throws_error([&] { AtomicFile file(target); }, ErrorKind::BadInput, {target, "cannot create"}));
