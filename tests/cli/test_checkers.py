@@ -4,9 +4,9 @@
 - scripts/real-coordinates-check, over a stand-in `simjoin` that counts the pairs with SciPy itself
   and plants one more for the engine named "planted", and exits 2 for "absent" (an engine that cannot
   run here: reported as skipped, a failure only with --require-all);
-- scripts/bench-compare, over stand-ins that write `simjoin bench`'s JSON with a chosen pair count
-  and exit code: a count differing between the two builds, or a run's exit 5 (exact engines
-  disagreeing), must fail it.
+- scripts/bench-compare, over stand-ins that write `simjoin bench`'s JSON with a chosen pair count,
+  time and exit code: a count differing between the two builds, a run's exit 5 (exact engines
+  disagreeing), or a candidate more than 5 % slower must fail it; 4 % slower passes.
 
 About 3 s. Exit 77 (a skip) where the interpreter has no SciPy.
   test_checkers.py [PYTHON]
@@ -39,7 +39,7 @@ BENCH_SIMJOIN = """#!{python}
 import json
 import sys
 args = sys.argv[1:]
-json.dump({{"results": [{{"engine": "cpu-grid", "pairs": {pairs}, "exact": True}},
+json.dump({{"results": [{{"engine": "cpu-grid", "pairs": {pairs}, "exact": True, "seconds": [{seconds}] * 3}},
                         {{"engine": "cpu-kmeans-approx", "pairs": {pairs} - 7, "exact": False}}]}},
           open(args[args.index("--json") + 1], "w"))
 print("cpu-grid  {pairs} pairs")
@@ -79,15 +79,19 @@ def bench_compare(folder):
     out = pathlib.Path(folder) / "out"
     script = [str(ROOT / "scripts" / "bench-compare")]
     line = ["--input x.npy --eps 0.1 --engines cpu-grid,cpu-kmeans-approx"]
-    same = stand_in(folder, "same", BENCH_SIMJOIN.format(python=PYTHON, pairs=1000, status=0))
-    other = stand_in(folder, "other", BENCH_SIMJOIN.format(python=PYTHON, pairs=1001, status=0))
-    disagree = stand_in(folder, "disagree", BENCH_SIMJOIN.format(python=PYTHON, pairs=1000, status=5))
+    def bench(name, pairs=1000, status=0, seconds=0.1):
+        return stand_in(folder, name, BENCH_SIMJOIN.format(python=PYTHON, pairs=pairs, status=status, seconds=seconds))
+
+    same, other, disagree = bench("same"), bench("other", pairs=1001), bench("disagree", status=5)
+    slower, within = bench("slower", seconds=0.106), bench("within", seconds=0.104)
     env = {"OUT": str(out)}
     for reference, candidate, code, text, what in [
         (same, same, 0, "pair counts agree between the builds", "equal builds pass"),
         (same, other, 1, "cpu-grid counted 1000 pairs in the reference build, 1001 in the candidate",
          "a planted count difference between the builds fails"),
-        (same, disagree, 1, "candidate: exit 5, its exact engines disagree", "an engine's exit 5 fails"),
+        (same, disagree, 1, "candidate (a): exit 5, its exact engines disagree", "an engine's exit 5 fails"),
+        (same, slower, 1, "cpu-grid is 6.0 % slower in the candidate", "a candidate 6 % slower fails"),
+        (same, within, 0, "no engine is more than 0.05 slower", "a candidate 4 % slower passes"),
     ]:
         result = subprocess.run(script + [reference, candidate] + line, capture_output=True, text=True, timeout=120,
                                 env=dict(os.environ, SIMJOIN_PYTHON=PYTHON, **env))
