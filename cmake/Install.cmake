@@ -79,7 +79,7 @@ set_target_properties(simjoin_core PROPERTIES EXPORT_NAME core)
 target_include_directories(simjoin_core INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/simjoin>)
 install(TARGETS simjoin_core EXPORT SimjoinTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT development)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/core/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/simjoin/core
-        COMPONENT development FILES_MATCHING PATTERN "*.hpp" PATTERN "vtkio" EXCLUDE)
+        COMPONENT development FILES_MATCHING PATTERN "*.hpp" PATTERN "vtkio" EXCLUDE PATTERN "detail" EXCLUDE)
 set(config_dir ${CMAKE_INSTALL_LIBDIR}/cmake/Simjoin)
 install(EXPORT SimjoinTargets NAMESPACE Simjoin:: DESTINATION ${config_dir} COMPONENT development)
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/SimjoinConfig.cmake.in

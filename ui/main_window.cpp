@@ -24,8 +24,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "core/io/load_points.hpp"
 #include "core/points/pca_axes.hpp"
-#include "core/vtkio/load_points.hpp"
 #include "ui/export/image_export.hpp"
 #include "ui/lessons/open_lesson.hpp"
 #include "ui/panels/charts_tab.hpp"

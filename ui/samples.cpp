@@ -8,8 +8,8 @@
 #include <QTemporaryDir>
 
 #include "core/base/error.hpp"
+#include "core/io/load_points.hpp"
 #include "core/points/generators.hpp"
-#include "core/vtkio/load_points.hpp"
 
 namespace simjoin::ui {
 

@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "app/cli/terminal_progress.hpp"
-#include "core/vtkio/load_points.hpp"
+#include "core/io/load_points.hpp"
 
 namespace simjoin::cli {
 

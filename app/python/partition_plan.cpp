@@ -6,7 +6,7 @@
 #include "app/python/owning_array.hpp"
 #include "core/base/error.hpp"
 #include "core/base/parallel.hpp"
-#include "core/engines/cpu_kmeans.hpp"
+#include "core/engines/kmeans_placement.hpp"
 #include "core/frame/join_frame.hpp"
 #include "core/numeric/numeric_rules.hpp"
 #include "core/points/kmeans.hpp"

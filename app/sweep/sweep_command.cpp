@@ -8,7 +8,7 @@
 #include "core/base/error.hpp"
 #include "core/io/cancel_signals.hpp"
 #include "core/io/file_io.hpp"
-#include "core/vtkio/load_points.hpp"
+#include "core/io/load_points.hpp"
 #include "ui/charts/chart_export.hpp"
 #include "ui/charts/sweep_chart.hpp"
 #include "ui/charts/sweep_csv.hpp"

@@ -4,7 +4,7 @@
 #include <optional>
 
 #include "core/base/parallel.hpp"
-#include "core/engines/grid_join.hpp"
+#include "core/engines/detail/grid_join.hpp"
 
 namespace simjoin {
 

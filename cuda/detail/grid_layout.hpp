@@ -1,13 +1,13 @@
 #pragma once
 // Host-side shape of the epsilon-grid of gpu-grid: cell width (grid_cell_width, core/numeric/numeric_rules.hpp,
 // the same as cpu-grid's), which dimensions are indexed, and the cell coordinates
-// (core/engines/grid_cell_order.hpp). Pure arithmetic, so it is tested without a GPU.
+// (core/numeric/grid_cell_order.hpp). Pure arithmetic, so it is tested without a GPU.
 #include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "core/engines/grid_cell_order.hpp"
+#include "core/numeric/grid_cell_order.hpp"
 #include "core/points/point_set.hpp"
 
 namespace simjoin::gpu {

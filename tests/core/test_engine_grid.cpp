@@ -7,10 +7,10 @@
 #include <tuple>
 
 #include "core/engines/cpu_grid.hpp"
-#include "core/engines/grid_cell_order.hpp"
-#include "core/engines/grid_cell_sort.hpp"
-#include "core/engines/grid_join.hpp"
+#include "core/engines/detail/grid_cell_sort.hpp"
+#include "core/engines/detail/grid_join.hpp"
 #include "core/frame/join_frame.hpp"
+#include "core/numeric/grid_cell_order.hpp"
 #include "tests/core/grid_check.hpp"
 #include "tests/core/grid_outliers.hpp"
 #include "tests/core/oracle_check.hpp"

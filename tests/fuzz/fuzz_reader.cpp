@@ -11,7 +11,7 @@
 #include <string>
 
 #include "core/base/error.hpp"
-#include "core/vtkio/load_points.hpp"
+#include "core/io/load_points.hpp"
 
 namespace {
 

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "core/vtkio/load_points.hpp"
+#include "core/io/load_points.hpp"
 #include "tests/io/temp_dir.hpp"
 
 namespace simjoin::testing {

@@ -2,7 +2,7 @@
 // it, and every file of valid/ loads exactly the points it holds.
 #include <filesystem>
 
-#include "core/vtkio/load_points.hpp"
+#include "core/io/load_points.hpp"
 #include "tests/io/temp_dir.hpp"
 
 namespace simjoin::testing {

@@ -6,7 +6,7 @@
 #include <random>
 
 #include "core/io/las_reader.hpp"
-#include "core/vtkio/load_points.hpp"
+#include "core/io/load_points.hpp"
 #include "tests/core/oracle_check.hpp"
 #include "tests/io/binary_bytes.hpp"
 #include "tests/io/reader_test.hpp"

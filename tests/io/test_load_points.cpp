@@ -3,8 +3,8 @@
 #include <chrono>
 #include <filesystem>
 
+#include "core/io/load_points.hpp"
 #include "core/io/npy.hpp"
-#include "core/vtkio/load_points.hpp"
 #include "tests/core/oracle_check.hpp"
 #include "tests/io/temp_dir.hpp"
 

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <random>
 
+#include "core/io/load_points.hpp"
 #include "core/io/ply_reader.hpp"
-#include "core/vtkio/load_points.hpp"
 #include "tests/core/oracle_check.hpp"
 #include "tests/io/binary_bytes.hpp"
 #include "tests/io/reader_test.hpp"

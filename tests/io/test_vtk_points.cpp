@@ -14,7 +14,7 @@
 #include <cstdlib>
 #include <limits>
 
-#include "core/vtkio/load_points.hpp"
+#include "core/io/load_points.hpp"
 #include "core/vtkio/vtk_points.hpp"
 #include "tests/core/oracle_check.hpp"
 #include "tests/io/temp_dir.hpp"

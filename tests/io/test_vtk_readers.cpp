@@ -10,8 +10,8 @@
 
 #include "core/base/error.hpp"
 #include "core/base/run_control.hpp"
+#include "core/io/load_points.hpp"
 #include "core/io/vtk_xml_data.hpp"
-#include "core/vtkio/load_points.hpp"
 #include "tests/core/oracle_check.hpp"
 #include "tests/io/binary_bytes.hpp"
 #include "tests/io/reader_test.hpp"

@@ -36,6 +36,7 @@ LAYERS = {
     "ui/run": ("ui/run/run_staleness.cpp", "<QString>"),
     "ui": ("ui/views/grid_layers.cpp", '"ui/run/run_controller.hpp"'),
     "app/cli": ("app/cli/cmd_info.cpp", '"cuda/gpu_engines.hpp"'),
+    "app/python": ("app/python/partition_plan.cpp", '"core/engines/kmeans_placement.hpp"'),
     "app/sweep": ("app/sweep/main.cpp", '"ui/charts/sweep_chart.hpp"'),
     "ui/step_through": ("ui/step_through/step_through_tab.cpp", '"ui/workbench/workbench.hpp"'),
 }
@@ -46,9 +47,9 @@ PLANTED = [
     ("core", "<ui/run/run_request.hpp>", True),
     ("core", '"core/../ui/run/run_request.hpp"', True),
     ("core", '"../../ui/run/run_request.hpp"', False),
-    ("core", '"../vtkio/load_points.hpp"', False),
+    ("core", '"../vtkio/vtk_points.hpp"', False),
     ("core", '"cuda/gpu_engines.hpp"', True),
-    ("core", '"core/vtkio/load_points.hpp"', True),
+    ("core", '"core/vtkio/vtk_points.hpp"', True),
     ("core", '"tests/core/oracle_check.hpp"', True),
     ("core", "<QString>", True),
     ("cuda", '"ui/run/run_request.hpp"', True),
@@ -69,11 +70,20 @@ PLANTED = [
     ("app/sweep", '"ui/views/view_layers.hpp"', True),
     ("app/sweep", '"cuda/detail/gpu_engine.hpp"', True),
     ("app/sweep", '"tests/core/oracle_check.hpp"', True),
+    # core's private side: the engines' building blocks (core/engines/detail/), from every layer above.
+    ("cuda", '"core/engines/detail/epsilon_grid.hpp"', True),
+    ("ui", '"core/engines/detail/grid_join.hpp"', True),
+    ("ui", '"../../core/engines/detail/point_rows.hpp"', False),
+    ("ui/step_through", '"core/engines/detail/grid_join.hpp"', True),
+    ("app/cli", '"core/engines/detail/grid_cost.hpp"', True),
+    ("app/sweep", '"core/engines/detail/point_rows.hpp"', True),
+    ("app/python", '"core/engines/detail/point_rows.hpp"', True),
     # Rooms of one library: check-layers alone.
     ("core", '"core/join/engine.hpp"', False),
     ("core", '"core/run/run_engine.hpp"', False),
     ("ui", '"ui/panels/parameters_panel.hpp"', False),
     ("ui/step_through", '"ui/main_window.hpp"', False),
+    ("core", '"core/engines/detail/grid_join.hpp"', False),  # simjoin_core sees its private side
 ]
 
 

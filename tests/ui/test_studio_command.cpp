@@ -16,10 +16,10 @@
 #include <set>
 
 #include "core/frame/join_frame.hpp"
+#include "core/io/load_points.hpp"
 #include "core/io/point_writers.hpp"
 #include "core/points/eps_estimate.hpp"
 #include "core/points/point_set.hpp"
-#include "core/vtkio/load_points.hpp"
 #include "tests/ui/run/test_run_support.hpp"
 
 using namespace simjoin;

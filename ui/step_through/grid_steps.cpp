@@ -1,9 +1,9 @@
-// GPU-SJ replayed cell by cell, with the epsilon-grid join cpu-grid runs (core/engines/grid_join.hpp):
+// GPU-SJ replayed cell by cell, with the epsilon-grid join cpu-grid runs (core/engines/grid_cell_search.hpp):
 // the same grid, cell order and unicomp rule as gpu-grid, on the CPU.
 #include <cstdlib>
 #include <string>
 
-#include "core/engines/grid_join.hpp"
+#include "core/engines/grid_cell_search.hpp"
 #include "core/frame/join_frame.hpp"
 #include "ui/step_through/join_steps.hpp"
 #include "ui/step_through/replay.hpp"
@@ -46,15 +46,12 @@ StepThrough grid_join_steps(const PointSet& points, double eps) {
   run.algorithm = "GPU-SJ";
   run.engine = "cpu-grid";
   replay_in_frame(run.points, run.eps, [&](const JoinInputs& in, const JoinParams& params) {
-    const GridJoin join(PointRows(*in.a), PointRows(*in.a), true, in, params);
-    const GridStructure& grid = join.grid().structure();
+    const GridCellSearch search(in, params);
+    const GridStructure& grid = search.cells();
     const std::size_t m = grid.indexed_dims.size();
     const ExactPairTest is_pair = in.pair_test();
     StepCounters counters;
-    // The tasks come in cell order, a cell's queries split over consecutive tasks.
-    const std::vector<GridTask> tasks = join.tasks(true);
-    for (std::size_t t = 0; t < tasks.size();) {
-      const std::uint32_t cell = tasks[t].cell;
+    for (std::uint32_t cell = 0; cell < grid.cell_count(); ++cell) {
       JoinStep step;
       step.kind = StepKind::CellSearch;
       step.state = cell;
@@ -62,11 +59,10 @@ StepThrough grid_join_steps(const PointSet& points, double eps) {
                         grid.point_order.begin() + grid.cell_end[cell]);
       neighbour_points(grid, cell, step);
       const std::uint64_t pairs_before = counters.pairs;
-      for (; t < tasks.size() && tasks[t].cell == cell; ++t)
-        counters.distance_tests += join.run(tasks[t], [&](std::uint32_t q, std::uint32_t p, float d2) {
-          ++counters.candidates;
-          counters.pairs += is_pair(d2, p, q);
-        });
+      counters.distance_tests += search.search(cell, [&](std::uint32_t q, std::uint32_t p, float d2) {
+        ++counters.candidates;
+        counters.pairs += is_pair(d2, p, q);
+      });
       step.counters = counters;
       step.text = "cell " + cell_name(&grid.cell_coords[cell * m], m) + ": its " + std::to_string(step.focus.size()) +
                   " points search their own cell and " + std::to_string(step.searched.size()) +
@@ -74,7 +70,7 @@ StepThrough grid_join_steps(const PointSet& points, double eps) {
                   " to their own cells; " + std::to_string(counters.pairs - pairs_before) + " new pairs";
       run.steps.push_back(std::move(step));
     }
-    run.notes.push_back(join.grid().choice());
+    run.notes.push_back(search.choice());
     const JoinFrame frame(run.points, nullptr, run.eps);
     run.indexed_dims = grid.indexed_dims;
     for (std::size_t s = 0; s < m; ++s)

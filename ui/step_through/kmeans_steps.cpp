@@ -5,8 +5,8 @@
 #include <cstdio>
 
 #include "core/base/error.hpp"
-#include "core/engines/cpu_kmeans.hpp"
-#include "core/engines/grid_join.hpp"
+#include "core/engines/grid_cell_search.hpp"
+#include "core/engines/kmeans_placement.hpp"
 #include "core/frame/join_frame.hpp"
 #include "core/points/kmeans.hpp"
 #include "ui/step_through/join_steps.hpp"
@@ -132,11 +132,10 @@ void add_partition_joins(StepThrough& run, const JoinInputs& in, const JoinParam
       if (run.rounds.back().membership[p] == c) step.focus.push_back(p);
     const std::size_t own = step.focus.size();
     append_received(run, c, step.focus);
-    const PointRows rows(*in.a, step.focus.data(), step.focus.size());
-    const GridJoin join(rows, rows, true, in, params);
+    const GridCellSearch search(in, params, &step.focus);
     const std::uint64_t pairs_before = counters.pairs;
-    for (const GridTask& task : join.tasks())
-      counters.distance_tests += join.run(task, [&](std::uint32_t row_q, std::uint32_t row_a, float d2) {
+    for (std::uint32_t cell = 0; cell < search.cells().cell_count(); ++cell)
+      counters.distance_tests += search.search(cell, [&](std::uint32_t row_q, std::uint32_t row_a, float d2) {
         ++counters.candidates;
         const std::uint32_t p = step.focus[row_a], q = step.focus[row_q];
         if (is_pair(d2, p, q) && highest_shared(lists[p], lists[q]) == c) ++counters.pairs;

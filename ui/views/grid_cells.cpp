@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "core/base/error.hpp"
-#include "core/engines/grid_cell_order.hpp"
+#include "core/numeric/numeric_rules.hpp"
 
 namespace simjoin::ui {
 

@@ -1,6 +1,6 @@
 #pragma once
 // The epsilon-grid of the viewed plane, as the Grid view draws it: cells `width` wide along the two
-// viewed axes, identified by integer coordinates (core/engines/grid_cell_order.hpp's cell_floor),
+// viewed axes, identified by integer coordinates (cell_floor, core/numeric/numeric_rules.hpp),
 // so that far outliers add cells of their own but never widen the others. Any 2-D projection of a
 // join is a valid index for it (a projection never lengthens a distance), so this grid can be shown
 // for every data set, whatever the engine's own grid indexes.

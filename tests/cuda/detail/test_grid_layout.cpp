@@ -5,7 +5,7 @@
 #include <cmath>
 #include <random>
 
-#include "core/engines/epsilon_grid.hpp"
+#include "core/engines/detail/epsilon_grid.hpp"
 #include "core/frame/join_frame.hpp"
 #include "cuda/detail/grid_layout.hpp"
 #include "tests/core/oracle_check.hpp"

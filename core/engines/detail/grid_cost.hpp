@@ -6,7 +6,7 @@
 #include <string>
 
 #include "core/base/run_control.hpp"
-#include "core/engines/point_rows.hpp"
+#include "core/engines/detail/point_rows.hpp"
 #include "core/join/run_stats.hpp"
 
 namespace simjoin {

@@ -18,7 +18,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/engines/epsilon_grid.hpp"
+#include "core/engines/detail/epsilon_grid.hpp"
 #include "core/join/engine.hpp"
 #include "core/numeric/numeric_rules.hpp"
 

@@ -1,4 +1,4 @@
-#include "core/engines/grid_join.hpp"
+#include "core/engines/detail/grid_join.hpp"
 
 #include <algorithm>
 

@@ -1,12 +1,12 @@
-#include "core/engines/grid_cell_sort.hpp"
+#include "core/engines/detail/grid_cell_sort.hpp"
 
 #include <algorithm>
 #include <bit>
 #include <numeric>
 
 #include "core/base/parallel.hpp"
-#include "core/engines/epsilon_grid.hpp"
-#include "core/engines/grid_cell_order.hpp"
+#include "core/engines/detail/epsilon_grid.hpp"
+#include "core/numeric/grid_cell_order.hpp"
 
 namespace simjoin {
 

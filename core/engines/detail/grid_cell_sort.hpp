@@ -1,10 +1,10 @@
 #pragma once
-// Sorting rows into an epsilon-grid's cells (A, B and G of core/engines/epsilon_grid.hpp), in the cell
+// Sorting rows into an epsilon-grid's cells (A, B and G of core/engines/detail/epsilon_grid.hpp), in the cell
 // order of grid_cell_order.hpp.
 #include <vector>
 
 #include "core/base/run_control.hpp"
-#include "core/engines/point_rows.hpp"
+#include "core/engines/detail/point_rows.hpp"
 #include "core/join/run_stats.hpp"
 
 namespace simjoin {

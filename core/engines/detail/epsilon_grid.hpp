@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/base/run_control.hpp"
-#include "core/engines/point_rows.hpp"
+#include "core/engines/detail/point_rows.hpp"
 #include "core/join/run_stats.hpp"
 #include "core/numeric/numeric_rules.hpp"
 

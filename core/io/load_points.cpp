@@ -1,4 +1,4 @@
-#include "core/vtkio/load_points.hpp"
+#include "core/io/load_points.hpp"
 
 #include <algorithm>
 #include <filesystem>

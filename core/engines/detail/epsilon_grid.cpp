@@ -1,4 +1,4 @@
-#include "core/engines/epsilon_grid.hpp"
+#include "core/engines/detail/epsilon_grid.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -7,9 +7,9 @@
 #include <numeric>
 
 #include "core/base/parallel.hpp"
-#include "core/engines/grid_cell_order.hpp"
-#include "core/engines/grid_cell_sort.hpp"
-#include "core/engines/grid_cost.hpp"
+#include "core/engines/detail/grid_cell_sort.hpp"
+#include "core/engines/detail/grid_cost.hpp"
+#include "core/numeric/grid_cell_order.hpp"
 
 namespace simjoin {
 

@@ -1,5 +1,5 @@
 #pragma once
-// The order of an epsilon-grid's non-empty cells, shared by cpu-grid (core/engines/epsilon_grid.*)
+// The order of an epsilon-grid's non-empty cells, shared by cpu-grid (core/engines/detail/epsilon_grid.*)
 // and gpu-grid (cuda/engines/gpu_grid.cu): cells are keyed by their integer coordinates, not by a linear
 // id over the bounding box, and sorted as tuples with the last slot most significant. The three
 // cells (x - 1, x, x + 1) of a row along the first slot, the other slots equal, are then adjacent in

@@ -1,4 +1,4 @@
-#include "core/engines/grid_cost.hpp"
+#include "core/engines/detail/grid_cost.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/base/parallel.hpp"
-#include "core/engines/epsilon_grid.hpp"
+#include "core/engines/detail/epsilon_grid.hpp"
 
 namespace simjoin {
 
