@@ -204,7 +204,7 @@ std::optional<SweepRange> parse_sweep_range(const QString& text) {
   const auto to = ui::parse_eps(parts[1]);
   bool ok = false;
   const int steps = parts[2].trimmed().toInt(&ok);
-  if (!from || !to || *to < *from || !ok || steps < 1) return std::nullopt;
+  if (!from || !(*from > 0) || !to || *to < *from || !ok || steps < 1) return std::nullopt;  // log spacing
   return SweepRange{*from, *to, steps};
 }
 
