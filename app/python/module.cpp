@@ -60,9 +60,10 @@ PYBIND11_MODULE(_simjoin, module) {
       py::arg("include_self"), py::arg("devices"), py::arg("progress"));
   // The one rule for eps (core/join/eps_rule.hpp), which the package applies before anything runs.
   module.attr("EPS_RULE") = std::string(kEpsRule);
-  module.def("eps_refusal", [](const std::string& name) { return eps_refusal(name); }, py::arg("name"));
-  module.def("check_eps", [](double eps, const std::string& name) { check_eps(eps, name); }, py::arg("eps"),
-             py::arg("name"));
+  module.def(
+      "eps_refusal", [](const std::string& name) { return eps_refusal(name); }, py::arg("name"));
+  module.def(
+      "check_eps", [](double eps, const std::string& name) { check_eps(eps, name); }, py::arg("eps"), py::arg("name"));
   module.def("fitting_rows", &python::fitting_rows, py::arg("k"));
   module.def("fit_centroids", &python::fit_centroids, py::arg("sample"), py::arg("k"), py::arg("seed"), py::arg("eps"),
              py::arg("low"), py::arg("high"));

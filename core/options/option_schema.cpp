@@ -51,9 +51,7 @@ std::optional<std::pair<std::string_view, std::string_view>> sides(std::string_v
   return std::pair{text.substr(0, x), text.substr(x + 1)};
 }
 
-std::string check_eps(std::string_view text) {
-  return parse_eps(text) ? "" : std::string(kEpsRule);
-}
+std::string check_eps(std::string_view text) { return parse_eps(text) ? "" : std::string(kEpsRule); }
 
 std::string check_k(std::string_view text) {
   return parse_k(text) ? "" : range_reason(0, INT32_MAX) + " (0: automatic)";
@@ -161,12 +159,11 @@ const OptionSpec kDevices{"devices", "N",
                           "GPU ordinals, e.g. --devices 0,1: gpu-grid and gpu-kmeans split the work across them "
                           "(default: every GPU); the other GPU engines run on the first (default: 0)",
                           check_device};
-const OptionSpec kNoUnicomp{
-    "no-unicomp", "", "grid engines: search every neighbour cell from both sides (unicomp off, for comparison)",
-    nullptr};
-const OptionSpec kBatchBytes{"batch-bytes", "B",
-                             "GPU engines: memory of one result batch in bytes (0: the engine chooses)",
-                             check_batch_bytes};
+const OptionSpec kNoUnicomp{"no-unicomp", "",
+                            "grid engines: search every neighbour cell from both sides (unicomp off, for comparison)",
+                            nullptr};
+const OptionSpec kBatchBytes{
+    "batch-bytes", "B", "GPU engines: memory of one result batch in bytes (0: the engine chooses)", check_batch_bytes};
 const OptionSpec kRepeat{
     "repeat", "R", "timed runs of each engine, and of each point of a sweep (their median is reported)", check_repeat};
 const OptionSpec kWarmup{"warmup", "W", "untimed runs before the timed ones", check_warmup};

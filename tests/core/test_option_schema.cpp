@@ -20,8 +20,9 @@ TEST(OptionSchema, EpsIsAFiniteNumberFromZero) {
   EXPECT_EQ(*parse_eps("5e3"), 5000.0);
   EXPECT_EQ(*parse_eps("0"), 0.0);
   // The one rule's words: what run_engine and the Python module say after "eps: ".
-  EXPECT_EQ(refusal(kEps, "-1"), "--eps: must be a finite number >= 0, e.g. 0.5, 2000 or 1e-9 (0: the exact "
-                                 "duplicates only)");
+  EXPECT_EQ(refusal(kEps, "-1"),
+            "--eps: must be a finite number >= 0, e.g. 0.5, 2000 or 1e-9 (0: the exact "
+            "duplicates only)");
 }
 
 TEST(OptionSchema, BatchBytesIsAByteCountAndNoUnicompAFlag) {

@@ -123,7 +123,7 @@ class TestWindowData : public WindowTest {
     QCOMPARE(spec.eps_values.front(), 500.0);
     QCOMPARE(spec.eps_values.back(), 8000.0);
     QVERIFY_THROWS_EXCEPTION(Error, sweep->setEpsRange(0, 1, 3, true));  // 0 has no logarithm
-    sweep->setEpsRange(0, 1, 3, false);                                   // a linear range may start at 0
+    sweep->setEpsRange(0, 1, 3, false);                                  // a linear range may start at 0
     QCOMPARE(sweep->spec().eps_values, (std::vector<double>{0, 0.5, 1}));
   }
 
