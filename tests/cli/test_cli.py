@@ -198,7 +198,7 @@ def test_eps_zero_joins_the_duplicates_as_scipy():
     from scipy.spatial import cKDTree
     engines = cpu_engines()
     assert len(engines) >= 5, engines
-    for d, offset in ((1, 0.0), (3, 1e15), (5, -1e15)):
+    for d, offset in ((2, 0.0), (3, -1e15)):
         a, b = planted_duplicates(1500, d, offset), planted_duplicates(300, d, offset)
         b[::3] = a[rng.choice(len(a), len(b[::3]))]  # B holds copies of rows of A
         np.save(f"{tmp}/dup-a.npy", a)
