@@ -9,6 +9,7 @@
 
 #include "core/base/error.hpp"
 #include "core/io/file_io.hpp"
+#include "core/join/eps_rule.hpp"
 
 namespace simjoin::ui {
 
@@ -29,7 +30,7 @@ Session parse(const QJsonObject& json, const std::string& path) {
   if (!json["data"].isString() || json["data"].toString().isEmpty()) refuse(path, "data", "must name a point file");
   session.data = resolved_data(json["data"].toString(), path);
   session.eps = json["eps"].toDouble(-1);
-  if (!(session.eps > 0) || !std::isfinite(session.eps)) refuse(path, "eps", "must be a positive number");
+  if (!eps_allowed(session.eps)) refuse(path, "eps", std::string(kEpsRule));
   const double k = json["k"].toDouble(-1);
   if (!(k >= 0) || k != std::floor(k) || k > 1e9) refuse(path, "k", "must be an integer >= 0");
   session.k = int(k);

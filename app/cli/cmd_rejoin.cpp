@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "app/cli/commands.hpp"
+#include "app/cli/join_options.hpp"
 #include "app/cli/load_input.hpp"
 #include "app/cli/run_summary.hpp"
 #include "app/cli/terminal_progress.hpp"
@@ -38,10 +39,8 @@ Command add_rejoin_command(CLI::App& app) {
   command->add_option("--input", options->input, "Initial point file")->required();
   command->add_option("--updates", options->updates, "Point files added in turn, e.g. --updates u1.npy,u2.npy")
       ->delimiter(',');
-  command->add_option("--eps", options->eps, "Distance threshold")->required()->check(CLI::NonNegativeNumber);
-  command->add_option("--k", options->k, "k-means partitions (0: chosen from n)")
-      ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+  add_schema_option(*command, option_schema::kEps, options->eps)->required();
+  add_schema_option(*command, option_schema::kK, options->k)->capture_default_str();
   command
       ->add_option("--threshold", options->threshold,
                    "Recluster when the summed centroid displacement exceeds this (coordinate units)")

@@ -204,7 +204,7 @@ std::optional<SweepRange> parse_sweep_range(const QString& text) {
   const auto to = ui::parse_eps(parts[1]);
   bool ok = false;
   const int steps = parts[2].trimmed().toInt(&ok);
-  if (!from || !to || *to < *from || !ok || steps < 1) return std::nullopt;
+  if (!from || !(*from > 0) || !to || *to < *from || !ok || steps < 1) return std::nullopt;  // log spacing
   return SweepRange{*from, *to, steps};
 }
 
@@ -313,7 +313,7 @@ int read_presentation(const Options& options, ui::MainWindow& window, Request& r
 int read_scripted_steps(const Options& options, Request& request) {
   const QCommandLineParser& parser = options.parser;
   if (parser.isSet(options.sweep_eps) && !(request.sweep_range = parse_sweep_range(parser.value(options.sweep_eps))))
-    return fail_usage("--sweep-eps must be FROM,TO,STEPS with 0 < FROM <= TO, e.g. 500,8000,5");
+    return fail_usage("--sweep-eps must be FROM,TO,STEPS with 0 < FROM <= TO (log spacing), e.g. 500,8000,5");
   if (parser.isSet(options.lesson) && !(request.lesson = ui::find_lesson(parser.value(options.lesson).toStdString())))
     return fail_usage("--lesson must be one of: " + QString::fromStdString(ui::lesson_names()));
   bool ok = true;

@@ -7,6 +7,7 @@
 #include "app/python/errors.hpp"
 #include "app/python/join.hpp"
 #include "app/python/partition_plan.hpp"
+#include "core/join/eps_rule.hpp"
 #include "core/join/run_stats.hpp"
 
 namespace py = pybind11;
@@ -57,6 +58,12 @@ PYBIND11_MODULE(_simjoin, module) {
       },
       py::arg("x"), py::arg("eps"), py::arg("y"), py::arg("engine"), py::arg("k"), py::arg("output"),
       py::arg("include_self"), py::arg("devices"), py::arg("progress"));
+  // The one rule for eps (core/join/eps_rule.hpp), which the package applies before anything runs.
+  module.attr("EPS_RULE") = std::string(kEpsRule);
+  module.def(
+      "eps_refusal", [](const std::string& name) { return eps_refusal(name); }, py::arg("name"));
+  module.def(
+      "check_eps", [](double eps, const std::string& name) { check_eps(eps, name); }, py::arg("eps"), py::arg("name"));
   module.def("fitting_rows", &python::fitting_rows, py::arg("k"));
   module.def("fit_centroids", &python::fit_centroids, py::arg("sample"), py::arg("k"), py::arg("seed"), py::arg("eps"),
              py::arg("low"), py::arg("high"));

@@ -1,13 +1,12 @@
 #include "app/python/partition_plan.hpp"
 
-#include <cmath>
-
 #include "app/python/array_points.hpp"
 #include "app/python/owning_array.hpp"
 #include "core/base/error.hpp"
 #include "core/base/parallel.hpp"
 #include "core/engines/kmeans_placement.hpp"
 #include "core/frame/join_frame.hpp"
+#include "core/join/eps_rule.hpp"
 #include "core/numeric/numeric_rules.hpp"
 #include "core/points/kmeans.hpp"
 
@@ -32,6 +31,7 @@ std::size_t fitting_rows(std::size_t k) { return kCpuKMeansFitting.points(k); }
 
 py::array_t<double> fit_centroids(const py::array& sample, std::size_t k, std::uint64_t seed, double eps,
                                   const std::vector<double>& low, const std::vector<double>& high) {
+  check_eps(eps);
   const PointSet points = points_from_array(sample, "sample");
   const Bounds64 bounds{low, high};
   if (low.size() != points.dims() || high.size() != points.dims())
@@ -57,7 +57,7 @@ py::array_t<double> fit_centroids(const py::array& sample, std::size_t k, std::u
 
 py::tuple partition_plan(const py::array& points, const py::array& centroids, double eps,
                          const std::vector<double>& low, const std::vector<double>& high, const std::string& name) {
-  if (!(eps >= 0) || !std::isfinite(eps)) fail(ErrorKind::Usage, "eps must be a finite number >= 0");
+  check_eps(eps);
   const PointSet rows = points_from_array(points, name);
   const PointSet centres = points_from_array(centroids, "centroids");
   const Bounds64 bounds{low, high};

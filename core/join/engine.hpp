@@ -42,12 +42,12 @@ struct JoinInputs {
 };
 
 struct JoinParams {
-  // The caller's eps, in the file's units; engines search JoinInputs::search_radius.
+  // The caller's eps in the file's units, >= 0 (core/join/eps_rule.hpp); engines search search_radius.
   double eps = 0;
   int k = 0;                      // partitions for KMEANS-JOIN; 0 lets the engine choose
   std::uint64_t seed = 1;         // for anything randomised (k-means seeding)
   bool unicomp = true;            // grid engines: compare each pair once
-  std::vector<int> devices;       // GPU ordinals; empty means device 0
+  std::vector<int> devices;       // GPU ordinals; empty: every GPU for engines that split, else GPU 0
   std::uint64_t batch_bytes = 0;  // GPU result batch memory; 0 lets the engine choose
   int threads = 0;                // CPU threads; 0 uses all cores
   // The structures for the views (RunResult::partitions, RunResult::grid); callers with no view (the

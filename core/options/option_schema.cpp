@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "core/join/eps_rule.hpp"
+
 namespace simjoin::option_schema {
 
 namespace {
@@ -49,9 +51,7 @@ std::optional<std::pair<std::string_view, std::string_view>> sides(std::string_v
   return std::pair{text.substr(0, x), text.substr(x + 1)};
 }
 
-std::string check_eps(std::string_view text) {
-  return parse_eps(text) ? "" : "must be a positive finite number, e.g. 0.5, 2000 or 1e-9";
-}
+std::string check_eps(std::string_view text) { return parse_eps(text) ? "" : std::string(kEpsRule); }
 
 std::string check_k(std::string_view text) {
   return parse_k(text) ? "" : range_reason(0, INT32_MAX) + " (0: automatic)";
@@ -65,6 +65,10 @@ std::string check_threads(std::string_view text) { return integer_in(text, 0, 65
 
 std::string check_device(std::string_view text) {
   return integer_in(text, 0, 1023) ? "" : "must be GPU ordinals, integers from 0, e.g. 0,1";
+}
+
+std::string check_batch_bytes(std::string_view text) {
+  return whole_number<std::uint64_t>(text) ? "" : "must be a number of bytes, an integer from 0 (0: automatic)";
 }
 
 std::string check_repeat(std::string_view text) { return integer_in(text, 1, 1000) ? "" : range_reason(1, 1000); }
@@ -102,7 +106,7 @@ constexpr std::string_view kDpiHelp =
 }  // namespace
 
 std::string refusal(const OptionSpec& spec, std::string_view text) {
-  const std::string reason = spec.check(text);
+  const std::string reason = spec.check ? spec.check(text) : "";
   return reason.empty() ? reason : "--" + std::string(spec.name) + ": " + reason;
 }
 
@@ -110,7 +114,7 @@ std::string refusal(const OptionSpec& spec) { return refusal(spec, ""); }
 
 std::optional<double> parse_eps(std::string_view text) {
   const auto value = whole_number<double>(text);
-  if (!value || !(*value > 0) || !std::isfinite(*value)) return std::nullopt;
+  if (!value || !eps_allowed(*value)) return std::nullopt;
   return value;
 }
 
@@ -144,7 +148,9 @@ std::optional<Pixels> parse_image_size(std::string_view text, int dpi) {
   return parse_image_pixels(std::to_string(std::lround(width)) + "x" + std::to_string(std::lround(height)));
 }
 
-const OptionSpec kEps{"eps", "E", "join radius (inclusive, Euclidean): any positive number, e.g. 0.5, 2000 or 1e-9",
+const OptionSpec kEps{"eps", "E",
+                      "join radius (inclusive, Euclidean): any finite number >= 0, e.g. 0.5, 2000 or 1e-9; 0 joins "
+                      "the exact duplicates",
                       check_eps};
 const OptionSpec kK{"k", "K", "partitions for KMEANS-JOIN (0: the engine chooses)", check_k};
 const OptionSpec kSeed{"seed", "S", "seed for randomised steps (k-means seeding)", check_seed};
@@ -153,6 +159,11 @@ const OptionSpec kDevices{"devices", "N",
                           "GPU ordinals, e.g. --devices 0,1: gpu-grid and gpu-kmeans split the work across them "
                           "(default: every GPU); the other GPU engines run on the first (default: 0)",
                           check_device};
+const OptionSpec kNoUnicomp{"no-unicomp", "",
+                            "grid engines: search every neighbour cell from both sides (unicomp off, for comparison)",
+                            nullptr};
+const OptionSpec kBatchBytes{
+    "batch-bytes", "B", "GPU engines: memory of one result batch in bytes (0: the engine chooses)", check_batch_bytes};
 const OptionSpec kRepeat{
     "repeat", "R", "timed runs of each engine, and of each point of a sweep (their median is reported)", check_repeat};
 const OptionSpec kWarmup{"warmup", "W", "untimed runs before the timed ones", check_warmup};

@@ -11,9 +11,10 @@ namespace simjoin::option_schema {
 
 struct OptionSpec {
   std::string_view name;        // without the leading dashes: "eps"
-  std::string_view value_name;  // "E"
+  std::string_view value_name;  // "E"; empty for a flag, which takes no value
   std::string_view help;
   // Empty where `text` is a valid value; else why not ("must be ..."), without the option's name.
+  // nullptr for a flag.
   std::string (*check)(std::string_view text);
 };
 
@@ -30,7 +31,7 @@ struct Pixels {
 };
 
 // The values, parsed by the rules the checks apply; nothing where a check refuses.
-std::optional<double> parse_eps(std::string_view text);  // finite and > 0 ("0.5", "2000", "1e-9")
+std::optional<double> parse_eps(std::string_view text);  // eps_allowed (core/join/eps_rule.hpp): finite, >= 0
 std::optional<int> parse_k(std::string_view text);       // an integer >= 0 (0: automatic)
 std::optional<int> parse_dpi(std::string_view text);     // an integer in [kMinDpi, kMaxDpi]
 // "1600x1000" (or "1600X1000"), each side in [kMinImageSide, kMaxImageSide].
@@ -39,13 +40,15 @@ std::optional<Pixels> parse_image_pixels(std::string_view text);
 std::optional<Pixels> parse_image_size(std::string_view text, int dpi);
 
 // The shared options.
-extern const OptionSpec kEps;      // one join radius
-extern const OptionSpec kK;        // k-means partitions
-extern const OptionSpec kSeed;     // seed of the randomised steps
-extern const OptionSpec kThreads;  // CPU threads
-extern const OptionSpec kDevices;  // GPU ordinals
-extern const OptionSpec kRepeat;   // timed runs
-extern const OptionSpec kWarmup;   // untimed runs first
+extern const OptionSpec kEps;         // one join radius
+extern const OptionSpec kK;           // k-means partitions
+extern const OptionSpec kSeed;        // seed of the randomised steps
+extern const OptionSpec kThreads;     // CPU threads
+extern const OptionSpec kDevices;     // GPU ordinals (none: every GPU)
+extern const OptionSpec kNoUnicomp;   // a flag: grid engines search from both sides
+extern const OptionSpec kBatchBytes;  // GPU result batch memory
+extern const OptionSpec kRepeat;      // timed runs
+extern const OptionSpec kWarmup;      // untimed runs first
 // A figure's size and resolution: --size and --dpi of simjoin sweep, --export-size and --export-dpi of
 // simjoin-studio (same values, same checks).
 extern const OptionSpec kSize, kDpi, kExportSize, kExportDpi;

@@ -1,18 +1,17 @@
 #include "core/run/run_engine.hpp"
 
 #include <chrono>
-#include <cmath>
 
 #include "core/base/error.hpp"
 #include "core/frame/frame_step.hpp"
+#include "core/join/eps_rule.hpp"
 
 namespace simjoin {
 
 namespace {
 void validate(const Engine& engine, const JoinSources& inputs, const JoinParams& params) {
   if (inputs.a == nullptr) fail(ErrorKind::Internal, "join without input points");
-  if (!(params.eps >= 0) || !std::isfinite(params.eps))
-    fail(ErrorKind::Usage, "eps must be a finite number >= 0 (got " + std::to_string(params.eps) + ")");
+  check_eps(params.eps);
   if (params.k < 0) fail(ErrorKind::Usage, "k must be >= 0");
   // Refused for every engine, so that a bad list never passes unnoticed through one that ignores it.
   for (const int device : params.devices)

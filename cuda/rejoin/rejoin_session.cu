@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "core/frame/join_frame.hpp"
+#include "core/join/eps_rule.hpp"
 #include "cuda/detail/exact_device.hpp"
 #include "cuda/detail/kmeans_join.hpp"
 #include "cuda/detail/multi_device.hpp"
@@ -133,7 +134,7 @@ std::size_t RejoinSession::size() const { return state_->points.n; }
 RejoinBatch RejoinSession::initial(const PointSet& points, double eps, int k, RunControl* control) {
   if (state_->started) fail(ErrorKind::Usage, "RE-JOIN: the initial points were given already");
   if (points.empty()) fail(ErrorKind::Usage, "RE-JOIN needs at least one initial point");
-  if (!std::isfinite(eps) || eps < 0) fail(ErrorKind::Usage, "eps must be a finite number >= 0");
+  check_eps(eps);
   if (points.size() > std::numeric_limits<std::uint32_t>::max())
     fail(ErrorKind::Usage, "RE-JOIN holds at most 2^32 - 1 points");
   RunControl own_control;

@@ -176,6 +176,49 @@ def test_eps_over_the_whole_double_range():
     assert read_pairs(f"{tmp}/five-pairs.npy") == {(i, i + 5) for i in range(5)}
 
 
+def planted_duplicates(n, d, offset):
+    """Random float64 rows near `offset` with copies of other rows, rows one ulp off another in one
+    dimension (not pairs at eps 0), and -0.0 in a copy of a row holding 0.0 (a pair)."""
+    x = offset + rng.uniform(-1000, 1000, size=(n, d))
+    x[rng.choice(n, n // 5, replace=False)] = x[rng.choice(n, n // 5)]
+    off = rng.choice(n, n // 10, replace=False)
+    x[off] = x[rng.choice(n, n // 10)]
+    dims = rng.integers(0, d, size=len(off))
+    x[off, dims] = np.nextafter(x[off, dims], np.where(rng.random(len(off)) < 0.5, np.inf, -np.inf))
+    x[0, 0] = 0.0
+    x[1] = x[0]
+    x[1, 0] = -0.0
+    return x
+
+
+def test_eps_zero_joins_the_duplicates_as_scipy():
+    """--eps 0 returns exactly the pairs at distance 0 on every CPU engine, as SciPy's
+    cKDTree.query_pairs(r=0) (and query_ball_point for A join B) finds them, also near +-1e15 where
+    one ulp is 0.125. About 2 s."""
+    from scipy.spatial import cKDTree
+    engines = cpu_engines()
+    assert len(engines) >= 5, engines
+    for d, offset in ((2, 0.0), (3, -1e15)):
+        a, b = planted_duplicates(1500, d, offset), planted_duplicates(300, d, offset)
+        b[::3] = a[rng.choice(len(a), len(b[::3]))]  # B holds copies of rows of A
+        np.save(f"{tmp}/dup-a.npy", a)
+        np.save(f"{tmp}/dup-b.npy", b)
+        self_pairs = set(map(tuple, cKDTree(a).query_pairs(0.0, output_type="ndarray").tolist()))
+        ab_pairs = {(i, j) for j, row in enumerate(cKDTree(a).query_ball_point(b, 0.0)) for i in row}
+        assert len(self_pairs) >= 100 and (0, 1) in self_pairs and len(ab_pairs) >= 100, (len(self_pairs), d)
+        for engine, exact in engines:
+            simjoin("join", "--input", f"{tmp}/dup-a.npy", "--eps", 0, "--engine", engine,
+                    "--output", f"{tmp}/dup-self.npy")
+            simjoin("join", "--input", f"{tmp}/dup-a.npy", "--input-b", f"{tmp}/dup-b.npy", "--eps", "0",
+                    "--engine", engine, "--output", f"{tmp}/dup-ab.npy")
+            found_self, found_ab = read_pairs(f"{tmp}/dup-self.npy"), read_pairs(f"{tmp}/dup-ab.npy")
+            if exact:
+                assert found_self == self_pairs, f"{engine}, d={d}, offset {offset}: self-join differs"
+                assert found_ab == ab_pairs, f"{engine}, d={d}, offset {offset}: A join B differs"
+            else:
+                assert found_self <= self_pairs and found_ab <= ab_pairs, f"{engine}, d={d}: extra pairs"
+
+
 def test_bench_agrees_and_writes_json():
     np.save(f"{tmp}/bench.npy", rng.uniform(size=(3000, 2)).astype(np.float32))
     out = simjoin("bench", "--input", f"{tmp}/bench.npy", "--eps", 0.02, "--engines",
@@ -395,10 +438,45 @@ def refusal(command, option, env=None):
     return lines[0][lines[0].index(f"--{option}: "):]
 
 
+def python_eps_refusals(points, value):
+    """The Python module's words for a bad eps, where this build has it (SIMJOIN_PYTHON_DIR): the
+    ValueError of simjoin.join and simjoin.radius_neighbors_graph, as "--eps: ...", and python3 -m
+    simjoin.distributed's refusal with exit 2."""
+    where = os.environ.get("SIMJOIN_PYTHON_DIR")
+    if not where:
+        return {}
+    env = {**os.environ, "PYTHONPATH": where}
+    script = """if True:
+        import sys, numpy, simjoin
+        x, value = numpy.load(sys.argv[1]), sys.argv[2]
+        given = [value]  # as text, and as a float where it reads as one
+        try:
+            given.append(float(value))
+        except ValueError:
+            pass
+        for eps in given:
+            for call in (simjoin.join, simjoin.radius_neighbors_graph):
+                try:
+                    call(x, eps)
+                    print("accepted")
+                except ValueError as e:
+                    print(str(e).replace("radius: ", "eps: "))
+        """
+    result = subprocess.run([sys.executable, "-c", script, points, value], capture_output=True, text=True,
+                            timeout=120, env=env)
+    assert result.returncode == 0, result.stderr
+    said = {f"python {i}": "--" + line for i, line in enumerate(result.stdout.splitlines())}
+    assert len(said) >= 2, result.stdout
+    said["simjoin.distributed"] = refusal([sys.executable, "-m", "simjoin.distributed", "--input", points,
+                                           f"--eps={value}", "--out", f"{tmp}/never"], "eps", env)
+    return said
+
+
 @separate
 def test_bad_options_get_the_same_message_everywhere():
     """The options schema (core/options/option_schema.hpp): simjoin, simjoin-sweep (also as `simjoin
-    sweep`) and simjoin-studio refuse the same bad value with the same message and exit code 2."""
+    sweep`) and simjoin-studio refuse the same bad value with the same message and exit code 2; a bad
+    eps gets the same words from the Python module (core/join/eps_rule.hpp), as a ValueError."""
     if not GUI_BUILT:
         raise Skipped("this build has no GUI (SIMJOIN_GUI=OFF): no simjoin-sweep or simjoin-studio")
     programs = os.path.dirname(SIMJOIN)
@@ -406,7 +484,7 @@ def test_bad_options_get_the_same_message_everywhere():
     points = f"{tmp}/schema.npy"
     np.save(points, rng.random((40, 2)).astype(np.float32))
     offscreen = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    for option, value in (("eps", "-1"), ("eps", "0"), ("eps", "nan"), ("eps", "inf"), ("eps", "0.5x"),
+    for option, value in (("eps", "-1"), ("eps", "nan"), ("eps", "inf"), ("eps", "abc"), ("eps", "0.5x"),
                           ("k", "-3"), ("k", "2.5"), ("k", "many")):
         given = [f"--{option}={value}"] + (["--eps", "0.1"] if option != "eps" else [])
         messages = {
@@ -415,6 +493,8 @@ def test_bad_options_get_the_same_message_everywhere():
             "simjoin-sweep": refusal([sweep, "--input", points, "--engines", "cpu-grid", *given], option),
             "simjoin-studio": refusal([studio, points, *given, "--quit"], option, offscreen),
         }
+        if option == "eps":
+            messages.update(python_eps_refusals(points, value))
         assert len(set(messages.values())) == 1, f"--{option} {value}: {messages}"
     for option, value in (("seed", "-1"), ("threads", "x"), ("devices", "0,-1"), ("repeat", "0"), ("warmup", "101")):
         bench = refusal([SIMJOIN, "bench", "--input", points, "--eps", "0.1", "--engines", "cpu-grid",

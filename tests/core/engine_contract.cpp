@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <iostream>
+#include <map>
 
 #include "core/base/error.hpp"
 #include "core/run/run_engine.hpp"
@@ -144,6 +145,61 @@ TEST_P(EngineContract, EpsZeroAndBeyondTheDiameter) {
     const PointSet b = random_points(Distribution::Uniform, 100, d, seed + 50 + d);
     expect_correct(points, &points, params(0.0));
     expect_correct(points, &b, params(3.0 * std::sqrt(double(d))));
+  }
+}
+
+namespace {
+// The pairs at distance 0 counted without any distance: rows grouped by value (-0.0 == 0.0 there).
+std::size_t equal_row_pairs(const PointSet& points) {
+  std::map<std::vector<double>, std::size_t> groups;
+  for (std::size_t i = 0; i < points.size(); ++i)
+    ++groups[std::vector<double>(points.point(i), points.point(i) + points.dims())];
+  std::size_t pairs = 0;
+  for (const auto& [row, count] : groups) pairs += count * (count - 1) / 2;
+  return pairs;
+}
+
+// Random rows near `offset`, with exact copies of earlier rows (chains of them: groups of 2 to 4),
+// rows one ulp off an earlier row in one dimension (not pairs at eps = 0), and a row whose first
+// coordinate is -0.0 where its copy's is 0.0 (a pair).
+PointSet planted_duplicates(std::size_t n, std::size_t d, std::uint64_t seed, double offset) {
+  PointSet points = random_points(Distribution::Uniform, n, d, seed, offset - 1000, offset + 1000);
+  points.point(2)[0] = 0.0;
+  std::copy_n(points.point(2), d, points.point(3));
+  points.point(3)[0] = -0.0;
+  for (std::size_t i = 5; i < n; ++i) {
+    if (i % 5 == 0) std::copy_n(points.point(i / 5), d, points.point(i));
+    if (i % 7 != 0 || i % 5 == 0) continue;
+    std::copy_n(points.point(i / 7), d, points.point(i));
+    double& x = points.point(i)[i % d];
+    x = std::nextafter(x, i % 2 ? INFINITY : -INFINITY);
+  }
+  return points;
+}
+}  // namespace
+
+// eps = 0 joins the pairs at distance 0 exactly (core/join/eps_rule.hpp), as SciPy's query_pairs(r=0):
+// copies are pairs, one ulp apart is not, -0.0 and 0.0 are, also where one ulp is 0.125 (offset 1e15)
+// and where the frame's search radius is far below the data's float32 resolution.
+TEST_P(EngineContract, EpsZeroJoinsTheExactDuplicatesOnly) {
+  const std::uint64_t seed = test_seed() + 19;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (std::size_t d : {1, 3, 16}) {
+    if (!supports(d)) continue;
+    for (double offset : {0.0, 1e15, -1e15}) {
+      SCOPED_TRACE("d " + std::to_string(d) + ", offset " + std::to_string(offset));
+      const PointSet points = planted_duplicates(400, d, seed + d, offset);
+      const std::size_t duplicates = equal_row_pairs(points);
+      ASSERT_GE(duplicates, 80u);  // the planted copies, whatever the draw
+      ASSERT_EQ(oracle_pairs(points, nullptr, 0.0).size(), duplicates);
+      expect_correct(points, nullptr, params(0.0));
+      // B: copies of some rows of A and rows one ulp off others.
+      const PointSet b = planted_duplicates(150, d, seed + d + 1, offset);
+      PointSet queries(b.size(), d);
+      for (std::size_t i = 0; i < b.size(); ++i)
+        std::copy_n((i % 3 == 0 ? points : b).point(i % 3 == 0 ? i * 2 : i), d, queries.point(i));
+      expect_correct(points, &queries, params(0.0));
+    }
   }
 }
 

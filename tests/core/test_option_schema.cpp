@@ -2,21 +2,35 @@
 // that names the option.
 #include <gtest/gtest.h>
 
+#include "core/join/eps_rule.hpp"
 #include "core/options/option_schema.hpp"
 
 namespace simjoin::option_schema {
 namespace {
 
-TEST(OptionSchema, EpsIsAPositiveFiniteNumber) {
-  for (const char* good : {"0.5", "2000", "1e-9", "5E3", " 0.25 ", "1e-310"}) {
+TEST(OptionSchema, EpsIsAFiniteNumberFromZero) {
+  for (const char* good : {"0.5", "2000", "1e-9", "5E3", " 0.25 ", "1e-310", "0", "0.0", "-0"}) {
     EXPECT_TRUE(parse_eps(good)) << good;
     EXPECT_EQ(refusal(kEps, good), "") << good;
   }
-  for (const char* bad : {"", "0", "-1", "nan", "inf", "1e400", "0.5x", "1,5", "+2"}) {
+  for (const char* bad : {"", "-1", "-1e-300", "nan", "inf", "-inf", "1e400", "0.5x", "1,5", "+2", "abc"}) {
     EXPECT_FALSE(parse_eps(bad)) << bad;
-    EXPECT_EQ(refusal(kEps, bad), "--eps: must be a positive finite number, e.g. 0.5, 2000 or 1e-9") << bad;
+    EXPECT_EQ(refusal(kEps, bad), "--" + eps_refusal()) << bad;
   }
   EXPECT_EQ(*parse_eps("5e3"), 5000.0);
+  EXPECT_EQ(*parse_eps("0"), 0.0);
+  // The one rule's words: what run_engine and the Python module say after "eps: ".
+  EXPECT_EQ(refusal(kEps, "-1"),
+            "--eps: must be a finite number >= 0, e.g. 0.5, 2000 or 1e-9 (0: the exact "
+            "duplicates only)");
+}
+
+TEST(OptionSchema, BatchBytesIsAByteCountAndNoUnicompAFlag) {
+  for (const char* good : {"0", "65536", "18446744073709551615"}) EXPECT_EQ(refusal(kBatchBytes, good), "") << good;
+  for (const char* bad : {"-1", "1.5", "many", "18446744073709551616", ""})
+    EXPECT_EQ(refusal(kBatchBytes, bad).rfind("--batch-bytes: must be a number of bytes", 0), 0u) << bad;
+  EXPECT_TRUE(kNoUnicomp.value_name.empty());
+  EXPECT_EQ(refusal(kNoUnicomp), "");
 }
 
 TEST(OptionSchema, KIsAnIntegerFromZero) {

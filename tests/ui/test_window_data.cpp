@@ -1,4 +1,4 @@
-// The window on real-looking data: eps is any positive number (typed plainly or in scientific
+// The window on real-looking data: eps is any number >= 0 (typed plainly or in scientific
 // notation, no cap), each file brings its own parameters from its scale, a run expected to be large
 // asks first, and a file that cannot be read leaves the window with its error and no progress box.
 #include <QCheckBox>
@@ -85,7 +85,7 @@ class TestWindowData : public WindowTest {
   }
   void cleanup() { window_.reset(); }
 
-  void epsBoxTakesAnyPositiveNumber() {
+  void epsBoxTakesAnyNumberFromZero() {
     newWindow();
     open(*clustered_points(500, 2, 40), "points.csv");
     ParametersPanel* parameters = window_->parameters();
@@ -96,15 +96,18 @@ class TestWindowData : public WindowTest {
       QCOMPARE(parameters->eps(), value);
       QCOMPARE(parse_eps(box->text()).value_or(-1), value);
     }
-    // Nothing that is not a positive number gets in; the value stays.
+    // Nothing that eps may not be gets in; the value stays.
     int pos = 0;
     for (QString text : {"-3", "abc", "1,5"}) QCOMPARE(box->validate(text, pos), QValidator::Invalid);
-    for (QString text : {"", "0", "5e", "1e-"}) QCOMPARE(box->validate(text, pos), QValidator::Intermediate);
-    for (const QString text : {"abc", "0"}) {
-      type_eps(box, text);
-      QCOMPARE(parameters->eps(), 0.25);
-      QCOMPARE(box->text(), QString("0.25"));
-    }
+    for (QString text : {"", "5e", "1e-"}) QCOMPARE(box->validate(text, pos), QValidator::Intermediate);
+    type_eps(box, "abc");
+    QCOMPARE(parameters->eps(), 0.25);
+    QCOMPARE(box->text(), QString("0.25"));
+    // 0 is eps too (the exact duplicates), with the logarithmic slider at its low end.
+    type_eps(box, "0");
+    QCOMPARE(parameters->eps(), 0.0);
+    QCOMPARE(parameters->params().eps, 0.0);
+    QCOMPARE(parameters->epsSlider()->value(), parameters->epsSlider()->minimum());
     parameters->setEps(1e12);
     QCOMPARE(parameters->eps(), 1e12);
     QCOMPARE(box->text(), QString("1e+12"));
@@ -119,7 +122,9 @@ class TestWindowData : public WindowTest {
     const SweepSpec spec = sweep->spec();
     QCOMPARE(spec.eps_values.front(), 500.0);
     QCOMPARE(spec.eps_values.back(), 8000.0);
-    QVERIFY_THROWS_EXCEPTION(Error, sweep->setEpsRange(0, 1, 3, true));
+    QVERIFY_THROWS_EXCEPTION(Error, sweep->setEpsRange(0, 1, 3, true));  // 0 has no logarithm
+    sweep->setEpsRange(0, 1, 3, false);                                  // a linear range may start at 0
+    QCOMPARE(sweep->spec().eps_values, (std::vector<double>{0, 0.5, 1}));
   }
 
   void parametersComeFromEachFile() {

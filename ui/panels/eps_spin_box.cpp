@@ -6,6 +6,7 @@
 #include <QLocale>
 #include <QRegularExpression>
 
+#include "core/join/eps_rule.hpp"
 #include "core/options/option_schema.hpp"
 #include "core/points/eps_estimate.hpp"
 
@@ -21,7 +22,7 @@ std::optional<double> parse_eps(const QString& text) { return option_schema::par
 QString format_eps(double eps) { return QString::number(eps, 'g', QLocale::FloatingPointShortest); }
 
 EpsSpinBox::EpsSpinBox(QWidget* parent) : QAbstractSpinBox(parent) {
-  setToolTip(tr("Any positive number, e.g. 0.25, 2000 or 5e-3"));
+  setToolTip(tr("Any number >= 0, e.g. 0.25, 2000 or 5e-3 (0: the exact duplicates)"));
   lineEdit()->setText(format_eps(value_));
   setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("0.000123456789")) + 30);
   // Every acceptable edit is the new value at once; the text is tidied when editing ends.
@@ -32,7 +33,7 @@ EpsSpinBox::EpsSpinBox(QWidget* parent) : QAbstractSpinBox(parent) {
 }
 
 void EpsSpinBox::setValue(double value) {
-  if (!(value > 0) || !std::isfinite(value)) return;
+  if (!eps_allowed(value)) return;
   lineEdit()->setText(format_eps(value));
   adopt(value);
 }

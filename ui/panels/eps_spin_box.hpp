@@ -1,5 +1,5 @@
 #pragma once
-// An eps entry that takes any positive finite number, plain or in scientific notation ("2000",
+// An eps entry that takes any finite number >= 0, plain or in scientific notation ("2000",
 // "5e3", "1e-9"), with no range of its own: data sets span nanometres to Earth radii. A value shows
 // with exactly the digits it has: typed ones as typed, derived ones (the data's estimate, the
 // slider, the arrows) rounded to the few digits their scale resolves. The arrows step by a tenth of
@@ -10,7 +10,7 @@
 
 namespace simjoin::ui {
 
-// The value of `text` when it is a positive finite number (C locale, scientific notation allowed).
+// The value of `text` when eps may be it (core/join/eps_rule.hpp; C locale, scientific notation allowed).
 std::optional<double> parse_eps(const QString& text);
 // The shortest text that reads back as `eps`.
 QString format_eps(double eps);
@@ -22,7 +22,7 @@ class EpsSpinBox : public QAbstractSpinBox {
   explicit EpsSpinBox(QWidget* parent = nullptr);
 
   double value() const { return value_; }
-  // Ignored unless positive and finite.
+  // Ignored unless finite and >= 0.
   void setValue(double value);
 
   void stepBy(int steps) override;

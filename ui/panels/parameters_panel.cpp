@@ -214,7 +214,8 @@ void ParametersPanel::showSources() {
   };
   engine_->setToolTip(tip(Setting::Engine, tr("The engine that runs the join")));
   eps_box_->setToolTip(
-      tip(Setting::Eps, tr("The join's distance threshold, any positive number: e.g. 0.25, 2000 or 5e-3")));
+      tip(Setting::Eps,
+          tr("The join's distance threshold, any number >= 0: e.g. 0.25, 2000 or 5e-3 (0: the exact duplicates)")));
   k_->setToolTip(tip(Setting::K, tr("Partitions of the k-means engines (auto: the engine's choice)")));
 }
 int ParametersPanel::device() const { return device_->currentData().toInt(); }

@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "core/base/error.hpp"
+#include "core/join/eps_rule.hpp"
 #include "ui/charts/chart_export_button.hpp"
 #include "ui/charts/interactive_chart_view.hpp"
 #include "ui/charts/sweep_csv.hpp"
@@ -31,9 +32,12 @@ const QStringList kDefaultEngines = {"cpu-grid", "cpu-kmeans"};
 
 std::vector<double> eps_steps(double from, double to, int steps, bool logarithmic) {
   if (steps < 1) fail(ErrorKind::Usage, "the eps sweep needs at least one step");
-  if (!(from > 0 && to >= from && std::isfinite(to)))
+  if (!(eps_allowed(from) && to >= from && std::isfinite(to)))
     fail(ErrorKind::Usage,
-         "the eps range needs 0 < from <= to, not " + std::to_string(from) + " to " + std::to_string(to));
+         "the eps range needs 0 <= from <= to, not " + std::to_string(from) + " to " + std::to_string(to));
+  if (logarithmic && !(from > 0))
+    fail(ErrorKind::Usage,
+         "a log-spaced eps range needs from > 0 (0 has no logarithm): start above 0, or space linearly");
   std::vector<double> values;
   for (int s = 0; s < steps; ++s) {
     const double t = steps == 1 ? 0.0 : double(s) / (steps - 1);

@@ -23,8 +23,8 @@ namespace simjoin::ui {
 
 class EpsSpinBox;
 
-// `steps` values from `from` to `to` inclusive, evenly spaced on a log scale (both must be > 0)
-// or linearly; throws Error(Usage) for a bad range.
+// `steps` values from `from` to `to` inclusive, evenly spaced on a log scale (from > 0: 0 has no
+// logarithm) or linearly (from >= 0, eps = 0 joining the exact duplicates); throws Error(Usage) for a bad range.
 std::vector<double> eps_steps(double from, double to, int steps, bool logarithmic);
 // "4, 8,16" -> {4, 8, 16}; throws Error(Usage) naming the bad entry.
 std::vector<int> parse_k_list(const QString& text);

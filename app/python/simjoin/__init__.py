@@ -9,6 +9,7 @@
 The predicate is dist(p, q) <= eps, Euclidean, decided exactly as the float64 oracle decides it
 (see the project's README, "Exactness"), so results equal the `simjoin` command line's.
 """
+import math
 import os
 import time
 from typing import Callable, List, Optional, Sequence, Union
@@ -97,7 +98,18 @@ def radius_neighbors_graph(X: ArrayLike, radius: float, *, mode: str = "connecti
     check_metric(metric, p, metric_params)
     if mode not in _MODES:
         raise ValueError(f"mode must be one of {', '.join(_MODES)}; got {mode!r}")
-    return _join(X, radius, None, engine, k, mode, devices, progress, include_self)
+    return _join(X, checked_eps(radius, "radius"), None, engine, k, mode, devices, progress, include_self)
+
+
+def checked_eps(eps: object, name: str = "eps") -> float:
+    """eps as a float, or ValueError with the words of every program (core/join/eps_rule.hpp): a
+    finite number >= 0, where 0 joins the exact duplicates. A number's text ("0.5") is taken."""
+    try:
+        value = math.nan if isinstance(eps, bool) else float(eps)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        value = math.nan
+    _simjoin.check_eps(value, name)
+    return value
 
 
 def check_metric(metric: str, p: float = 2, metric_params: Optional[dict] = None) -> None:
@@ -123,7 +135,7 @@ def _join(X, eps, Y, engine, k, kind, devices, progress, include_self=False):
     global _last_stats
     started = time.perf_counter()
     Y = None if Y is None else np.asarray(Y)
-    result, stats = _simjoin.join(np.asarray(X), float(eps), Y, engine, int(k), kind, bool(include_self),
+    result, stats = _simjoin.join(np.asarray(X), checked_eps(eps), Y, engine, int(k), kind, bool(include_self),
                                   list(devices or []), progress)
     if kind in _MODES:
         columns = stats.n if Y is None else stats.n_b

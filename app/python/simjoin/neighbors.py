@@ -15,7 +15,7 @@ from scipy.sparse import csr_matrix
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from . import check_metric, join
+from . import check_metric, checked_eps, join
 
 
 class RadiusNeighbors(BaseEstimator):
@@ -42,8 +42,7 @@ class RadiusNeighbors(BaseEstimator):
     def fit(self, X: ArrayLike, y=None) -> "RadiusNeighbors":
         """Keeps the points (float32 or float64; other numbers become float64); y is ignored."""
         check_metric(self.metric, self.p, self.metric_params)
-        if not (np.isfinite(self.radius) and self.radius >= 0):
-            raise ValueError(f"radius must be a finite number >= 0; got {self.radius!r}")
+        checked_eps(self.radius, "radius")
         self._fit_X = self._validate_data(X, dtype=[np.float64, np.float32], order="C")
         self.n_samples_fit_ = self._fit_X.shape[0]
         self.effective_metric_ = "euclidean"

@@ -5,13 +5,14 @@ worker has the memory for, an engine the workers cannot run such as a GPU engine
 interrupted by SIGINT or SIGTERM, with the run's shards removed. Errors are one line, no traceback."""
 import argparse
 import logging
-import math
 import os
 import signal
 import sys
 
 import distributed
 
+from .. import checked_eps
+from .._simjoin import EPS_RULE
 from .cluster import connect, local_cluster, tls_security
 from .errors import EngineUnavailableError, InputError, OutputError, PartitionTooLargeError
 from .join import check_parameters, join
@@ -20,10 +21,11 @@ EXIT_USAGE, EXIT_INPUT, EXIT_RESOURCES, EXIT_CANCELLED = 2, 3, 4, 130
 
 
 def _eps(text):
-    value = float(text)
-    if not (math.isfinite(value) and value >= 0):
-        raise ValueError(text)
-    return value
+    """--eps by the rule of every program, refused in its words: "argument --eps: must be ..."."""
+    try:
+        return checked_eps(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(EPS_RULE) from None
 
 
 def _positive(text):
@@ -33,7 +35,6 @@ def _positive(text):
     return value
 
 
-_eps.__name__ = "finite number >= 0"
 _positive.__name__ = "positive integer"
 
 
@@ -51,7 +52,7 @@ def parser():
                         "here (default: local, one per core)")
     p.add_argument("--input", required=True, action="append", help=".npy file or glob (repeatable)")
     p.add_argument("--input-b", action="append", help="B of A join B: .npy file or glob (repeatable)")
-    p.add_argument("--eps", required=True, type=_eps, help="join radius: a finite number >= 0")
+    p.add_argument("--eps", required=True, type=_eps, help="join radius: a finite number >= 0 (0: the exact duplicates)")
     p.add_argument("--out", required=True, help="directory of the shards and manifest.json")
     p.add_argument("--count-only", action="store_true", help="count the pairs, write no shards")
     p.add_argument("--k", type=_positive, help="partitions (default: from the workers' memory and cores)")

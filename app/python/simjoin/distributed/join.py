@@ -1,5 +1,4 @@
 """simjoin.distributed.join: plan, shuffle and join on a Dask cluster, then the manifest."""
-import math
 import os
 import tempfile
 import time
@@ -87,8 +86,7 @@ def check_parameters(eps, output, k, engine, partition_bytes, ab_join):
     """ValueError for a parameter no run could take, before anything starts."""
     if output not in OUTPUTS:
         raise ValueError(f"output must be one of {', '.join(OUTPUTS)}; got {output!r}")
-    if isinstance(eps, bool) or not (isinstance(eps, (int, float)) and math.isfinite(eps) and eps >= 0):
-        raise ValueError(f"eps must be a finite number >= 0; got {eps!r}")
+    simjoin.checked_eps(eps)
     if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 1):
         raise ValueError(f"k must be a positive integer or None; got {k!r}")
     if partition_bytes is not None and not (isinstance(partition_bytes, int) and partition_bytes > 0):
