@@ -31,6 +31,23 @@ struct MarginSet {
 MarginSet pairs_rounding_apart(std::size_t pairs, std::size_t d, std::uint64_t seed);
 MarginSet pairs_rounding_together(std::size_t pairs, std::size_t d, std::uint64_t seed);
 
+// Pairs rounding apart as above, but m = 100 (eps = 100.15 sqrt(d) ulp, about 2.4e-5 sqrt(d): the
+// extent is 1.7e5 / sqrt(d) times eps) and every second pair negated: two clusters at about
+// +-2.013 (1, ..., 1), whose mean is near the origin and whose principal axis is the diagonal, along
+// which every pair's difference lies. For an index that rotates the frame coordinates (gpu-boehm's
+// PCA) and stores them in float32: the first rotated coordinate, about 2.013 sqrt(d) in magnitude, is
+// rounded to its own grid (ulp v = 1, 1, 2, 4, 8, 8 frame ulps at d = 2, 3, 5, 16, 64, 128), by a
+// pseudo-random part of v / 2 per point (the axis' entries are no short binary fractions), so a
+// pair's rotated difference exceeds its float32 frame distance s = 101 sqrt(d) ulp by up to v.
+// The search radius r = t_max + E is about (100.15 + 1.01) sqrt(d) ulp, so r - s = 0.16 sqrt(d) ulp,
+// between 0.16 v and 0.23 v: the two roundings of about a quarter of the pairs (two uniform parts of
+// v / 2 differing by more than 0.23 v: (1 - 0.23)^2 / 2) carry the rotated difference beyond r. With
+// at most 256 points a page holds one point (16^min(3, d) pages), so its box is the point and the
+// page lies beyond r too. An index that allows nothing for the rotation's rounding loses those pairs;
+// a relative margin of 1e-3 on r allows only 0.1 sqrt(d) ulp here (on pairs_rounding_apart, whose m is
+// 4194, it allows 4.2 sqrt(d) ulp, more than any rotation rounds, so that set cannot tell).
+MarginSet pairs_rounding_apart_on_both_sides(std::size_t pairs, std::size_t d, std::uint64_t seed);
+
 // A far point (core/frame/far_points.cpp) eps (1 - 2^-12) beyond an inlier that lies on the middle
 // box's face, a pair only the full separation margin keeps. n points in [0, 1]^d, 5 % of each
 // coordinate exactly 0 and 5 % exactly 1 (the sample's 1st and 99th percentiles are then 0 and 1,
