@@ -31,21 +31,22 @@ struct MarginSet {
 MarginSet pairs_rounding_apart(std::size_t pairs, std::size_t d, std::uint64_t seed);
 MarginSet pairs_rounding_together(std::size_t pairs, std::size_t d, std::uint64_t seed);
 
-// Pairs rounding apart as above, but m = 100 (eps = 100.15 sqrt(d) ulp, about 2.4e-5 sqrt(d): the
-// extent is 1.7e5 / sqrt(d) times eps) and every second pair negated: two clusters at about
+// Pairs rounding apart as above, but with m near 100 (eps about 100 sqrt(d) ulp, 2.4e-5 sqrt(d): the
+// extent is about 1.7e5 / sqrt(d) times eps) and every second pair negated: two clusters at about
 // +-2.013 (1, ..., 1), whose mean is near the origin and whose principal axis is the diagonal, along
 // which every pair's difference lies. For an index that rotates the frame coordinates (gpu-boehm's
-// PCA) and stores them in float32: the first rotated coordinate, about 2.013 sqrt(d) in magnitude, is
-// rounded to its own grid (ulp v = 1, 1, 2, 4, 8, 8 frame ulps at d = 2, 3, 5, 16, 64, 128), by a
-// pseudo-random part of v / 2 per point (the axis' entries are no short binary fractions), so a
-// pair's rotated difference exceeds its float32 frame distance s = 101 sqrt(d) ulp by up to v.
-// The search radius r = t_max + E is about (100.15 + 1.01) sqrt(d) ulp, so r - s = 0.16 sqrt(d) ulp,
-// between 0.16 v and 0.23 v: the two roundings of about a quarter of the pairs (two uniform parts of
-// v / 2 differing by more than 0.23 v: (1 - 0.23)^2 / 2) carry the rotated difference beyond r. With
-// at most 256 points a page holds one point (16^min(3, d) pages), so its box is the point and the
-// page lies beyond r too. An index that allows nothing for the rotation's rounding loses those pairs;
-// a relative margin of 1e-3 on r allows only 0.1 sqrt(d) ulp here (on pairs_rounding_apart, whose m is
-// 4194, it allows 4.2 sqrt(d) ulp, more than any rotation rounds, so that set cannot tell).
+// PCA) and stores them in float32: the first rotated coordinate, about 2.013 sqrt(d) in magnitude,
+// lies on a grid of v = 1, 1, 4, 8 frame ulps at d = 2, 3, 24, 128, so a pair's stored rotated
+// difference is a whole number of v: its exact value sqrt(d) (m + 1) ulp (the frame distance s)
+// rounded down or up, up with a probability of its fraction (each point's offset from the grid is
+// pseudo-random: the axis' entries are no short binary fractions). m is chosen per d (below 164) so
+// that this fraction is about 0.4: rounded up, the difference is s + 0.6 v. The search radius
+// r = t_max + E is about (m + 0.15 + 1.01) sqrt(d) ulp, r - s = 0.16 sqrt(d) ulp, under 0.23 v, so
+// about 40 % of the pairs have a stored difference beyond r. With at most 256 points a page holds one
+// point (16^min(3, d) pages), so its box is that point and it lies beyond r: an index that allows
+// nothing for the rotation's rounding loses those pairs. A relative margin of 1e-3 on r adds only
+// 0.1 sqrt(d) ulp (below 0.6 v - 0.23 v at these d), so it cannot stand in for that allowance here.
+// (At a perfect square d the difference is a multiple of v: no pair could be lost.)
 MarginSet pairs_rounding_apart_on_both_sides(std::size_t pairs, std::size_t d, std::uint64_t seed);
 
 // A far point (core/frame/far_points.cpp) eps (1 - 2^-12) beyond an inlier that lies on the middle
