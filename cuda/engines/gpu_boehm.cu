@@ -23,17 +23,6 @@ struct DeviceDirectory {
   float slack = 0;    // per-coordinate rounding margin of the rotated bounds
 };
 
-// Squared gap between the boxes [low_a, high_a] and [low_b, high_b], less the rounding slack.
-__device__ double box_gap2(const float* low_a, const float* high_a, const float* low_b, const float* high_b, int d,
-                           float slack) {
-  double sum = 0;
-  for (int k = 0; k < d; ++k) {
-    const double gap = max(max(double(low_b[k]) - high_a[k], double(low_a[k]) - high_b[k]) - slack, 0.0);
-    sum += gap * gap;
-  }
-  return sum;
-}
-
 // A block of queries (consecutive in their order) computes its bounding box, marks the pages within
 // reach of it, and each thread then scans the marked pages within reach of its own query.
 template <bool kSelf>
