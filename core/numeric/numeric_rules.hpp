@@ -108,13 +108,8 @@ inline double grid_cell_width(double search_radius, double max_extent) {
   return width > 0 ? width : 1.0;
 }
 
-// --- Search margins of the GPU indexes that quantise or bound in float32 -----------------------
-
-// gpu-lss quantises the corners of each query's cube, p -/+ reach, to its Z-order grid, and gpu-boehm
-// compares float32 gaps between a query and a page's bounding box with reach^2: both widen the search
-// radius by this relative margin against the rounding of those float32 and quantised values (their
-// own absolute slack covers the rest). A wider margin costs candidates, never pairs.
-inline constexpr double kFloat32ReachMargin = 1e-3;
+// (gpu-lss and gpu-boehm search the frame's radius itself: their files prove why no relative margin on
+// it is needed, gpu-boehm's page slack being what covers its rotation's rounding.)
 
 // --- The replication band of the k-means joins (cpu-kmeans, gpu-kmeans, gpu-rejoin) -------------
 

@@ -9,9 +9,24 @@
 #include <vector>
 
 #include "core/base/run_control.hpp"
+#include "core/numeric/host_device.hpp"
 #include "core/points/point_set.hpp"
 
 namespace simjoin::gpu {
+
+// Squared gap between the boxes [low_a, high_a] and [low_b, high_b] of rotated coordinates, less the
+// rounding slack in every dimension: gpu-boehm's page test (a page is searched when this is at most
+// the search radius squared; gpu_boehm.cu proves why no pair is lost).
+SIMJOIN_HOST_DEVICE inline double box_gap2(const float* low_a, const float* high_a, const float* low_b,
+                                           const float* high_b, int d, float slack) {
+  double sum = 0;
+  for (int k = 0; k < d; ++k) {
+    const double above = double(low_b[k]) - high_a[k], below = double(low_a[k]) - high_b[k];
+    const double gap = (above > below ? above : below) - slack;
+    if (gap > 0) sum += gap * gap;
+  }
+  return sum;
+}
 
 struct BoehmDirectory {
   std::size_t d = 0;

@@ -29,6 +29,14 @@ __global__ void gaps_kernel(const float* centroids, std::uint32_t k, unsigned st
 // and a relative 2^-20 on the band's width, cover that, the float32 rounding here and the float64
 // test's own margin (kBisectorBandMargin, 1e-9). Values in float32's subnormal range round by up to
 // 2^-150 absolutely, which (stride + 8) 2^-126 covers.
+// When the margin matters: the float64 test copies within r of a bisector where r / 2 suffices
+// (numeric_rules.hpp, kBisectorBandMargin), so a copy a pair needs has to_c - to_o <= r gap, a full
+// r gap below two_eps gap; the float32 test without the margin can drop it only where its rounding,
+// at most about (stride + 2) 2^-24 (to_c + to_o), exceeds r gap: a point far from both centroids
+// (to_c, to_o ~ X^2) beside the bisector of two close ones, X^2 / (r gap) above about 2^24 / (2 d).
+// Random data in the contract never arranges that against the fitted centroids (mutant
+// kmeans-count-band-margin-dropped survives it); no input places points on a bisector of centroids
+// the fitting has not yet chosen, so the margin is kept as the only cover of that case.
 struct Float32Band {
   float margin, tiny, two_eps;
   __device__ Float32Band(unsigned stride, double eps)

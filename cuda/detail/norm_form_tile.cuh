@@ -34,6 +34,15 @@ inline float bound_factor(unsigned stride) { return float(stride + 2) * 0x1p-19f
 
 // The reject bound widened by the difference form's own rounding and the bound's absolute part, for
 // points scaled by `scale`.
+// The relative part, (dims + 2) 2^-22, is slack: a pair the oracle accepts has exact float32-frame
+// distance s <= search_radius, and reject >= search_radius^2 (1 + g) with g = (d + 2) 2^-24 / (1 -
+// (d + 2) 2^-24) (core/frame/join_frame.cpp), so reject already exceeds s^2 by the difference form's
+// relative error; the norm form estimates s^2 (its own error is f's and the absolute part's), not the
+// difference form's D. Kept, not tightened: it costs a relative 2^-22 (d + 2) of candidates, and
+// whether the absolute part alone covers every input is not proven (the FP16 subnormal error it
+// bounds is, in file units, about 2^-38 of the extent per coordinate, far below the frame's E, but
+// only for pairs whose own frame rounding leaves room below E). No input is known that loses a pair
+// with both parts dropped (mutant norm-form-widening-dropped survives the contract on seeds 1-5).
 inline float widened_bound(float reject, std::size_t dims, unsigned stride, float scale) {
   return reject * (1 + float(dims + 2) * 0x1p-22f) + 2 * float(stride) * 0x1p-10f / (scale * scale);
 }

@@ -19,20 +19,9 @@ struct DeviceDirectory {
   const float* page_high = nullptr;
   const float* points = nullptr;  // n x d, original coordinates, directory order
   const std::uint32_t* order = nullptr;
-  double reach2 = 0;  // (search radius widened by rounding margins)^2
+  double reach2 = 0;  // the search radius squared (join() says why no wider)
   float slack = 0;    // per-coordinate rounding margin of the rotated bounds
 };
-
-// Squared gap between the boxes [low_a, high_a] and [low_b, high_b], less the rounding slack.
-__device__ double box_gap2(const float* low_a, const float* high_a, const float* low_b, const float* high_b, int d,
-                           float slack) {
-  double sum = 0;
-  for (int k = 0; k < d; ++k) {
-    const double gap = max(max(double(low_b[k]) - high_a[k], double(low_a[k]) - high_b[k]) - slack, 0.0);
-    sum += gap * gap;
-  }
-  return sum;
-}
 
 // A block of queries (consecutive in their order) computes its bounding box, marks the pages within
 // reach of it, and each thread then scans the marked pages within reach of its own query.
@@ -145,6 +134,19 @@ std::string GpuBoehmEngine::description() const {
          "bounds, batched overlapped result transfer";
 }
 
+// Why a page holding a pair is within reach of it (join's g.slack and g.reach2). The pair's float32
+// frame points p, q have |p - q| <= r (the search radius, core/frame/join_frame.cpp); their rotations y = Q (x - mean)
+// are stored off by at most rho <= 2^-24 |y| + (d + 1) d 2^-53 L per coordinate (the float32 store and the float64 sum;
+// L = `largest`, the largest rotated magnitude of the set), under 0.07 of the 1e-6 L that the slack allows each point.
+// A page's box contains its points' stored values, so each gap box_gap2 computes is at most (|Q (p - q)|_k - x)_+ (1 +
+// 2^-51) with x >= 0.93 slack (the float64 subtraction of two floats and of the slack each rounds by 2^-53 relatively).
+// For the largest such term G >= |Q (p - q)| / sqrt(d), (G - x)^2 <= G^2 - x G, so the float64 sum is at most |Q (p -
+// q)|^2 (1 - x / (sqrt(d) |Q (p - q)|)) (1 + (d + 3) 2^-52), and |Q (p - q)| <= (1 + eta) r with eta under 1e-12 (the
+// PCA's axes are orthonormal to float64 rounding). Since |Q (p - q)| <= 2 sqrt(d) L' (L' the larger of the two sets' L)
+// and x >= 0.93e-6 L', the relative reduction x / (sqrt(d) |Q (p - q)|) >= 4.6e-7 / d exceeds 2 eta + (d + 5) 2^-52 for
+// every d up to kMaxDims: the sum stays below fl(r^2) = r^2 (1 - 2^-53) at worst. So no relative margin on r is needed;
+// the slack is: margin_sets.hpp's pairs_rounding_apart_on_both_sides loses about 40 % of its
+// pairs without it. (A relative margin of 1e-3 on r was kept here before; no input needed it.)
 void GpuBoehmEngine::join(GpuRun& run) const {
   RunStats& stats = run.stats();
   RunControl& control = run.control;
@@ -168,8 +170,7 @@ void GpuBoehmEngine::join(GpuRun& run) const {
   stats.extra_bytes = a.size() * (2 * d * sizeof(float) + sizeof(std::uint32_t)) + index.page_low.bytes() * 2;
   DeviceDirectory& g = index.g;
   g.slack = self ? 2 * dir.rounding : dir.rounding + ordered.largest * 1e-6f * float(1 + d / 64);
-  // The search radius, widened against the rounding of the float32 gaps.
-  const double reach = run.inputs.search_radius * (1 + kFloat32ReachMargin);
+  const double reach = run.inputs.search_radius;
   g.reach2 = reach * reach;
 
   const std::size_t shared_bytes = 2 * d * sizeof(float) + (kThreads + 1) * sizeof(int);

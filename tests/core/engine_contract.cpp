@@ -334,6 +334,21 @@ TEST_P(EngineContract, FrameRoundingNeedsItsWholeBound) {
   }
 }
 
+// Pairs rounding apart in two mirrored clusters, eps 1.7e5 / sqrt(d) times below the extent
+// (margin_sets.hpp): an index that rotates the points and rounds the rotated values to float32
+// (gpu-boehm) keeps these pairs only by allowing for that rounding. 1 ms to 10 ms per engine here.
+TEST_P(EngineContract, RotatedPairsRoundingApart) {
+  const std::uint64_t seed = test_seed() + 71;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (std::size_t d : {2, 3, 24, 128}) {
+    if (!supports(d)) continue;
+    const MarginSet set = pairs_rounding_apart_on_both_sides(60, d, seed + d);
+    SCOPED_TRACE(set.name + ", eps " + std::to_string(set.eps));
+    expect_correct(set.points, nullptr, params(set.eps));
+    expect_correct(set.points, &set.points, params(set.eps));
+  }
+}
+
 // A far point eps (1 - 2^-12) beyond an inlier on the face of the middle box (core/frame/far_points.cpp):
 // the far point must be joined with every point, since its separation from the box is below eps.
 TEST_P(EngineContract, FarPointBesideTheMiddleBoxFace) {

@@ -15,8 +15,10 @@ constexpr double kEpsOffTheTie = 1e-9;  // eps against the true distance, relati
 
 // The two corners, then the pairs. A pair's first coordinate x is a float32 value g moved by phi ulp,
 // phi in [0.38, 0.47]: x rounds to g (phi < 0.5), and x + (m + f) ulp rounds past its nearest
-// multiple when apart (phi + f > 0.5) and back to g + m ulp when together (f - phi < 0.5).
-PointSet rounding_pairs(std::size_t pairs, std::size_t d, double fraction, bool apart, std::uint64_t seed) {
+// multiple when apart (phi + f > 0.5) and back to g + m ulp when together (f - phi < 0.5). With
+// `mirrored`, every second pair is negated (it rounds the same way: float32 rounding is symmetric).
+PointSet rounding_pairs(std::size_t pairs, std::size_t d, double whole, double fraction, bool apart, bool mirrored,
+                        std::uint64_t seed) {
   std::mt19937_64 random(seed);
   std::uniform_real_distribution<double> start(2.01, 2.015), place(0.38, 0.47);
   PointSet points(2 * pairs + 2, d);
@@ -24,29 +26,56 @@ PointSet rounding_pairs(std::size_t pairs, std::size_t d, double fraction, bool 
     points.point(0)[k] = -kHalfExtent;
     points.point(1)[k] = kHalfExtent;
   }
-  const double step = (kWholeUlps + fraction) * kUlp;
-  for (std::size_t p = 0; p < pairs; ++p)
+  const double step = (whole + fraction) * kUlp;
+  for (std::size_t p = 0; p < pairs; ++p) {
+    const double sign = mirrored && p % 2 == 1 ? -1.0 : 1.0;
     for (std::size_t k = 0; k < d; ++k) {
       const double grid = double(float(start(random)));
       const double phi = place(random) * kUlp;
       const double x = apart ? grid + phi : grid - phi;
-      points.point(2 + 2 * p)[k] = x;
-      points.point(3 + 2 * p)[k] = x + step;
+      points.point(2 + 2 * p)[k] = sign * x;
+      points.point(3 + 2 * p)[k] = sign * (x + step);
     }
+  }
   return points;
 }
 
-double pair_distance(std::size_t d, double fraction) { return std::sqrt(double(d)) * (kWholeUlps + fraction) * kUlp; }
+double pair_distance(std::size_t d, double whole, double fraction) {
+  return std::sqrt(double(d)) * (whole + fraction) * kUlp;
+}
 }  // namespace
 
 MarginSet pairs_rounding_apart(std::size_t pairs, std::size_t d, std::uint64_t seed) {
-  return {"pairs rounding apart, " + std::to_string(d) + "-D", rounding_pairs(pairs, d, 0.15, true, seed),
-          pair_distance(d, 0.15) * (1 + kEpsOffTheTie)};
+  return {"pairs rounding apart, " + std::to_string(d) + "-D",
+          rounding_pairs(pairs, d, kWholeUlps, 0.15, true, false, seed),
+          pair_distance(d, kWholeUlps, 0.15) * (1 + kEpsOffTheTie)};
+}
+
+namespace {
+// m in [100, 164) whose rotated difference sqrt(d) (m + 1) ulp lies 0.4 of v (the rotated
+// coordinate's ulp, at 2.013 sqrt(d)) above a multiple of v, or as near as any m comes.
+double rotated_whole_ulps(std::size_t d) {
+  const float rotated = float(2.013 * std::sqrt(double(d)));
+  const double v = (double(std::nextafter(rotated, INFINITY)) - rotated) / kUlp;
+  double best = 100, best_miss = 1;
+  for (double m = 100; m < 164; ++m) {
+    const double miss = std::fabs(std::fmod(std::sqrt(double(d)) * (m + 1) / v, 1.0) - 0.4);
+    if (miss < best_miss) best = m, best_miss = miss;
+  }
+  return best;
+}
+}  // namespace
+
+MarginSet pairs_rounding_apart_on_both_sides(std::size_t pairs, std::size_t d, std::uint64_t seed) {
+  const double whole = rotated_whole_ulps(d);
+  return {"pairs rounding apart on both sides of the origin, " + std::to_string(d) + "-D",
+          rounding_pairs(pairs, d, whole, 0.15, true, true, seed), pair_distance(d, whole, 0.15) * (1 + kEpsOffTheTie)};
 }
 
 MarginSet pairs_rounding_together(std::size_t pairs, std::size_t d, std::uint64_t seed) {
-  return {"pairs rounding together, " + std::to_string(d) + "-D", rounding_pairs(pairs, d, 0.85, false, seed),
-          pair_distance(d, 0.85) * (1 - kEpsOffTheTie)};
+  return {"pairs rounding together, " + std::to_string(d) + "-D",
+          rounding_pairs(pairs, d, kWholeUlps, 0.85, false, false, seed),
+          pair_distance(d, kWholeUlps, 0.85) * (1 - kEpsOffTheTie)};
 }
 
 MarginSet far_point_beside_the_face(std::size_t n, std::size_t d, std::uint64_t seed) {

@@ -31,6 +31,24 @@ struct MarginSet {
 MarginSet pairs_rounding_apart(std::size_t pairs, std::size_t d, std::uint64_t seed);
 MarginSet pairs_rounding_together(std::size_t pairs, std::size_t d, std::uint64_t seed);
 
+// Pairs rounding apart as above, but with m near 100 (eps about 100 sqrt(d) ulp, 2.4e-5 sqrt(d): the
+// extent is about 1.7e5 / sqrt(d) times eps) and every second pair negated: two clusters at about
+// +-2.013 (1, ..., 1), whose mean is near the origin and whose principal axis is the diagonal, along
+// which every pair's difference lies. For an index that rotates the frame coordinates (gpu-boehm's
+// PCA) and stores them in float32: the first rotated coordinate, about 2.013 sqrt(d) in magnitude,
+// lies on a grid of v = 1, 1, 4, 8 frame ulps at d = 2, 3, 24, 128, so a pair's stored rotated
+// difference is a whole number of v: its exact value sqrt(d) (m + 1) ulp (the frame distance s)
+// rounded down or up, up with a probability of its fraction (each point's offset from the grid is
+// pseudo-random: the axis' entries are no short binary fractions). m is chosen per d (below 164) so
+// that this fraction is about 0.4: rounded up, the difference is s + 0.6 v. The search radius
+// r = t_max + E is about (m + 0.15 + 1.01) sqrt(d) ulp, r - s = 0.16 sqrt(d) ulp, under 0.23 v, so
+// about 40 % of the pairs have a stored difference beyond r. With at most 256 points a page holds one
+// point (16^min(3, d) pages), so its box is that point and it lies beyond r: an index that allows
+// nothing for the rotation's rounding loses those pairs. A relative margin of 1e-3 on r adds only
+// 0.1 sqrt(d) ulp (below 0.6 v - 0.23 v at these d), so it cannot stand in for that allowance here.
+// (At a perfect square d the difference is a multiple of v: no pair could be lost.)
+MarginSet pairs_rounding_apart_on_both_sides(std::size_t pairs, std::size_t d, std::uint64_t seed);
+
 // A far point (core/frame/far_points.cpp) eps (1 - 2^-12) beyond an inlier that lies on the middle
 // box's face, a pair only the full separation margin keeps. n points in [0, 1]^d, 5 % of each
 // coordinate exactly 0 and 5 % exactly 1 (the sample's 1st and 99th percentiles are then 0 and 1,
