@@ -12,8 +12,6 @@
 //   zoomed from the data alone, whatever the window).
 // About 20 s on 2 cores. SIMJOIN_FIGURES_OUT=DIR keeps the figures there.
 #include <QFile>
-#include <QProcess>
-#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -23,6 +21,7 @@
 
 #include "core/points/pca.hpp"
 #include "core/run/run_engine.hpp"
+#include "tests/ui/pdf_words.hpp"
 #include "tests/ui/run/test_run_support.hpp"
 #include "ui/lessons/lessons.hpp"
 #include "ui/samples.hpp"
@@ -30,6 +29,7 @@
 
 using namespace simjoin;
 using namespace simjoin::ui;
+using namespace simjoin::ui::testing;
 
 namespace {
 
@@ -113,40 +113,6 @@ ImageSize printed(double width_in, double height_in, int dpi) {
   return {QSize(qRound(width_in * dpi), qRound(height_in * dpi)), dpi};
 }
 
-struct Word {
-  QString text;
-  QRectF box;  // points
-};
-
-// The PDF's words and their boxes, by pdftotext -bbox (poppler-utils).
-std::vector<Word> pdf_words(const QString& path) {
-  QProcess process;
-  process.start(QStandardPaths::findExecutable("pdftotext"), {"-bbox", path, "-"});
-  process.waitForFinished(30000);
-  const QString html = QString::fromUtf8(process.readAllStandardOutput());
-  static const QRegularExpression word(
-      R"re(<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>)re");
-  std::vector<Word> words;
-  for (auto match = word.globalMatch(html); match.hasNext();) {
-    const auto m = match.next();
-    words.push_back({m.captured(5), QRectF(QPointF(m.captured(1).toDouble(), m.captured(2).toDouble()),
-                                           QPointF(m.captured(3).toDouble(), m.captured(4).toDouble()))});
-  }
-  return words;
-}
-
-QString unescaped(QString text) {
-  return text.replace("&amp;", "&")
-      .replace("&lt;", "<")
-      .replace("&gt;", ">")
-      .replace("&quot;", "\"")
-      .replace("&apos;", "'")
-      .replace("&#39;", "'")
-      .replace(QChar(0x2019), "'")
-      .replace(QChar(0xFB01), "fi")
-      .replace(QChar(0xFB02), "fl");
-}
-
 // Whether the frame's edges are drawn where the layout says: dark along most of each side.
 bool frame_drawn(const QImage& image, const QRectF& plot, double scale) {
   const QRect frame = QRectF(plot.topLeft() * scale, plot.bottomRight() * scale).toRect();
@@ -165,14 +131,6 @@ bool frame_drawn(const QImage& image, const QRectF& plot, double scale) {
   for (int y = frame.top() + 3; y < frame.bottom() - 3; y += 3, total += 2)
     hits += dark(frame.left(), y) + dark(frame.right(), y);
   return total > 0 && hits >= 0.9 * total;
-}
-
-bool overlap(const QRectF& a, const QRectF& b, double slack) {
-  return a.adjusted(slack, slack, -slack, -slack).intersects(b.adjusted(slack, slack, -slack, -slack));
-}
-
-QString describe(const QRectF& r) {
-  return QString("(%1, %2, %3 x %4)").arg(r.x()).arg(r.y()).arg(r.width()).arg(r.height());
 }
 
 }  // namespace
