@@ -14,6 +14,8 @@
 #include <QFile>
 #include <QLegend>
 #include <QLegendMarker>
+#include <QLineSeries>
+#include <QSet>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -178,6 +180,11 @@ class TestChartLayout : public QObject {
   void sweepByK() {
     SweepChart chart;
     fill_sweep(chart, true);
+    // Each engine its own colour, however many min-max bars came before it.
+    QSet<QRgb> colours;
+    for (QAbstractSeries* series : chart.series())
+      if (!series->property(kNoLegendEntry).toBool()) colours.insert(qobject_cast<QLineSeries*>(series)->color().rgb());
+    QCOMPARE(colours.size(), 3);
     checkChart(chart, "sweep-k");
   }
 
