@@ -115,32 +115,6 @@ class TestChartLayout : public QObject {
     chart.setRuns(std::move(bars));
   }
 
-  void checkPdf(const ChartFigureLayout& placed, const ImageSize& size, const QString& name) {
-    const std::vector<Word> words = pdf_words(path(name + ".pdf"));
-    QVERIFY2(!words.empty(), qPrintable(name + ".pdf: no words"));
-    const double to_pt = 72.0 / 96.0;
-    const QRectF page(QPointF(0, 0), size.layout() * to_pt);
-    const QRectF plot(placed.plot.topLeft() * to_pt, placed.plot.bottomRight() * to_pt);
-    const QRectF key(placed.legend.topLeft() * to_pt, placed.legend.bottomRight() * to_pt);
-    QStringList in_key;
-    for (std::size_t i = 0; i < words.size(); ++i) {
-      if (key.adjusted(-1, -1, 1, 1).contains(words[i].box)) in_key << unescaped(words[i].text);
-      QVERIFY2(page.adjusted(-0.5, -0.5, 0.5, 0.5).contains(words[i].box),
-               qPrintable(name + ".pdf: '" + words[i].text + "' off the page " + describe(words[i].box)));
-      QVERIFY2(!words[i].text.contains("...") && !words[i].text.contains(QChar(0x2026)),
-               qPrintable(name + ".pdf: '" + words[i].text + "' is cut short"));
-      if (plot.intersects(words[i].box)) continue;
-      for (std::size_t j = 0; j < i; ++j)
-        QVERIFY2(plot.intersects(words[j].box) || !overlap(words[i].box, words[j].box, 0.8),
-                 qPrintable(name + ".pdf: '" + words[i].text + "' " + describe(words[i].box) + " over '" +
-                            words[j].text + "' " + describe(words[j].box)));
-    }
-    for (const QString& entry : placed.key)
-      for (const QString& word : entry.simplified().split(' '))
-        QVERIFY2(in_key.removeOne(word),
-                 qPrintable(name + ".pdf lacks '" + word + "' of the key entry '" + entry + "'"));
-  }
-
   void checkChart(QChart& chart, const QString& label) {
     const QImage before = on_screen(chart);
     for (const auto& [tag, size] :
@@ -153,7 +127,9 @@ class TestChartLayout : public QObject {
       const double share = placed.plot.width() * placed.plot.height() / (page.width() * page.height());
       QVERIFY2(share >= kMinChartPlotShare,
                qPrintable(QString("%1: the plot has %2 % of the page").arg(name).arg(100 * share)));
-      checkPdf(placed, size, name);
+      const QString pdf_failure =
+          pdf_layout_failure(path(name + ".pdf"), size.layout(), placed.plot, placed.legend, placed.key);
+      QVERIFY2(pdf_failure.isEmpty(), qPrintable(name + ".pdf: " + pdf_failure));
       const QStringList entries = legend_entries(chart);
       for (const QString& entry : entries)
         QVERIFY2(std::find(placed.key.begin(), placed.key.end(), entry) != placed.key.end(),

@@ -4,8 +4,8 @@
 // 3.5 x 2.6 in, 3.5 x 3 in and 7 x 3.5 in, each figure is written as PDF, SVG and PNG through the
 // window's own figure writer and checked:
 // - the plot frame, found in the PNG where the layout says it is, has at least kMinPlotShare of the area;
-// - every word of the PDF (pdftotext -bbox) lies inside the page, and no two words outside the plot
-//   overlap (nor any two text boxes of the layout);
+// - every word of the PDF (pdftotext -bbox) lies inside the page, whole (no "..."), and no two words
+//   outside the plot overlap (nor any two text boxes of the layout);
 // - every key entry the layout reports is in the PDF in full, and every legend entry of the view is
 //   in the key, by its label, its brief or its group's summary;
 // - the SVG is the same file from two runs, and from a second view of another size (a pick is
@@ -166,32 +166,6 @@ class TestFigureLayout : public QObject {
              qPrintable(name + ".png: no frame at the plot"));
   }
 
-  // The PDF's words: on the page, apart outside the plot, and the key's entries whole.
-  void checkPdf(const ViewFigureLayout& placed, const ImageSize& size, const QString& name) {
-    const std::vector<Word> words = pdf_words(path(name + ".pdf"));
-    QVERIFY2(!words.empty(), qPrintable(name + ".pdf: no words"));
-    const double to_pt = 72.0 / 96.0;
-    const QRectF page(QPointF(0, 0), size.layout() * to_pt);
-    const QRectF plot(placed.plot.topLeft() * to_pt, placed.plot.bottomRight() * to_pt);
-    const QRectF key(placed.legend.topLeft() * to_pt, placed.legend.bottomRight() * to_pt);
-    QStringList in_key;
-    for (std::size_t i = 0; i < words.size(); ++i) {
-      if (key.adjusted(-1, -1, 1, 1).contains(words[i].box)) in_key << unescaped(words[i].text);
-      QVERIFY2(page.adjusted(-0.5, -0.5, 0.5, 0.5).contains(words[i].box),
-               qPrintable(name + ".pdf: '" + words[i].text + "' off the page " + describe(words[i].box)));
-      if (plot.intersects(words[i].box)) continue;  // the centroids' numbers belong to the data
-      for (std::size_t j = 0; j < i; ++j)
-        QVERIFY2(plot.intersects(words[j].box) || !overlap(words[i].box, words[j].box, 0.8),
-                 qPrintable(name + ".pdf: '" + words[i].text + "' " + describe(words[i].box) + " over '" +
-                            words[j].text + "' " + describe(words[j].box)));
-    }
-    // Each entry's words in the key's box (pdftotext reads a line across the key's columns).
-    for (const QString& entry : placed.key)
-      for (const QString& word : entry.simplified().split(' '))
-        QVERIFY2(in_key.removeOne(word),
-                 qPrintable(name + ".pdf lacks '" + word + "' of the key entry '" + entry + "'"));
-  }
-
   // Every legend entry of the view is in the key: as itself, its brief, or its group's summary.
   void checkKeyComplete(const Layers& layers, const ViewFigureLayout& placed, const QString& name) {
     const auto in_key = [&](const std::string& text) {
@@ -229,7 +203,9 @@ class TestFigureLayout : public QObject {
       writer(path(name + ".svg").toStdString(), size);
       writer(path(name + ".png").toStdString(), {size.pixels / 2, size.dpi / 2});
       checkLayout(placed, size, name);
-      checkPdf(placed, size, name);
+      const QString pdf_failure =
+          pdf_layout_failure(path(name + ".pdf"), size.layout(), placed.plot, placed.legend, placed.key);
+      QVERIFY2(pdf_failure.isEmpty(), qPrintable(name + ".pdf: " + pdf_failure));
       checkKeyComplete(layers, placed, name);
       // The same file again, and from a view of another size.
       writer(path(name + "-again.svg").toStdString(), size);
