@@ -13,7 +13,7 @@
 namespace simjoin::python {
 
 namespace {
-// Work between two cancellation checks: pairs to count or place, rows to sort.
+// Work between two cancellation checks: pairs to sort, rows to sort.
 constexpr std::size_t kPairsPerCheck = std::size_t(1) << 16;
 constexpr std::size_t kRowsPerCheck = 1024;
 constexpr std::int64_t kEntriesPerCheck = std::int64_t(1) << 16;
@@ -63,34 +63,6 @@ void radix_sort(Pair* pairs, std::size_t count, int shift, RunControl& control, 
   }
 }
 }  // namespace
-
-void visit_checked(PairListSink& pairs, RunControl& control, const std::function<void(std::span<const Pair>)>& visit,
-                   bool drain) {
-  const auto checked = [&](std::span<const Pair> block) {
-    for (std::size_t begin = 0; begin < block.size(); begin += kPairsPerCheck) {
-      control.throw_if_cancelled();
-      visit(block.subspan(begin, std::min(kPairsPerCheck, block.size() - begin)));
-    }
-  };
-  if (drain)
-    pairs.drain_blocks(checked);
-  else
-    pairs.visit_blocks(checked);
-}
-
-std::vector<std::int64_t> row_offsets(PairListSink& pairs, std::size_t rows, bool both_ends, int extra,
-                                      RunControl& control) {
-  std::vector<std::int64_t> offsets(rows + 1, extra);
-  offsets[0] = 0;
-  visit_checked(pairs, control, [&](std::span<const Pair> block) {
-    for (const Pair& pair : block) {
-      ++offsets[pair.i + 1];
-      if (both_ends) ++offsets[pair.j + 1];
-    }
-  });
-  std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
-  return offsets;
-}
 
 void for_row_ranges(const std::vector<std::int64_t>& offsets, RunControl& control,
                     const std::function<void(std::size_t, std::size_t)>& sort_range) {

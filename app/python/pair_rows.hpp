@@ -8,20 +8,13 @@
 #include <vector>
 
 #include "app/python/host_array.hpp"
+#include "core/base/pair_rows.hpp"
 #include "core/base/pair_sink.hpp"
 #include "core/base/run_control.hpp"
 
 namespace simjoin::python {
 
-// Pairs handed over in blocks of at most a few milliseconds of work each, with a cancellation check
-// before each block.
-void visit_checked(PairListSink& pairs, RunControl& control, const std::function<void(std::span<const Pair>)>& visit,
-                   bool drain = false);
-
-// Where each of `rows` rows starts once the pairs are grouped by row: a row holds its pairs (i, j) and,
-// with `both_ends`, those (j, i) too, plus `extra` entries of its own. The last offset is the total.
-std::vector<std::int64_t> row_offsets(PairListSink& pairs, std::size_t rows, bool both_ends, int extra,
-                                      RunControl& control);
+// visit_checked and row_offsets, shared with the --neighbors CSR files, are core's (core/base/pair_rows.hpp).
 
 // Calls sort_range(begin, end) for ranges of rows covering the rows of `offsets` (row_offsets), in
 // parallel, each range a few milliseconds of work between cancellation checks.

@@ -21,7 +21,7 @@ int main(int argc, char** argv) {
 
   CLI::App app{"simjoin sweep: run engines over several eps (and k) values; write CSV and a chart", "simjoin sweep"};
   app.set_version_flag("--version", "simjoin-sweep " SIMJOIN_VERSION);
-  auto options = std::make_shared<ui::SweepOptions>();
+  auto options = std::make_shared<sweep::SweepOptions>();
   app.add_option("--input", options->input, "Point file A")->required();
   app.add_option("--input-b", options->input_b, "Point file B: join A with B instead of A with itself");
   app.add_option("--engines", options->engines, "Engines, e.g. cpu-grid,cpu-kmeans")->required()->delimiter(',');
@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
                                fail(ErrorKind::Usage, option_schema::refusal(option_schema::kSize));
                              options->registry = &registry;
                              options->machine = machine_line(this_machine());
-                             const int code = ui::run_sweep_command(*options);
+                             const int code = sweep::run_sweep_command(*options);
                              if (!options->csv_path.empty()) std::printf("wrote %s\n", options->csv_path.c_str());
                              if (!options->chart_path.empty()) std::printf("wrote %s\n", options->chart_path.c_str());
                              return code;

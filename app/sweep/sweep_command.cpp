@@ -13,7 +13,7 @@
 #include "ui/charts/sweep_chart.hpp"
 #include "ui/charts/sweep_csv.hpp"
 
-namespace simjoin::ui {
+namespace simjoin::sweep {
 
 namespace {
 // A QApplication for drawing, created here when the caller has none.
@@ -37,14 +37,14 @@ std::shared_ptr<const PointSet> points_from(const std::shared_ptr<const PointSet
   return std::make_shared<const PointSet>(load_points(path));
 }
 
-ImageSize chart_size(const SweepOptions& options) {
-  if (!parse_dpi(QString::number(options.dpi)))
-    fail(ErrorKind::Usage, "chart dpi " + std::to_string(options.dpi) + ": give " + std::to_string(kMinDpi) + " to " +
-                               std::to_string(kMaxDpi));
-  const std::optional<QSize> pixels = parse_image_size(QString::fromStdString(options.size), options.dpi);
+ui::ImageSize chart_size(const SweepOptions& options) {
+  if (!ui::parse_dpi(QString::number(options.dpi)))
+    fail(ErrorKind::Usage, "chart dpi " + std::to_string(options.dpi) + ": give " + std::to_string(ui::kMinDpi) +
+                               " to " + std::to_string(ui::kMaxDpi));
+  const std::optional<QSize> pixels = ui::parse_image_size(QString::fromStdString(options.size), options.dpi);
   if (!pixels)
     fail(ErrorKind::Usage, "chart size '" + options.size + "': give WIDTHxHEIGHT in pixels, each " +
-                               std::to_string(kMinImageSide) + " to " + std::to_string(kMaxImageSide) +
+                               std::to_string(ui::kMinImageSide) + " to " + std::to_string(ui::kMaxImageSide) +
                                ", or in inches, e.g. 3.5x2.4in");
   return {*pixels, options.dpi};
 }
@@ -55,7 +55,7 @@ void check_options(const SweepOptions& options) {
     fail(ErrorKind::Usage, "a sweep needs a CSV file, a chart file or both to write");
   if (!options.a && options.input.empty()) fail(ErrorKind::Usage, "a sweep needs input points");
   for (const std::string& engine : options.engines) options.registry->get(engine);
-  parse_metric(options.metric);
+  ui::parse_metric(options.metric);
   if (!options.chart_path.empty()) {
     const std::string ext = lower_extension(options.chart_path);
     if (ext != ".svg" && ext != ".png" && ext != ".pdf")
@@ -69,7 +69,7 @@ void check_options(const SweepOptions& options) {
 
 int run_sweep_command(const SweepOptions& options) {
   check_options(options);
-  SweepSpec spec;
+  ui::SweepSpec spec;
   spec.engines = options.engines;
   spec.eps_values = options.eps_values;
   spec.k_values = options.k_values;
@@ -82,15 +82,15 @@ int run_sweep_command(const SweepOptions& options) {
   spec = spec.normalized();
 
   const auto app = options.chart_path.empty() ? nullptr : ensure_gui_application();
-  SweepRunner runner(*options.registry);
+  ui::SweepRunner runner(*options.registry);
   RunControl control;
   std::size_t done = 0;
   // A signal during the runs cancels them (exit 130); one while the files are written ends the process
   // at once, removing their temporaries (core/io/cancel_signals.hpp).
-  std::vector<SweepPoint> points;
+  std::vector<ui::SweepPoint> points;
   {
     const CancelOnSignal cancelled_by_signals(control);
-    points = runner.run(spec, control, [&](const SweepPoint& point, std::size_t total) {
+    points = runner.run(spec, control, [&](const ui::SweepPoint& point, std::size_t total) {
       ++done;
       if (!options.quiet)
         std::fprintf(stderr, "sweep %zu/%zu: %s eps=%g k=%s: %llu pairs in %.4g s (median of %d)\n", done, total,
@@ -100,15 +100,15 @@ int run_sweep_command(const SweepOptions& options) {
   }
   control.throw_if_cancelled();
 
-  if (!options.csv_path.empty()) write_sweep_csv(points, options.csv_path);
+  if (!options.csv_path.empty()) ui::write_sweep_csv(points, options.csv_path);
   if (!options.chart_path.empty()) {
-    SweepChart chart;
+    ui::SweepChart chart;
     chart.begin(spec);
-    chart.setMetric(parse_metric(options.metric));
-    for (const SweepPoint& point : points) chart.addPoint(point);
-    save_chart_image(chart, options.chart_path, chart_size(options));
+    chart.setMetric(ui::parse_metric(options.metric));
+    for (const ui::SweepPoint& point : points) chart.addPoint(point);
+    ui::save_chart_image(chart, options.chart_path, chart_size(options));
   }
   return 0;
 }
 
-}  // namespace simjoin::ui
+}  // namespace simjoin::sweep

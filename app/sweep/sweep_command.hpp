@@ -24,7 +24,7 @@
 #include "core/join/engine.hpp"
 #include "core/report/repeat_timing.hpp"
 
-namespace simjoin::ui {
+namespace simjoin::sweep {
 
 struct SweepOptions {
   const EngineRegistry* registry = nullptr;
@@ -50,4 +50,4 @@ struct SweepOptions {
 // any run), BadInput for unreadable points, and whatever an engine throws.
 int run_sweep_command(const SweepOptions& options);
 
-}  // namespace simjoin::ui
+}  // namespace simjoin::sweep

@@ -2,6 +2,7 @@
 #include <memory>
 
 #include "core/base/memory.hpp"
+#include "core/base/pair_rows.hpp"
 #include "core/base/parallel.hpp"
 #include "core/io/npy.hpp"
 #include "core/io/pair_writers.hpp"
@@ -9,10 +10,9 @@
 namespace simjoin {
 
 namespace {
-// Work between two cancellation checks, about a millisecond on an idle machine (at 10^8 pairs): a
-// block of pairs to scatter, a range of rows to sort, bytes to write. On a loaded machine each takes
-// many times that, so they are kept small.
-constexpr std::size_t kPairsPerCheck = std::size_t(1) << 14;
+// Work between two cancellation checks, about a millisecond on an idle machine: a range of rows to
+// sort, bytes to write (pairs are handed over in such pieces by core/base/pair_rows.hpp). On a loaded machine each
+// takes many times that, so they are kept small.
 constexpr std::size_t kRowsPerCheck = 128;
 constexpr std::size_t kBytesPerWrite = std::size_t(4) << 20;
 
@@ -22,33 +22,6 @@ void check(const RunControl* control) {
 
 void start_phase(RunControl* control, const std::string& name) {
   if (control) control->set_phase(name);
-}
-
-// Visits the pairs in blocks of at most kPairsPerCheck, checking for cancellation before each.
-void visit_checked(const PairBlocks& pairs, const RunControl* control,
-                   const std::function<void(std::span<const Pair>)>& visit) {
-  pairs([&](std::span<const Pair> block) {
-    for (std::size_t begin = 0; begin < block.size(); begin += kPairsPerCheck) {
-      check(control);
-      visit(block.subspan(begin, std::min(kPairsPerCheck, block.size() - begin)));
-    }
-  });
-}
-
-std::vector<std::int64_t> row_offsets(const std::string& prefix, const PairBlocks& pairs, std::size_t n, bool self_join,
-                                      const RunControl* control) {
-  std::vector<std::int64_t> offsets(n + 1, 0);
-  visit_checked(pairs, control, [&](std::span<const Pair> block) {
-    for (const Pair& pair : block) {
-      if (pair.i >= n || (self_join && pair.j >= n))
-        fail(ErrorKind::Internal, prefix + ": pair (" + std::to_string(pair.i) + ", " + std::to_string(pair.j) +
-                                      ") refers to a point beyond the " + std::to_string(n) + " points");
-      ++offsets[pair.i + 1];
-      if (self_join) ++offsets[pair.j + 1];
-    }
-  });
-  for (std::size_t p = 0; p < n; ++p) offsets[p + 1] += offsets[p];
-  return offsets;
 }
 
 void write_checked(OutputFile& file, const void* data, std::size_t bytes, const RunControl* control) {
@@ -91,7 +64,7 @@ void sort_rows(std::uint32_t* ids, const std::vector<std::int64_t>& offsets, std
 void write_neighbors_csr(const std::string& prefix, const PairBlocks& pairs, std::size_t n, bool self_join,
                          RunControl* control, std::uint64_t memory_bytes) {
   start_phase(control, "counting neighbours");
-  const std::vector<std::int64_t> offsets = row_offsets(prefix, pairs, n, self_join, control);
+  const std::vector<std::int64_t> offsets = row_offsets(pairs, n, self_join, 0, control);
   // Both files are renamed into place together at the end, so that a cancel never pairs new offsets
   // with old ids.
   OutputFile offsets_file(prefix + ".offsets.npy"), ids_file(prefix + ".ids.npy");

@@ -13,6 +13,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "core/base/error.hpp"
+#include "core/base/pair_rows.hpp"
 #include "core/base/pair_sink.hpp"
 #include "core/io/file_io.hpp"
 
@@ -55,10 +56,6 @@ class PairFileSink final : public PairSink {
   std::optional<Error> error_;  // the first write failure, rethrown by every later call
   bool scratch_;
 };
-
-// A result's pairs, handed to `visit` block by block; callable as often as needed (a list in memory,
-// or a pair file read again).
-using PairBlocks = std::function<void(const std::function<void(std::span<const Pair>)>& visit)>;
 
 // The pairs of a binary pair file (PairFormat::Binary), read in blocks.
 PairBlocks binary_pair_file_blocks(const std::string& path);

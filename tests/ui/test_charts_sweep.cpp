@@ -348,7 +348,7 @@ class TestChartsSweep : public QObject {
 
   void sweepCommandWritesCsvAndChart() {
     QTemporaryDir dir;
-    SweepOptions options;
+    sweep::SweepOptions options;
     options.registry = &test_registry();
     options.engines = sweep_engines();
     options.eps_values = {0.1, 0.3};
@@ -359,7 +359,7 @@ class TestChartsSweep : public QObject {
     options.chart_path = dir.filePath("sweep.svg").toStdString();
     options.metric = "compared-ratio";
     options.quiet = true;
-    QCOMPARE(run_sweep_command(options), 0);
+    QCOMPARE(sweep::run_sweep_command(options), 0);
 
     const QStringList lines = read_all(QString::fromStdString(options.csv_path)).split('\n', Qt::SkipEmptyParts);
     QCOMPARE(lines.first(), QString("engine,eps,k,median_seconds,min_seconds,max_seconds,timed_runs,pairs,"
@@ -388,19 +388,19 @@ class TestChartsSweep : public QObject {
   }
 
   void sweepCommandRejectsBadOptionsBeforeRunning() {
-    SweepOptions options;
+    sweep::SweepOptions options;
     options.registry = &test_registry();
     options.engines = {"cpu-bruteforce"};
     options.eps_values = {0.1};
     options.a = clustered_points(100, 2);
     options.chart_path = "chart.jpeg";
-    QVERIFY_THROWS_EXCEPTION(Error, run_sweep_command(options));
+    QVERIFY_THROWS_EXCEPTION(Error, sweep::run_sweep_command(options));
     options.chart_path = "chart.svg";
     options.metric = "speed";
-    QVERIFY_THROWS_EXCEPTION(Error, run_sweep_command(options));
+    QVERIFY_THROWS_EXCEPTION(Error, sweep::run_sweep_command(options));
     options.metric = "pairs";
     options.engines = {"no-such-engine"};
-    QVERIFY_THROWS_EXCEPTION(Error, run_sweep_command(options));
+    QVERIFY_THROWS_EXCEPTION(Error, sweep::run_sweep_command(options));
   }
 
   void sweepCancels() {

@@ -7,10 +7,12 @@
 
 #include <string>
 
+#include "ui/charts/chart_figure.hpp"
 #include "ui/export/image_size.hpp"
 
 namespace simjoin::ui {
 
-void save_chart_image(QChart& chart, const std::string& path, const ImageSize& size = {});
+// Returns where the figure put its parts (chart_figure.hpp); the chart itself is not changed.
+ChartFigureLayout save_chart_image(const QChart& chart, const std::string& path, const ImageSize& size = {});
 
 }  // namespace simjoin::ui

@@ -2,6 +2,7 @@
 
 #include <QAbstractAxis>
 #include <QApplication>
+#include <QBarCategoryAxis>
 #include <QFontMetricsF>
 #include <QGraphicsLayout>
 #include <QGraphicsScene>
@@ -16,63 +17,18 @@
 #include <cmath>
 #include <memory>
 
+#include "ui/charts/chart_copy.hpp"
 #include "ui/export/figure_text.hpp"
 
 namespace simjoin::ui {
 
 namespace {
 
-constexpr double kMargin = 6, kSwatchWidth = 16, kEntryGap = 10, kRowGap = 2;
-
-// What the chart changes for the figure, given back afterwards.
-struct ChartState {
-  QString title;
-  bool legend_visible;
-  QMargins margins;
-  QRectF geometry;
-  qreal layout_margins[4];
-  struct AxisFonts {
-    QAbstractAxis* axis;
-    QFont labels, title;
-    QString title_text;
-    int ticks;
-    double base;
-    double min, max;
-  };
-  std::vector<AxisFonts> axes;
-};
-
-ChartState save_state(const QChart& chart) {
-  ChartState state{chart.title(), chart.legend()->isVisible(), chart.margins(), chart.geometry(), {}, {}};
-  chart.layout()->getContentsMargins(&state.layout_margins[0], &state.layout_margins[1], &state.layout_margins[2],
-                                     &state.layout_margins[3]);
-  for (QAbstractAxis* axis : chart.axes()) {
-    auto* value = qobject_cast<QValueAxis*>(axis);
-    auto* log = qobject_cast<QLogValueAxis*>(axis);
-    state.axes.push_back({axis, axis->labelsFont(), axis->titleFont(), axis->titleText(),
-                          value ? value->tickCount() : 0, log ? log->base() : 0, value ? value->min() : 0,
-                          value ? value->max() : 0});
-  }
-  return state;
-}
-
-void restore_state(QChart& chart, const ChartState& state) {
-  chart.setTitle(state.title);
-  chart.legend()->setVisible(state.legend_visible);
-  chart.setMargins(state.margins);
-  const qreal* m = state.layout_margins;
-  chart.layout()->setContentsMargins(m[0], m[1], m[2], m[3]);
-  for (const auto& saved : state.axes) {
-    saved.axis->setLabelsFont(saved.labels);
-    saved.axis->setTitleFont(saved.title);
-    saved.axis->setTitleText(saved.title_text);
-    if (auto* value = qobject_cast<QValueAxis*>(saved.axis)) {
-      value->setRange(saved.min, saved.max);
-      value->setTickCount(saved.ticks);
-    }
-    if (auto* log = qobject_cast<QLogValueAxis*>(saved.axis)) log->setBase(saved.base);
-  }
-}
+constexpr double kMargin = 6, kGap = 6, kSwatchWidth = 16, kEntryGap = 10, kRowGap = 2;
+// A legend beside the plot takes at most this share of the width.
+constexpr double kMostBesideWidth = 0.42;
+// Room Qt leaves under an axis' tick labels (its label padding).
+constexpr double kUnderTicks = 4;
 
 // The title's lines as plain text: the title, then its subtitle lines.
 QStringList caption_lines(const QChart& chart) {
@@ -193,26 +149,6 @@ void thin_log_labels(QChart& chart) {
   }
 }
 
-// An axis title longer than its side of the plot would be cut to "Largest p...": it is broken at
-// spaces into lines that fit (Qt draws the title as rich text).
-void wrap_axis_titles(QChart& chart) {
-  const QFontMetricsF metrics(figure_font(kAxisTitlePt, true));
-  for (QAbstractAxis* axis : chart.axes()) {
-    const double room = axis->orientation() == Qt::Horizontal ? chart.plotArea().width() : chart.plotArea().height();
-    const QString title = axis->titleText();
-    if (title.contains("<br>") || metrics.horizontalAdvance(title) <= room - 4) continue;
-    QStringList lines{QString()};
-    for (const QString& word : title.split(' ')) {
-      const QString longer = lines.back().isEmpty() ? word : lines.back() + ' ' + word;
-      if (!lines.back().isEmpty() && metrics.horizontalAdvance(longer) > room - 4)
-        lines << word;
-      else
-        lines.back() = longer;
-    }
-    axis->setTitleText(lines.join("<br>"));
-  }
-}
-
 // Lays the axes out with their new fonts: size hints of the old fonts would leave the tick labels
 // too little room (elided to "..."), so the layout is redone once the hints follow the fonts.
 void lay_out(QChart& chart, const QSizeF& size) {
@@ -225,52 +161,165 @@ void lay_out(QChart& chart, const QSizeF& size) {
   }
 }
 
+// Where the parts go with the `caption` lines, the legend beside the plot or under it, and the copy
+// of the chart laid out in its place.
+struct Plan {
+  QStringList caption;
+  bool beside = false;
+  std::vector<QRectF> boxes;  // the legend's entries, from the legend's corner
+  ChartFigureLayout placed;
+  std::unique_ptr<QGraphicsScene> scene;  // owns the copy
+  QChart* chart = nullptr;
+  QString x_title, y_title;
+  QRectF x_title_box, y_title_box;  // the y title's box before its turn, centred on the plot
+  QStringList categories;           // the bars' labels, drawn under the plot by the figure
+  double categories_h = 0;
+};
+
+double natural_legend_width(const std::vector<QLegendMarker*>& markers, double most) {
+  const QFontMetricsF metrics(figure_font(kSmallTextPt));
+  double width = 0;
+  for (QLegendMarker* marker : markers)
+    width = std::max(width, kSwatchWidth + 4 + metrics.horizontalAdvance(marker->label()) + 1);
+  return std::min(width, most);
+}
+
+Plan plan_figure(const QSizeF& layout, const QStringList& caption, const std::vector<QLegendMarker*>& markers,
+                 bool beside) {
+  const double inner = layout.width() - 2 * kMargin;
+  Plan plan{caption, beside, {}, {}, {}, nullptr, {}, {}, {}, {}, {}, 0};
+  const double legend_w = beside ? natural_legend_width(markers, kMostBesideWidth * inner) : inner;
+  plan.boxes = legend_boxes(markers, legend_w);
+  double legend_h = 0;
+  for (const QRectF& box : plan.boxes) legend_h = std::max(legend_h, box.bottom());
+  ChartFigureLayout& placed = plan.placed;
+  placed.caption = QRectF(kMargin, kMargin, inner, caption_height(caption, inner));
+  // Without a caption the chart starts near the edge: Qt keeps half a tick label above the plot.
+  const double top = caption.empty() ? 2 : placed.caption.bottom() + 2;
+  if (beside) {
+    placed.legend =
+        QRectF(layout.width() - kMargin - legend_w, top + (layout.height() - top - legend_h) / 2, legend_w, legend_h);
+    placed.chart = QRectF(QPointF(0, top), QPointF(placed.legend.left() - kGap, layout.height() - kMargin));
+  } else {
+    placed.legend = QRectF(kMargin, layout.height() - kMargin - legend_h, inner, legend_h);
+    placed.chart = QRectF(QPointF(0, top), QPointF(layout.width(), placed.legend.top() - 2));
+  }
+  return plan;
+}
+
+// The axes' titles are drawn by the figure, not by Qt, whose title boxes carry a wide padding: the
+// chart's margins leave room for them, wrapped at words to the plot's side.
+void take_axis_titles(Plan& plan) {
+  for (QAbstractAxis* axis : plan.chart->axes()) {
+    (axis->orientation() == Qt::Horizontal ? plan.x_title : plan.y_title) =
+        QTextDocumentFragment::fromHtml(axis->titleText()).toPlainText();
+    axis->setTitleVisible(false);
+  }
+  const QFont font = figure_font(kAxisTitlePt, true);
+  const QRectF& area = plan.placed.chart;
+  const double x_h = plan.x_title.isEmpty() ? 0 : wrapped_size(font, area.width() - 70, plan.x_title).height() + 1;
+  const double y_h = plan.y_title.isEmpty() ? 0 : wrapped_size(font, area.height() - 50, plan.y_title).height() + 2;
+  // Qt keeps a few units under the tick labels already: the x title takes them.
+  plan.chart->setMargins(QMargins(2 + int(std::ceil(y_h)), 0, 4, int(std::ceil(std::max(0.0, x_h - kUnderTicks)))));
+  plan.x_title_box = QRectF(area.left(), area.bottom() - x_h, area.width() - 70, x_h);
+  plan.y_title_box = QRectF(area.left() + 2, area.top(), y_h, area.height() - 50);
+}
+
+// Qt elides a category label wider than half its bar's room ("#1 cp..."): the figure draws the
+// labels instead, each wrapped at its words to its bar's room, in room the chart's margin leaves.
+void take_categories(Plan& plan) {
+  for (QAbstractAxis* axis : plan.chart->axes())
+    if (auto* categories = qobject_cast<QBarCategoryAxis*>(axis)) {
+      plan.categories = categories->categories();
+      categories->setLabelsVisible(false);
+    }
+  if (plan.categories.isEmpty()) return;
+  const double room = (plan.placed.chart.width() - 70) / plan.categories.size() - 6;
+  for (const QString& label : plan.categories)
+    plan.categories_h = std::max(plan.categories_h, wrapped_size(figure_font(kSmallTextPt), room, label).height());
+  const QMargins margins = plan.chart->margins();
+  plan.chart->setMargins(margins + QMargins(0, 0, 0, int(std::ceil(plan.categories_h)) + 4));
+}
+
+void paint_categories(QPainter& painter, const Plan& plan) {
+  painter.setPen(QColor(60, 60, 60));
+  const QRectF& plot = plan.placed.plot;
+  const double band = plot.width() / std::max<qsizetype>(plan.categories.size(), 1);
+  for (qsizetype i = 0; i < plan.categories.size(); ++i)
+    draw_wrapped(painter, {plot.left() + double(i) * band + 3, plot.bottom() + 4}, band - 6, figure_font(kSmallTextPt),
+                 plan.categories[i], Qt::AlignHCenter);
+}
+
+// Lays a copy of the chart out in the plan's place for it; returns the plot area's share of the page.
+double lay_out_plan(const QChart& source, Plan& plan, const QSizeF& layout) {
+  if (plan.placed.chart.height() < 60 || plan.placed.chart.width() < 80) return 0;
+  plan.scene = std::make_unique<QGraphicsScene>();
+  plan.chart = copy_chart(source).release();
+  plan.scene->addItem(plan.chart);
+  plan.chart->setTitle({});
+  plan.chart->legend()->setVisible(false);
+  plan.chart->layout()->setContentsMargins(0, 0, 0, 0);
+  take_axis_titles(plan);
+  take_categories(plan);
+  fit_axes_to_print(*plan.chart, plan.placed.chart.size());
+  lay_out(*plan.chart, plan.placed.chart.size());
+  thin_log_labels(*plan.chart);
+  lay_out(*plan.chart, plan.placed.chart.size());
+  const QRectF plot = plan.placed.plot = plan.chart->plotArea().translated(plan.placed.chart.topLeft());
+  plan.x_title_box.moveCenter({plot.center().x(), plan.x_title_box.center().y()});
+  plan.y_title_box.moveCenter({plan.y_title_box.center().x(), plot.center().y()});
+  return plot.width() * plot.height() / (layout.width() * layout.height());
+}
+
+// The legend where the plot keeps more area, and the caption's lines, in order, while the plot keeps
+// kMinChartPlotShare. The title goes last: its words ("Time (s) vs eps") are the axes' titles.
+Plan best_plan(const QChart& source, const QSizeF& layout, const std::vector<QLegendMarker*>& markers) {
+  QStringList caption = caption_lines(source);
+  Plan best;
+  for (;;) {
+    double best_share = -1;
+    for (const bool beside : {false, true}) {
+      if (beside && markers.empty()) continue;
+      Plan plan = plan_figure(layout, caption, markers, beside);
+      const double share = lay_out_plan(source, plan, layout);
+      if (share > best_share) best_share = share, best = std::move(plan);
+    }
+    if (best_share >= kMinChartPlotShare || caption.empty()) return best;
+    caption.removeLast();
+  }
+}
+
+void paint_axis_titles(QPainter& painter, const Plan& plan) {
+  const QFont font = figure_font(kAxisTitlePt, true);
+  painter.setPen(Qt::black);
+  const QRectF& x = plan.x_title_box;
+  draw_wrapped(painter, x.topLeft(), x.width(), font, plan.x_title, Qt::AlignHCenter);
+  const QRectF& y = plan.y_title_box;
+  painter.save();
+  painter.translate(y.left(), y.bottom());
+  painter.rotate(-90);
+  draw_wrapped(painter, {0, 0}, y.height(), font, plan.y_title, Qt::AlignHCenter);
+  painter.restore();
+}
+
 }  // namespace
 
-ChartFigureLayout paint_chart_figure(QChart& chart, QPainter& painter, const QRectF& target, const QSizeF& layout) {
-  std::unique_ptr<QGraphicsScene> own_scene;
-  if (!chart.scene()) {
-    own_scene = std::make_unique<QGraphicsScene>();
-    own_scene->addItem(&chart);
-  }
-  const ChartState state = save_state(chart);
-  const double inner = layout.width() - 2 * kMargin;
-  const QStringList caption = caption_lines(chart);
-  const std::vector<QLegendMarker*> markers = shown_markers(chart);
-  const std::vector<QRectF> boxes = legend_boxes(markers, inner);
-  double legend_h = 0;
-  for (const QRectF& box : boxes) legend_h = std::max(legend_h, box.bottom());
-
-  ChartFigureLayout placed;
-  placed.caption = QRectF(kMargin, kMargin, inner, caption_height(caption, inner));
-  placed.legend = QRectF(kMargin, layout.height() - kMargin - legend_h, inner, legend_h);
-  placed.chart = QRectF(QPointF(0, placed.caption.bottom() + 2), QPointF(layout.width(), placed.legend.top() - 2));
-
-  chart.setTitle({});
-  chart.legend()->setVisible(false);
-  chart.setMargins(QMargins(2, 2, 8, 2));
-  chart.layout()->setContentsMargins(0, 0, 0, 0);
-  fit_axes_to_print(chart, placed.chart.size());
-  lay_out(chart, placed.chart.size());
-  thin_log_labels(chart);
-  wrap_axis_titles(chart);
-  lay_out(chart, placed.chart.size());
-
+ChartFigureLayout paint_chart_figure(const QChart& source, QPainter& painter, const QRectF& target,
+                                     const QSizeF& layout) {
+  const std::vector<QLegendMarker*> markers = shown_markers(source);
+  Plan plan = best_plan(source, layout, markers);
   painter.save();
   painter.translate(target.topLeft());
   painter.scale(target.width() / layout.width(), target.height() / layout.height());
   painter.fillRect(QRectF(QPointF(0, 0), layout), Qt::white);
-  chart.scene()->render(&painter, placed.chart, chart.sceneBoundingRect());
-  paint_caption(painter, placed.caption, caption);
-  paint_legend(painter, placed.legend, markers, boxes);
+  if (plan.chart) plan.scene->render(&painter, plan.placed.chart, plan.chart->sceneBoundingRect());
+  paint_caption(painter, plan.placed.caption, plan.caption);
+  paint_axis_titles(painter, plan);
+  paint_categories(painter, plan);
+  paint_legend(painter, plan.placed.legend, markers, plan.boxes);
   painter.restore();
-
-  restore_state(chart, state);
-  if (own_scene)
-    own_scene->removeItem(&chart);
-  else
-    chart.setGeometry(state.geometry);
-  return placed;
+  for (QLegendMarker* marker : markers) plan.placed.key.push_back(marker->label());
+  return plan.placed;
 }
 
 }  // namespace simjoin::ui

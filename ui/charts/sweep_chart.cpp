@@ -16,6 +16,10 @@
 namespace simjoin::ui {
 
 namespace {
+// Qt Charts' light theme colours, in its order.
+const QColor kSeriesColours[] = {QColor(0x209fdf), QColor(0x99ca53), QColor(0xf6a625), QColor(0x6d5fd5),
+                                 QColor(0xbf593e)};
+
 struct MetricName {
   SweepMetric metric;
   const char* name;
@@ -144,6 +148,9 @@ QLineSeries* SweepChart::seriesFor(const SweepPoint& point) {
   series->setName(name);
   series->setPointsVisible(true);
   addSeries(series);
+  // The theme would colour by the chart's series count, which the min-max bars advance too: two
+  // engines could share a colour. Named series take the theme's colours in their own order.
+  series->setColor(kSeriesColours[series_.size() % std::size(kSeriesColours)]);
   if (several_k_ && !point.uses_k) {
     QPen dashed = series->pen();
     dashed.setStyle(Qt::DashLine);

@@ -112,10 +112,10 @@ void DataPanel::display(const PointSet& points, const Pca* pca, const EpsEstimat
 }
 
 ResultsPanel::ResultsPanel(QWidget* parent)
-    : QWidget(parent), stale_(new StaleMarker), text_(make_text()), table_(new QTableWidget(0, 3)) {
-  table_->setHorizontalHeaderLabels({tr("own"), tr("received"), tr("sent")});
-  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    : QWidget(parent),
+      stale_(new StaleMarker),
+      text_(make_text()),
+      table_(make_table({tr("partition"), tr("own"), tr("received"), tr("sent")})) {
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(stale_);
   layout->addWidget(text_);
@@ -146,11 +146,12 @@ void ResultsPanel::display(const RunResult& result) {
   if (!result.partitions) return;
   const auto counts = replication_counts(*result.partitions);
   table_->setRowCount(static_cast<int>(counts.size()));
-  for (int p = 0; p < static_cast<int>(counts.size()); ++p) {
-    table_->setVerticalHeaderItem(p, new QTableWidgetItem(QString::number(p)));
-    const std::uint64_t values[3] = {counts[p].own, counts[p].received, counts[p].sent};
-    for (int c = 0; c < 3; ++c) table_->setItem(p, c, new QTableWidgetItem(QString::number(values[c])));
-  }
+  for (int p = 0; p < static_cast<int>(counts.size()); ++p)
+    set_row(table_, p,
+            {QString::number(p), QString::number(counts[p].own), QString::number(counts[p].received),
+             QString::number(counts[p].sent)},
+            3);
+  table_->resizeColumnsToContents();
 }
 
 }  // namespace simjoin::ui
