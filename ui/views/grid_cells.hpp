@@ -27,6 +27,10 @@ struct PlaneGrid {
   std::vector<Cell2d> cells;       // the non-empty cells, sorted by (y, x)
 };
 
+// cell_floor(x, origin, width) (core/numeric/numeric_rules.hpp), the same value for every input, from
+// a plain quotient wherever that lies far from a cell border: the view's cells at a fraction of the cost.
+std::int64_t display_cell(double x, double origin, double width);
+
 // The grid of points at plane coordinates `st` (n x 2). Throws Error(Usage) for width <= 0.
 PlaneGrid plane_grid(const std::vector<double>& st, double width, std::array<double, 2> origin);
 

@@ -7,6 +7,7 @@
 #include <QListWidget>
 #include <QPainter>
 #include <QPixmap>
+#include <QPromise>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QThreadPool>
@@ -36,6 +37,8 @@ constexpr int kLegendWidth = 220;
 // a frame stays well within the 100 ms the window may pause. OpenGL in software (llvmpipe) took 60-110 ms
 // a frame for 100,000 points at 5 M loaded on two cores, 35-90 ms for 50,000.
 std::size_t max_drawn_points() { return VtkViewWidget::openGLInSoftware() ? 50'000 : 100'000; }
+// The Grid view's first picture counts the cells of about this many points: tens of milliseconds.
+constexpr std::size_t kFirstPictureCells = 200'000;
 
 // Layers that say why the view could not be drawn.
 Layers failed_drawing(const std::exception& error) {
@@ -169,6 +172,7 @@ void ProjectionView::connectControls(QPushButton* reset) {
   connect(watcher_, &QFutureWatcherBase::finished, this, [this] {
     if (building_ && building_->isFinished()) finishBuild();
   });
+  connect(watcher_, &QFutureWatcherBase::resultReadyAt, this, &ProjectionView::showFirstPicture);
 }
 
 ProjectionView::~ProjectionView() {
@@ -268,6 +272,7 @@ void ProjectionView::rebuild() {
   if (!points_) return;
   if (building_) {
     dirty_ = true;
+    abandon_->store(true);  // its first picture, if it has one, is enough
     return;
   }
   startBuild();
@@ -291,7 +296,7 @@ struct ProjectionView::DrawingState {
   // The layers of at most `max_display` points (an evenly spaced subset beyond), or a note of why
   // they could not be drawn.
   Layers layers(const std::vector<float>& on_axes, std::size_t max_display,
-                std::optional<std::array<double, 4>> region = std::nullopt) const {
+                std::optional<std::array<double, 4>> region = std::nullopt, std::size_t cell_sample = 0) const {
     try {
       ViewInput input;
       input.points = points.get();
@@ -306,6 +311,7 @@ struct ProjectionView::DrawingState {
       input.palette = palette;
       input.max_display = max_display;
       input.region = region;
+      input.cell_sample = cell_sample;
       return build_layers(input);
     } catch (const std::exception& error) {
       return failed_drawing(error);
@@ -368,20 +374,30 @@ std::function<ViewFigureLayout(const std::string&, const ImageSize&)> Projection
 }
 
 void ProjectionView::startBuild() {
-  auto job = [state = drawingState(), most = max_drawn_points()] {
-    auto built = std::make_shared<Built>();
-    built->axes = state.axes;
-    built->picked = state.picked;
-    built->mode = state.mode;
-    try {
-      built->projected = state.projection();
-      built->layers = state.layers(*built->projected, most);
-    } catch (const std::exception& error) {  // the projection
-      built->layers = failed_drawing(error);
-    }
-    built->scene = build_scene_data(built->layers);
-    return built;
+  // Above kFirstPictureCells points the Grid view first counts a subset's cells (a picture within a
+  // fraction of a second), then every point's; a newer state abandons the second.
+  auto job = [state = drawingState(), most = max_drawn_points(),
+              abandon = abandon_](QPromise<std::shared_ptr<Built>>& promise) {
+    const auto build = [&](std::size_t cell_sample) {
+      auto built = std::make_shared<Built>();
+      built->axes = state.axes;
+      built->picked = state.picked;
+      built->mode = state.mode;
+      try {
+        built->projected = state.projection();
+        built->layers = state.layers(*built->projected, most, std::nullopt, cell_sample);
+      } catch (const std::exception& error) {  // the projection
+        built->layers = failed_drawing(error);
+      }
+      built->scene = build_scene_data(built->layers);
+      return built;
+    };
+    auto first = build(state.mode == ViewMode::Grid ? kFirstPictureCells : 0);
+    const bool refine = first->layers.partial;
+    promise.addResult(std::move(first));
+    if (refine && !abandon->load()) promise.addResult(build(0));
   };
+  abandon_->store(false);
   building_ = QtConcurrent::run(drawing_pool(), std::move(job));
   watcher_->setFuture(*building_);
   if (!drawing_delay_->isActive()) drawing_delay_->start();
@@ -398,15 +414,13 @@ void ProjectionView::showDrawingSign() {
   vtk_->update();
 }
 
-void ProjectionView::finishBuild() {
-  const std::shared_ptr<Built> built = building_->result();
-  building_.reset();
-  if (built->axes.principal == axes_.principal && built->axes.a == axes_.a && built->axes.b == axes_.b)
-    projected_ = built->projected;
-  layers_ = std::move(built->layers);
-  shown_pick_ = built->picked;
-  shown_mode_ = built->mode;
-  scene_->show(built->scene);
+void ProjectionView::showBuilt(Built& built) {
+  if (built.axes.principal == axes_.principal && built.axes.a == axes_.a && built.axes.b == axes_.b)
+    projected_ = built.projected;
+  layers_ = std::move(built.layers);
+  shown_pick_ = built.picked;
+  shown_mode_ = built.mode;
+  scene_->show(built.scene);
   // A new drawing may resize the view (the legend appears, the notes grow). Laid out now with the
   // view's updates off, the resize does not render it: the software OpenGL then renders the new
   // drawing once, for the update that follows, instead of once inside the resize and once again.
@@ -414,6 +428,27 @@ void ProjectionView::finishBuild() {
   showLayers();
   layout()->activate();
   vtk_->setUpdatesEnabled(true);
+}
+
+void ProjectionView::moveCamera() {
+  // The camera moves once the layers it frames are shown.
+  if (camera_ == Camera::Reset) resetCamera();
+  if (camera_ == Camera::FocusPick) focusOnPick();
+  camera_ = Camera::Keep;
+}
+
+void ProjectionView::showFirstPicture(int index) {
+  // Shown only while the drawing of all points is still under way, and only for the current state.
+  if (!building_ || building_->isFinished() || index != 0 || dirty_) return;
+  showBuilt(*building_->resultAt(0));
+  drawing_->setVisible(true);
+  moveCamera();
+}
+
+void ProjectionView::finishBuild() {
+  const std::shared_ptr<Built> built = building_->resultAt(building_->resultCount() - 1);
+  building_.reset();
+  showBuilt(*built);
   if (dirty_) {  // the state changed meanwhile: draw it again
     dirty_ = false;
     startBuild();
@@ -421,10 +456,7 @@ void ProjectionView::finishBuild() {
   }
   drawing_delay_->stop();
   drawing_->setVisible(false);
-  // The camera moves once the layers it frames are shown.
-  if (camera_ == Camera::Reset) resetCamera();
-  if (camera_ == Camera::FocusPick) focusOnPick();
-  camera_ = Camera::Keep;
+  moveCamera();
 }
 
 void ProjectionView::settle() {

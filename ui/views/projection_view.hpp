@@ -1,6 +1,7 @@
 #pragma once
 // The 2-D view: chosen axes (principal components or raw dimensions), the view mode's layers drawn
 // through VTK, a legend, notes, partition selection and point picking with a tooltip.
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -105,6 +106,7 @@ class ProjectionView : public QWidget {
       const FigureLabels& labels = {}) const;
 
  private:
+  struct Built;  // a drawing: its layers, their VTK data, and the state they show
   void fillAxisCombos();
   void fillPartitionCombo();
   void connectControls(QPushButton* reset);
@@ -115,6 +117,11 @@ class ProjectionView : public QWidget {
   DrawingState drawingState() const;
   void startBuild();
   void finishBuild();
+  // Shows a drawing's layers; the camera follows with moveCamera().
+  void showBuilt(Built& built);
+  void moveCamera();
+  // The Grid view's first picture (from a subset of the points) while all points' is made.
+  void showFirstPicture(int index);
   void showLayers();
   void showLegend();
   void focusOnPick();
@@ -144,10 +151,11 @@ class ProjectionView : public QWidget {
   std::shared_ptr<const RunResult> result_;
   // The points on the current axes (null until the worker has projected them).
   std::shared_ptr<const std::vector<float>> projected_;
-  struct Built;
   std::optional<QFuture<std::shared_ptr<Built>>> building_;
   QFutureWatcher<std::shared_ptr<Built>>* watcher_;
   bool dirty_ = false;
+  // Set when the state changes under a drawing: it then skips its refinement.
+  std::shared_ptr<std::atomic<bool>> abandon_ = std::make_shared<std::atomic<bool>>(false);
   enum class Camera { Keep, Reset, FocusPick } camera_ = Camera::Keep;
   Axes axes_;
   ViewMode mode_ = ViewMode::Scatter;
