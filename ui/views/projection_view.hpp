@@ -81,6 +81,8 @@ class ProjectionView : public QWidget {
   void settle();
   // Whether a drawing is under way on the worker thread.
   bool drawing() const { return building_.has_value(); }
+  // The mode of the layers shown: none while an empty plot stands for a drawing of another mode.
+  std::optional<ViewMode> shownMode() const { return shown_mode_; }
   const Axes& axes() const { return axes_; }
   VtkViewWidget* vtkWidget() const { return vtk_; }
   // The view painted without OpenGL (null where VTK draws it).
