@@ -8,6 +8,7 @@
 #include <ctime>
 
 #include <QApplication>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -74,6 +75,11 @@ class GapProbe : public QObject {
     worst_ = {};
     timer_.start(5);
   }
+  // Leaves the time since the last tick out (the test's own work, such as a grab of the window).
+  void skip() {
+    last_ = clock_.elapsed();
+    last_cpu_ = thread_cpu_ms();
+  }
   Gap stop() {
     timer_.stop();
     tick();
@@ -123,8 +129,14 @@ class TestWindowResponsive : public QObject {
     action();
     qint64 first = -1;
     // qWaitFor, not QTRY_: it waits also after an earlier step failed.
-    if (mode && QTest::qWaitFor([&] { return window_->view()->shownMode() == mode; }, wait_ms()))
+    if (mode && QTest::qWaitFor([&] { return window_->view()->shownMode() == mode; }, wait_ms())) {
       first = took.elapsed();
+      // SIMJOIN_FIRST_PICTURES=DIR keeps the window as each first picture shows (docs/teaching.md).
+      if (const QString dir = qEnvironmentVariable("SIMJOIN_FIRST_PICTURES"); !dir.isEmpty()) {
+        window_->grab().save(QDir(dir).filePath(QString(what).replace(' ', '-').replace("'", "") + ".png"));
+        probe_.skip();
+      }
+    }
     QVERIFY(QTest::qWaitFor([&] { return !window_->view()->drawing(); }, wait_ms()));
     QTest::qWait(50);  // a paint or two of the new drawing
     const GapProbe::Gap gap = probe_.stop();
