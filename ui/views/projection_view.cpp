@@ -204,10 +204,7 @@ void ProjectionView::setResult(std::shared_ptr<const RunResult> result) {
   result_ = std::move(result);
   selected_.reset();
   fillPartitionCombo();
-  // The grid is drawn on its own indexed dimensions.
-  if (mode_ == ViewMode::Grid && result_ && result_->grid && result_->grid->indexed_dims.size() >= 2)
-    setAxes({false, std::size_t(result_->grid->indexed_dims[0]), std::size_t(result_->grid->indexed_dims[1])});
-  rebuild();
+  if (!showGridAxes()) rebuild();
   resetCamera();  // a run's cells and markers may reach past the points
 }
 
@@ -221,9 +218,17 @@ void ProjectionView::setMode(ViewMode mode) {
   if (mode == mode_ && points_) return;
   mode_ = mode;
   partition_->setEnabled(mode == ViewMode::Replication);
-  if (mode == ViewMode::Grid && result_ && result_->grid && result_->grid->indexed_dims.size() >= 2)
-    setAxes({false, std::size_t(result_->grid->indexed_dims[0]), std::size_t(result_->grid->indexed_dims[1])});
-  if (points_) rebuild();
+  if (points_ && !showGridAxes()) rebuild();
+}
+
+bool ProjectionView::showGridAxes() {
+  // The grid is drawn on its own indexed dimensions.
+  if (!points_ || mode_ != ViewMode::Grid || !result_ || !result_->grid || result_->grid->indexed_dims.size() < 2)
+    return false;
+  const Axes grid{false, std::size_t(result_->grid->indexed_dims[0]), std::size_t(result_->grid->indexed_dims[1])};
+  if (!axes_.principal && axes_.a == grid.a && axes_.b == grid.b) return false;
+  setAxes(grid);
+  return !axes_.principal && axes_.a == grid.a && axes_.b == grid.b;
 }
 
 void ProjectionView::setAxes(const Axes& axes) {

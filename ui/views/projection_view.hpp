@@ -115,6 +115,9 @@ class ProjectionView : public QWidget {
   // The drawing follows the current state: started on a worker thread at once, or, while one is
   // under way, as soon as it ends (so rapid changes cost one build, not one each).
   void rebuild();
+  // In the Grid view of a run's grid, moves to two of its indexed dimensions and draws them: false
+  // where the view already shows them (or there are none), and the caller draws.
+  bool showGridAxes();
   struct DrawingState;
   DrawingState drawingState() const;
   void startBuild();
