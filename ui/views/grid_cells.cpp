@@ -115,6 +115,18 @@ PlaneGrid engine_plane_grid(const GridStructure& grid, std::size_t slot_x, std::
   return plane;
 }
 
+std::shared_ptr<const PlaneGrid> PlaneGridCache::get(const std::string& key, const std::function<PlaneGrid()>& make) {
+  {
+    const std::lock_guard lock(mutex_);
+    if (grid_ && key == key_) return grid_;
+  }
+  auto made = std::make_shared<const PlaneGrid>(make());
+  const std::lock_guard lock(mutex_);
+  key_ = key;
+  grid_ = made;
+  return made;
+}
+
 std::array<double, 2> median_origin(const std::vector<double>& st) {
   std::array<double, 2> origin{};
   const std::size_t n = st.size() / 2;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <optional>
 
@@ -125,12 +126,26 @@ std::array<double, 2> view_origin(const PointSet& points, const ViewPlane& plane
   return median_origin(plane_coordinates(points, plane, stride));
 }
 
-// The grid of every point, or, for a first picture, of every stride-th with its counts scaled.
-PlaneGrid points_grid(const ViewInput& in, const ViewPlane& plane, double width,
-                      const std::optional<std::array<double, 2>>& engine_origin, std::size_t stride, Layers& out) {
-  PlaneGrid grid = plane_grid(plane_coordinates(*in.points, plane, stride), width,
-                              engine_origin ? *engine_origin : view_origin(*in.points, plane));
-  if (stride == 1) return grid;
+// What a grid of the points is made from, as a cache's key.
+std::string grid_key(const ViewInput& in, double width, const std::array<double, 2>& origin) {
+  char key[256];
+  std::snprintf(key, sizeof key, "%p %p %zu %d %zu %zu %a %a %a", static_cast<const void*>(in.points),
+                static_cast<const void*>(in.pca), in.points->size(), int(in.axes.principal), in.axes.a, in.axes.b,
+                width, origin[0], origin[1]);
+  return key;
+}
+
+// The grid of every point (kept in the view's cache), or, for a first picture, of every stride-th
+// with its counts scaled.
+std::shared_ptr<const PlaneGrid> points_grid(const ViewInput& in, const ViewPlane& plane, double width,
+                                             const std::optional<std::array<double, 2>>& engine_origin,
+                                             std::size_t stride, Layers& out) {
+  const std::array<double, 2> origin = engine_origin ? *engine_origin : view_origin(*in.points, plane);
+  const auto make = [&] { return plane_grid(plane_coordinates(*in.points, plane, stride), width, origin); };
+  if (stride == 1)
+    return in.grid_cache ? in.grid_cache->get(grid_key(in, width, origin), make)
+                         : std::make_shared<const PlaneGrid>(make());
+  PlaneGrid grid = make();
   for (Cell2d& cell : grid.cells)
     cell.count = std::uint32_t(
         std::min<std::uint64_t>(std::uint64_t(cell.count) * stride, std::numeric_limits<std::uint32_t>::max()));
@@ -138,7 +153,7 @@ PlaneGrid points_grid(const ViewInput& in, const ViewPlane& plane, double width,
   out.notes.push_back("A first picture: the cells of every " + std::to_string(stride) +
                       "th point, their counts times " + std::to_string(stride) +
                       (in.picked ? ", without the pick's search" : "") + "; every point's cell is being counted");
-  return grid;
+  return std::make_shared<const PlaneGrid>(std::move(grid));
 }
 
 // The count of a drawn cell nearest `target` on the log scale: every shade the legend shows is a
@@ -253,7 +268,7 @@ void grid_layers(const ViewInput& in, Layers& out, std::vector<Rgb>& colors) {
   // Every point's cell: for the view's own grid, and for a pick's search; a first picture counts a subset's.
   const std::size_t n = in.points->size();
   const std::size_t stride = in.cell_sample && n > in.cell_sample ? (n + in.cell_sample - 1) / in.cell_sample : 1;
-  std::optional<PlaneGrid> all_points;
+  std::shared_ptr<const PlaneGrid> all_points;
   std::optional<Point2> pick;
   if (!aligned || in.picked) {
     const ViewPlane plane = view_plane(*in.points, in.pca, in.axes);

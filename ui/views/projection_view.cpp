@@ -183,6 +183,7 @@ ProjectionView::~ProjectionView() {
 void ProjectionView::setPoints(std::shared_ptr<const PointSet> points, std::shared_ptr<const Pca> pca) {
   points_ = std::move(points);
   pca_ = std::move(pca);
+  grid_cache_ = std::make_shared<PlaneGridCache>();  // its grids are of the points before
   result_.reset();
   picked_.reset();
   selected_.reset();
@@ -218,6 +219,8 @@ void ProjectionView::setMode(ViewMode mode) {
   if (mode == mode_ && points_) return;
   mode_ = mode;
   partition_->setEnabled(mode == ViewMode::Replication);
+  // The points' grid is kept while the Grid view is shown (320 MB at 20 M points), not after.
+  if (mode != ViewMode::Grid) grid_cache_ = std::make_shared<PlaneGridCache>();
   if (points_ && !showGridAxes()) rebuild();
 }
 
@@ -294,6 +297,7 @@ struct ProjectionView::DrawingState {
   double eps;
   std::optional<std::uint32_t> selected, picked;
   PaletteKind palette;
+  std::shared_ptr<PlaneGridCache> grid_cache;
 
   std::shared_ptr<const std::vector<float>> projection() const {
     return projected ? projected : std::make_shared<const std::vector<float>>(project_points(*points, pca.get(), axes));
@@ -317,6 +321,7 @@ struct ProjectionView::DrawingState {
       input.max_display = max_display;
       input.region = region;
       input.cell_sample = cell_sample;
+      input.grid_cache = grid_cache.get();
       return build_layers(input);
     } catch (const std::exception& error) {
       return failed_drawing(error);
@@ -325,7 +330,7 @@ struct ProjectionView::DrawingState {
 };
 
 ProjectionView::DrawingState ProjectionView::drawingState() const {
-  return {points_, pca_, result_, projected_, axes_, mode_, eps_, selected_, picked_, palette_};
+  return {points_, pca_, result_, projected_, axes_, mode_, eps_, selected_, picked_, palette_, grid_cache_};
 }
 
 namespace {

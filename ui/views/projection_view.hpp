@@ -14,6 +14,7 @@
 #include "core/points/pca.hpp"
 #include "core/points/point_set.hpp"
 #include "ui/views/figure_axes.hpp"
+#include "ui/views/grid_cells.hpp"
 #include "ui/views/view_figure.hpp"
 #include "ui/views/view_layers.hpp"
 
@@ -170,6 +171,7 @@ class ProjectionView : public QWidget {
   std::optional<std::uint32_t> picked_;
   std::optional<std::uint32_t> shown_pick_;  // the pick the shown layers describe
   Layers layers_;
+  std::shared_ptr<PlaneGridCache> grid_cache_ = std::make_shared<PlaneGridCache>();
 };
 
 }  // namespace simjoin::ui

@@ -11,6 +11,7 @@
 #include "core/join/run_stats.hpp"
 #include "core/points/pca.hpp"
 #include "core/points/point_set.hpp"
+#include "ui/views/grid_cells.hpp"
 #include "ui/views/palette.hpp"
 #include "ui/views/view_modes.hpp"
 #include "ui/views/view_plane.hpp"
@@ -80,6 +81,8 @@ struct ViewInput {
   // about this many, their counts scaled, and draws no pick's search: a first picture (Layers::partial)
   // while the drawing of all points is made.
   std::size_t cell_sample = 0;
+  // Where the Grid view keeps every point's grid between drawings (none: made each time).
+  PlaneGridCache* grid_cache = nullptr;
 
   // Shows what `result` (none: null) holds: its statistics and its partitions or grid.
   void show_run(const RunResult* result) {
