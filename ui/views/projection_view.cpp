@@ -274,6 +274,7 @@ struct ProjectionView::Built {
   Axes axes;
   std::optional<std::uint32_t> picked;
   ViewMode mode = ViewMode::Scatter;
+  bool shown = false;  // its layers moved into the view (a first picture whose refinement was dropped)
 };
 
 void ProjectionView::rebuild() {
@@ -425,6 +426,7 @@ void ProjectionView::showDrawingSign() {
 }
 
 void ProjectionView::showBuilt(Built& built) {
+  built.shown = true;
   if (built.axes.principal == axes_.principal && built.axes.a == axes_.a && built.axes.b == axes_.b)
     projected_ = built.projected;
   layers_ = std::move(built.layers);
@@ -449,7 +451,7 @@ void ProjectionView::moveCamera() {
 
 void ProjectionView::showFirstPicture(int index) {
   // Shown only while the drawing of all points is still under way, and only for the current state.
-  if (!building_ || building_->isFinished() || index != 0 || dirty_) return;
+  if (!building_ || building_->isFinished() || index != 0 || dirty_ || building_->resultAt(0)->shown) return;
   showBuilt(*building_->resultAt(0));
   drawing_->setVisible(true);
   moveCamera();
@@ -458,7 +460,7 @@ void ProjectionView::showFirstPicture(int index) {
 void ProjectionView::finishBuild() {
   const std::shared_ptr<Built> built = building_->resultAt(building_->resultCount() - 1);
   building_.reset();
-  showBuilt(*built);
+  if (!built->shown) showBuilt(*built);
   if (dirty_) {  // the state changed meanwhile: draw it again
     dirty_ = false;
     startBuild();
