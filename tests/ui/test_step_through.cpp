@@ -3,6 +3,7 @@
 #include <QtTest>
 
 #include "core/base/error.hpp"
+#include "core/points/generators.hpp"
 #include "core/run/run_engine.hpp"
 #include "tests/ui/run/test_run_support.hpp"
 #include "ui/samples.hpp"
@@ -133,6 +134,33 @@ class TestStepThrough : public QObject {
     QVERIFY2(pairs == wanted || pairs + 1 == wanted,
              qPrintable(QString("%1 pairs at eps %2, %3 wanted").arg(pairs).arg(run.eps).arg(wanted)));
     QVERIFY(run.notes.front().find("scaled to") != std::string::npos);
+  }
+
+  // KMEANS-JOIN's region reaches wider: every 16th of the 24,000 points nearest to the densest one, so
+  // that it shows the data around that spot; GPU-SJ's stays the 1,500 nearest. On fresh clusters.
+  void kmeansRegionIsEvery16thOfAWiderOne() {
+    const PointSet points = generate({Distribution::Clusters, 40'000, 2, 30, 0.03, 0, 1, testing::seed()});
+    const double eps = 0.004;
+    const StepThrough wide = sample_for_steps(points, eps, kKMeansStepSpread);
+    const StepThrough near = sample_for_steps(points, eps, kGridStepSpread);
+    const DensityProbe probe = probe_density(points, eps);
+    // How many of the file's points lie no farther from the densest point than the farthest of `run`.
+    const auto within_reach = [&](const StepThrough& run) {
+      const auto d2 = [&](std::uint32_t i) {
+        return squared_distance(points.point(probe.densest), points.point(i), 2);
+      };
+      double reach = 0;
+      for (std::uint32_t r : run.rows) reach = std::max(reach, d2(r));
+      std::size_t count = 0;
+      for (std::uint32_t i = 0; i < points.size(); ++i) count += d2(i) <= reach;
+      return count;
+    };
+    QCOMPARE(wide.points.size() + wide.far_left_out, kMaxStepPoints);
+    QCOMPARE(within_reach(near), kMaxStepPoints);
+    const std::size_t reach = within_reach(wide);
+    QVERIFY2(reach > 20'000 && reach <= 16 * kMaxStepPoints, qPrintable(QString::number(reach)));
+    QVERIFY(wide.notes.front().find("Every 16th of the 24000 points nearest") != std::string::npos);
+    QVERIFY(wide.eps > near.eps);  // fewer points in the same neighbourhood: a wider eps for as many neighbours
   }
 
   void kmeansStepsFollowTheAlgorithm() {

@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include "core/base/error.hpp"
+#include "core/numeric/numeric_rules.hpp"
 #include "core/run/run_engine.hpp"
 #include "ui/views/grid_cells.hpp"
 #include "ui/views/picking.hpp"
@@ -148,6 +149,27 @@ class TestViewModels : public QObject {
     }
     parts.replica_partition.back() = k;  // names a partition that does not exist
     QVERIFY_THROWS_EXCEPTION(simjoin::Error, replication_counts(parts));
+  }
+
+  // The view's cells are cell_floor's for every input: random scales and origins, and points placed
+  // on, and a few ulps either side of, cell borders (where the plain quotient cannot decide).
+  void displayCellsAreTheEnginesCells() {
+    std::mt19937_64 rng(seed());
+    std::uniform_real_distribution<double> unit(-1, 1);
+    std::uniform_int_distribution<int> exponent(-1060, 1000), cells(-100000, 100000), ulps(-4, 4);
+    std::size_t near_border = 0;
+    for (int trial = 0; trial < 200000; ++trial) {
+      const double width = std::ldexp(1 + std::abs(unit(rng)), exponent(rng));
+      const double origin = unit(rng) * std::ldexp(width, cells(rng) % 40);
+      double x = origin + double(cells(rng)) * width;
+      for (int step = ulps(rng); step != 0; step += step > 0 ? -1 : 1)
+        x = std::nextafter(x, step > 0 ? INFINITY : -INFINITY);
+      if (trial % 2) x += unit(rng) * width;
+      if (!std::isfinite(x) || !(std::abs((x - origin) / width) < 0x1p60)) continue;
+      near_border += trial % 2 == 0;
+      QCOMPARE(display_cell(x, origin, width), cell_floor(x, origin, width));
+    }
+    QVERIFY(near_border > 50000);
   }
 
   void pickingReturnsNearestPoint() {

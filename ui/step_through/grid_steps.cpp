@@ -42,7 +42,7 @@ void neighbour_points(const GridStructure& grid, std::uint32_t cell, JoinStep& s
 }  // namespace
 
 StepThrough grid_join_steps(const PointSet& points, double eps) {
-  StepThrough run = sample_for_steps(points, eps);
+  StepThrough run = sample_for_steps(points, eps, kGridStepSpread);
   run.algorithm = "GPU-SJ";
   run.engine = "cpu-grid";
   replay_in_frame(run.points, run.eps, [&](const JoinInputs& in, const JoinParams& params) {

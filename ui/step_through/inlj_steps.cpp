@@ -23,7 +23,7 @@ std::size_t teaching_chunk(std::size_t n) {
 }  // namespace
 
 StepThrough inlj_steps(const PointSet& points, double eps) {
-  StepThrough run = sample_for_steps(points, eps);
+  StepThrough run = sample_for_steps(points, eps, kGridStepSpread);
   run.algorithm = "GPU-INLJ";
   run.engine = "cpu-nlj";
   const std::size_t n = run.points.size();

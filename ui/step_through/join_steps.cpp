@@ -83,34 +83,38 @@ double eps_for_neighbours(const PointSet& region, double neighbours, double eps)
   return scaled > 0 ? scaled : eps;
 }
 
-// The rows stepped through where the file has more than `max_points`: the region around a point where
-// the points are dense (where a join has most to do), with eps scaled so that a point of the region
-// has as many neighbours as a point of the file has at the file's eps.
-std::vector<std::uint32_t> region_rows(const PointSet& points, double& eps, std::size_t max_points,
+// The rows stepped through where the file has more than `max_points`: every spread-th of the points
+// nearest to a point where they are dense (where a join has most to do), with eps scaled so that a
+// point of the region has as many neighbours as a point of the file has at the file's eps.
+std::vector<std::uint32_t> region_rows(const PointSet& points, double& eps, std::size_t spread, std::size_t max_points,
                                        std::vector<std::string>& notes) {
   const DensityProbe probe = probe_density(points, eps);
-  std::vector<std::uint32_t> rows = nearest_rows(points, probe.densest, max_points);
+  spread = std::max<std::size_t>(1, std::min(spread, points.size() / max_points));
+  const std::vector<std::uint32_t> near = nearest_rows(points, probe.densest, spread * max_points);
+  std::vector<std::uint32_t> rows(max_points);
+  for (std::size_t i = 0; i < max_points; ++i) rows[i] = near[i * near.size() / max_points];
   PointSet region = PointSet::uninitialized(rows.size(), points.dims());
   for (std::size_t i = 0; i < rows.size(); ++i) std::copy_n(points.point(rows[i]), points.dims(), region.point(i));
   const double file_eps = eps;
   eps = eps_for_neighbours(region, probe.mean_neighbours, eps);
-  char text[256];
+  char text[320];
+  const std::string which = spread > 1 ? "Every " + std::to_string(spread) + "th of the " : std::string("The ");
   std::snprintf(text, sizeof text,
-                "The %zu points nearest to point %u, where the file is densest; eps %g scaled to %g so that a point "
+                "%s%zu points nearest to point %u, where the file is densest; eps %g scaled to %g so that a point "
                 "has about %.3g neighbours, as in the whole file",
-                rows.size(), unsigned(probe.densest), file_eps, eps, probe.mean_neighbours);
+                which.c_str(), near.size(), unsigned(probe.densest), file_eps, eps, probe.mean_neighbours);
   notes.push_back(text);
   return rows;
 }
 }  // namespace
 
-StepThrough sample_for_steps(const PointSet& points, double eps, std::size_t max_points) {
+StepThrough sample_for_steps(const PointSet& points, double eps, std::size_t spread, std::size_t max_points) {
   StepThrough run;
   run.total_points = points.size();
   const std::size_t m = std::min(points.size(), max_points);
   std::vector<std::uint32_t> rows(m);
   for (std::size_t i = 0; i < m; ++i) rows[i] = std::uint32_t(i);
-  if (m < points.size()) rows = region_rows(points, eps, m, run.notes);
+  if (m < points.size()) rows = region_rows(points, eps, spread, m, run.notes);
   run.eps = eps;
   PointSet sample = PointSet::uninitialized(m, points.dims());
   for (std::size_t i = 0; i < m; ++i) std::copy_n(points.point(rows[i]), points.dims(), sample.point(i));

@@ -75,10 +75,20 @@ struct StepThrough {
 };
 
 // At most `max_points` of the points, without far outliers (the engines join those apart, in float64,
-// which the step-through does not show). Beyond `max_points`, the region of that many points around
-// the point where the file is densest, and eps scaled so that a point of the region has as many
-// neighbours as a point of the file has at `eps` (the region's eps is the run's; a note says so).
-StepThrough sample_for_steps(const PointSet& points, double eps, std::size_t max_points = kMaxStepPoints);
+// which the step-through does not show). Beyond `max_points`, every spread-th of the spread x
+// max_points points nearest to the point where the file is densest (spread up to the file's size over
+// max_points): a wider spread shows more of the data's shape around that spot, where one blob would
+// fill the picture. eps is scaled so that a point of the region has as many neighbours as a point of
+// the file has at `eps` (the region's eps is the run's; a note says so).
+StepThrough sample_for_steps(const PointSet& points, double eps, std::size_t spread,
+                             std::size_t max_points = kMaxStepPoints);
+
+// The spreads the replays take. KMEANS-JOIN's partitions and copies show across clusters and gaps:
+// on the cities, 16 gives a map of towns cut by bisectors with rings where copies cross them, where
+// the 1,500 points nearest to the densest spot are a featureless disc, evenly copied. GPU-SJ's cells
+// and GPU-INLJ's chunks read best on that disc: 120 cells of a visible size, where the wider regions
+// have cells too small to see (spread 4: 578) or one-dimensional strips (16, the cost model's choice).
+inline constexpr std::size_t kKMeansStepSpread = 16, kGridStepSpread = 1;
 
 // KMEANS-JOIN with k partitions (1 <= k <= points) and the engines' k-means seed, as cpu-kmeans runs
 // it on one thread. Throws Error(Usage) for a k out of range.

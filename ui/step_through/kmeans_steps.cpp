@@ -151,7 +151,7 @@ void add_partition_joins(StepThrough& run, const JoinInputs& in, const JoinParam
 }  // namespace
 
 StepThrough kmeans_join_steps(const PointSet& points, double eps, std::size_t k, std::uint64_t seed) {
-  StepThrough run = sample_for_steps(points, eps);
+  StepThrough run = sample_for_steps(points, eps, kKMeansStepSpread);
   if (k < 1 || k > run.points.size())
     fail(ErrorKind::Usage, "the step-through needs 1 <= k <= " + std::to_string(run.points.size()) +
                                " (got k = " + std::to_string(k) + ")");

@@ -6,6 +6,10 @@
 // for every data set, whatever the engine's own grid indexes.
 #include <array>
 #include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
 #include <vector>
 
 #include "core/join/run_stats.hpp"
@@ -25,6 +29,23 @@ struct PlaneGrid {
   std::vector<CellXY> point_cell;  // per point
   std::vector<bool> has_cell;      // false for a point too far out for an int64 coordinate
   std::vector<Cell2d> cells;       // the non-empty cells, sorted by (y, x)
+};
+
+// cell_floor(x, origin, width) (core/numeric/numeric_rules.hpp), the same value for every input, from
+// a plain quotient wherever that lies far from a cell border: the view's cells at a fraction of the cost.
+std::int64_t display_cell(double x, double origin, double width);
+
+// The last grid of every point a view drew, kept for its next drawing of the same plane (a pick, a new
+// palette): at 20 M points one takes seconds to make. One grid at a time; safe from any thread.
+class PlaneGridCache {
+ public:
+  // The grid kept for `key` (what it was made from), else the one `make` makes, then kept.
+  std::shared_ptr<const PlaneGrid> get(const std::string& key, const std::function<PlaneGrid()>& make);
+
+ private:
+  std::mutex mutex_;
+  std::string key_;
+  std::shared_ptr<const PlaneGrid> grid_;
 };
 
 // The grid of points at plane coordinates `st` (n x 2). Throws Error(Usage) for width <= 0.

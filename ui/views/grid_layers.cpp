@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <limits>
 #include <optional>
 
 #include "ui/format/count_text.hpp"
@@ -106,14 +108,52 @@ std::vector<Cell2d> cells_to_draw(const std::vector<Cell2d>& shown, std::int64_t
 }
 
 // Where the cells are drawn: a figure's region; or, where the whole grid would need super-cells and a
-// point is picked, the 17 x 17 cells around it (the view zooms to its 3 x 3), noted; else everywhere.
+// point is picked (at plane coordinates `pick`), the 17 x 17 cells around it (the view zooms to its
+// 3 x 3), noted; else everywhere.
 std::optional<std::array<double, 4>> cells_region(const ViewInput& in, const PlaneGrid& grid,
-                                                  const std::vector<double>& st, Layers& out) {
-  if (in.region || !in.picked || grid.cells.size() <= kMaxDrawnCells) return in.region;
-  const double x = st[2 * *in.picked], y = st[2 * *in.picked + 1], reach = 8 * grid.width;
+                                                  const std::optional<Point2>& pick, Layers& out) {
+  if (in.region || !pick || grid.cells.size() <= kMaxDrawnCells) return in.region;
+  const double x = (*pick)[0], y = (*pick)[1], reach = 8 * grid.width;
   out.notes.push_back("Cells drawn around the picked point only: the grid's " + std::to_string(grid.cells.size()) +
                       " non-empty cells would be drawn as super-cells; clear the pick to see them all");
   return std::array<double, 4>{x - reach, y - reach, x + reach, y + reach};
+}
+
+// The origin of the view's own grid: the median of at most 65,536 evenly spaced points (far outliers
+// do not move it), so that a first picture from a subset and the drawing of all points share cells.
+std::array<double, 2> view_origin(const PointSet& points, const ViewPlane& plane) {
+  const std::size_t stride = std::max<std::size_t>(1, (points.size() + 65'535) / 65'536);
+  return median_origin(plane_coordinates(points, plane, stride));
+}
+
+// What a grid of the points is made from, as a cache's key.
+std::string grid_key(const ViewInput& in, double width, const std::array<double, 2>& origin) {
+  char key[256];
+  std::snprintf(key, sizeof key, "%p %p %zu %d %zu %zu %a %a %a", static_cast<const void*>(in.points),
+                static_cast<const void*>(in.pca), in.points->size(), int(in.axes.principal), in.axes.a, in.axes.b,
+                width, origin[0], origin[1]);
+  return key;
+}
+
+// The grid of every point (kept in the view's cache), or, for a first picture, of every stride-th
+// with its counts scaled.
+std::shared_ptr<const PlaneGrid> points_grid(const ViewInput& in, const ViewPlane& plane, double width,
+                                             const std::optional<std::array<double, 2>>& engine_origin,
+                                             std::size_t stride, Layers& out) {
+  const std::array<double, 2> origin = engine_origin ? *engine_origin : view_origin(*in.points, plane);
+  const auto make = [&] { return plane_grid(plane_coordinates(*in.points, plane, stride), width, origin); };
+  if (stride == 1)
+    return in.grid_cache ? in.grid_cache->get(grid_key(in, width, origin), make)
+                         : std::make_shared<const PlaneGrid>(make());
+  PlaneGrid grid = make();
+  for (Cell2d& cell : grid.cells)
+    cell.count = std::uint32_t(
+        std::min<std::uint64_t>(std::uint64_t(cell.count) * stride, std::numeric_limits<std::uint32_t>::max()));
+  out.partial = true;
+  out.notes.push_back("A first picture: the cells of every " + std::to_string(stride) +
+                      "th point, their counts times " + std::to_string(stride) +
+                      (in.picked ? ", without the pick's search" : "") + "; every point's cell is being counted");
+  return std::make_shared<const PlaneGrid>(std::move(grid));
 }
 
 // The count of a drawn cell nearest `target` on the log scale: every shade the legend shows is a
@@ -225,24 +265,28 @@ void grid_layers(const ViewInput& in, Layers& out, std::vector<Rgb>& colors) {
     out.notes.push_back("Set eps to see the grid");
     return;
   }
-  // Every point's cell: for the view's own grid, and for a pick's search.
-  std::vector<double> st;
-  std::optional<PlaneGrid> points_grid;
+  // Every point's cell: for the view's own grid, and for a pick's search; a first picture counts a subset's.
+  const std::size_t n = in.points->size();
+  const std::size_t stride = in.cell_sample && n > in.cell_sample ? (n + in.cell_sample - 1) / in.cell_sample : 1;
+  std::shared_ptr<const PlaneGrid> all_points;
+  std::optional<Point2> pick;
   if (!aligned || in.picked) {
-    st = plane_coordinates(*in.points, view_plane(*in.points, in.pca, in.axes));
-    points_grid = plane_grid(
-        st, width,
-        aligned ? std::array<double, 2>{in.grid->origin[aligned->x], in.grid->origin[aligned->y]} : median_origin(st));
+    const ViewPlane plane = view_plane(*in.points, in.pca, in.axes);
+    if (in.picked) pick = to_plane(plane, in.points->point(*in.picked));
+    const auto engine_origin = aligned ? std::optional<std::array<double, 2>>(std::array<double, 2>{
+                                             in.grid->origin[aligned->x], in.grid->origin[aligned->y]})
+                                       : std::nullopt;
+    all_points = points_grid(in, plane, width, engine_origin, stride, out);
   }
   // Along the engine's indexed dimensions, its own cells, counted from their point ranges.
   const PlaneGrid engine = aligned ? engine_plane_grid(*in.grid, aligned->x, aligned->y) : PlaneGrid{};
-  const PlaneGrid& cells = aligned ? engine : *points_grid;
-  draw_cells(cells, cells_region(in, cells, st, out), out);
+  const PlaneGrid& cells = aligned ? engine : *all_points;
+  draw_cells(cells, cells_region(in, cells, pick, out), out);
   // Small grey points, so that the cells' occupancy shading stays readable under them.
   std::fill(colors.begin(), colors.end(), kGridPoint);
   out.small_points = true;
   out.legend.insert(out.legend.begin(), {"points", kGridPoint});
-  if (in.picked) draw_search(in, *points_grid, in.grid ? in.grid->unicomp : true, out, colors);
+  if (in.picked && !out.partial) draw_search(in, *all_points, in.grid ? in.grid->unicomp : true, out, colors);
 }
 
 }  // namespace simjoin::ui

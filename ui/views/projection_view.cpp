@@ -7,6 +7,7 @@
 #include <QListWidget>
 #include <QPainter>
 #include <QPixmap>
+#include <QPromise>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QThreadPool>
@@ -36,6 +37,8 @@ constexpr int kLegendWidth = 220;
 // a frame stays well within the 100 ms the window may pause. OpenGL in software (llvmpipe) took 60-110 ms
 // a frame for 100,000 points at 5 M loaded on two cores, 35-90 ms for 50,000.
 std::size_t max_drawn_points() { return VtkViewWidget::openGLInSoftware() ? 50'000 : 100'000; }
+// The Grid view's first picture counts the cells of about this many points: tens of milliseconds.
+constexpr std::size_t kFirstPictureCells = 200'000;
 
 // Layers that say why the view could not be drawn.
 Layers failed_drawing(const std::exception& error) {
@@ -169,6 +172,7 @@ void ProjectionView::connectControls(QPushButton* reset) {
   connect(watcher_, &QFutureWatcherBase::finished, this, [this] {
     if (building_ && building_->isFinished()) finishBuild();
   });
+  connect(watcher_, &QFutureWatcherBase::resultReadyAt, this, &ProjectionView::showFirstPicture);
 }
 
 ProjectionView::~ProjectionView() {
@@ -179,6 +183,7 @@ ProjectionView::~ProjectionView() {
 void ProjectionView::setPoints(std::shared_ptr<const PointSet> points, std::shared_ptr<const Pca> pca) {
   points_ = std::move(points);
   pca_ = std::move(pca);
+  grid_cache_ = std::make_shared<PlaneGridCache>();  // its grids are of the points before
   result_.reset();
   picked_.reset();
   selected_.reset();
@@ -200,10 +205,7 @@ void ProjectionView::setResult(std::shared_ptr<const RunResult> result) {
   result_ = std::move(result);
   selected_.reset();
   fillPartitionCombo();
-  // The grid is drawn on its own indexed dimensions.
-  if (mode_ == ViewMode::Grid && result_ && result_->grid && result_->grid->indexed_dims.size() >= 2)
-    setAxes({false, std::size_t(result_->grid->indexed_dims[0]), std::size_t(result_->grid->indexed_dims[1])});
-  rebuild();
+  if (!showGridAxes()) rebuild();
   resetCamera();  // a run's cells and markers may reach past the points
 }
 
@@ -217,9 +219,19 @@ void ProjectionView::setMode(ViewMode mode) {
   if (mode == mode_ && points_) return;
   mode_ = mode;
   partition_->setEnabled(mode == ViewMode::Replication);
-  if (mode == ViewMode::Grid && result_ && result_->grid && result_->grid->indexed_dims.size() >= 2)
-    setAxes({false, std::size_t(result_->grid->indexed_dims[0]), std::size_t(result_->grid->indexed_dims[1])});
-  if (points_) rebuild();
+  // The points' grid is kept while the Grid view is shown (320 MB at 20 M points), not after.
+  if (mode != ViewMode::Grid) grid_cache_ = std::make_shared<PlaneGridCache>();
+  if (points_ && !showGridAxes()) rebuild();
+}
+
+bool ProjectionView::showGridAxes() {
+  // The grid is drawn on its own indexed dimensions.
+  if (!points_ || mode_ != ViewMode::Grid || !result_ || !result_->grid || result_->grid->indexed_dims.size() < 2)
+    return false;
+  const Axes grid{false, std::size_t(result_->grid->indexed_dims[0]), std::size_t(result_->grid->indexed_dims[1])};
+  if (!axes_.principal && axes_.a == grid.a && axes_.b == grid.b) return false;
+  setAxes(grid);
+  return !axes_.principal && axes_.a == grid.a && axes_.b == grid.b;
 }
 
 void ProjectionView::setAxes(const Axes& axes) {
@@ -262,12 +274,14 @@ struct ProjectionView::Built {
   Axes axes;
   std::optional<std::uint32_t> picked;
   ViewMode mode = ViewMode::Scatter;
+  bool shown = false;  // its layers moved into the view (a first picture whose refinement was dropped)
 };
 
 void ProjectionView::rebuild() {
   if (!points_) return;
   if (building_) {
     dirty_ = true;
+    abandon_->store(true);  // its first picture, if it has one, is enough
     return;
   }
   startBuild();
@@ -284,6 +298,7 @@ struct ProjectionView::DrawingState {
   double eps;
   std::optional<std::uint32_t> selected, picked;
   PaletteKind palette;
+  std::shared_ptr<PlaneGridCache> grid_cache;
 
   std::shared_ptr<const std::vector<float>> projection() const {
     return projected ? projected : std::make_shared<const std::vector<float>>(project_points(*points, pca.get(), axes));
@@ -291,7 +306,7 @@ struct ProjectionView::DrawingState {
   // The layers of at most `max_display` points (an evenly spaced subset beyond), or a note of why
   // they could not be drawn.
   Layers layers(const std::vector<float>& on_axes, std::size_t max_display,
-                std::optional<std::array<double, 4>> region = std::nullopt) const {
+                std::optional<std::array<double, 4>> region = std::nullopt, std::size_t cell_sample = 0) const {
     try {
       ViewInput input;
       input.points = points.get();
@@ -306,6 +321,8 @@ struct ProjectionView::DrawingState {
       input.palette = palette;
       input.max_display = max_display;
       input.region = region;
+      input.cell_sample = cell_sample;
+      input.grid_cache = grid_cache.get();
       return build_layers(input);
     } catch (const std::exception& error) {
       return failed_drawing(error);
@@ -314,7 +331,7 @@ struct ProjectionView::DrawingState {
 };
 
 ProjectionView::DrawingState ProjectionView::drawingState() const {
-  return {points_, pca_, result_, projected_, axes_, mode_, eps_, selected_, picked_, palette_};
+  return {points_, pca_, result_, projected_, axes_, mode_, eps_, selected_, picked_, palette_, grid_cache_};
 }
 
 namespace {
@@ -368,20 +385,30 @@ std::function<ViewFigureLayout(const std::string&, const ImageSize&)> Projection
 }
 
 void ProjectionView::startBuild() {
-  auto job = [state = drawingState(), most = max_drawn_points()] {
-    auto built = std::make_shared<Built>();
-    built->axes = state.axes;
-    built->picked = state.picked;
-    built->mode = state.mode;
-    try {
-      built->projected = state.projection();
-      built->layers = state.layers(*built->projected, most);
-    } catch (const std::exception& error) {  // the projection
-      built->layers = failed_drawing(error);
-    }
-    built->scene = build_scene_data(built->layers);
-    return built;
+  // Above kFirstPictureCells points the Grid view first counts a subset's cells (a picture within a
+  // fraction of a second), then every point's; a newer state abandons the second.
+  auto job = [state = drawingState(), most = max_drawn_points(),
+              abandon = abandon_](QPromise<std::shared_ptr<Built>>& promise) {
+    const auto build = [&](std::size_t cell_sample) {
+      auto built = std::make_shared<Built>();
+      built->axes = state.axes;
+      built->picked = state.picked;
+      built->mode = state.mode;
+      try {
+        built->projected = state.projection();
+        built->layers = state.layers(*built->projected, most, std::nullopt, cell_sample);
+      } catch (const std::exception& error) {  // the projection
+        built->layers = failed_drawing(error);
+      }
+      built->scene = build_scene_data(built->layers);
+      return built;
+    };
+    auto first = build(state.mode == ViewMode::Grid ? kFirstPictureCells : 0);
+    const bool refine = first->layers.partial;
+    promise.addResult(std::move(first));
+    if (refine && !abandon->load()) promise.addResult(build(0));
   };
+  abandon_->store(false);
   building_ = QtConcurrent::run(drawing_pool(), std::move(job));
   watcher_->setFuture(*building_);
   if (!drawing_delay_->isActive()) drawing_delay_->start();
@@ -398,15 +425,14 @@ void ProjectionView::showDrawingSign() {
   vtk_->update();
 }
 
-void ProjectionView::finishBuild() {
-  const std::shared_ptr<Built> built = building_->result();
-  building_.reset();
-  if (built->axes.principal == axes_.principal && built->axes.a == axes_.a && built->axes.b == axes_.b)
-    projected_ = built->projected;
-  layers_ = std::move(built->layers);
-  shown_pick_ = built->picked;
-  shown_mode_ = built->mode;
-  scene_->show(built->scene);
+void ProjectionView::showBuilt(Built& built) {
+  built.shown = true;
+  if (built.axes.principal == axes_.principal && built.axes.a == axes_.a && built.axes.b == axes_.b)
+    projected_ = built.projected;
+  layers_ = std::move(built.layers);
+  shown_pick_ = built.picked;
+  shown_mode_ = built.mode;
+  scene_->show(built.scene);
   // A new drawing may resize the view (the legend appears, the notes grow). Laid out now with the
   // view's updates off, the resize does not render it: the software OpenGL then renders the new
   // drawing once, for the update that follows, instead of once inside the resize and once again.
@@ -414,6 +440,27 @@ void ProjectionView::finishBuild() {
   showLayers();
   layout()->activate();
   vtk_->setUpdatesEnabled(true);
+}
+
+void ProjectionView::moveCamera() {
+  // The camera moves once the layers it frames are shown.
+  if (camera_ == Camera::Reset) resetCamera();
+  if (camera_ == Camera::FocusPick) focusOnPick();
+  camera_ = Camera::Keep;
+}
+
+void ProjectionView::showFirstPicture(int index) {
+  // Shown only while the drawing of all points is still under way, and only for the current state.
+  if (!building_ || building_->isFinished() || index != 0 || dirty_ || building_->resultAt(0)->shown) return;
+  showBuilt(*building_->resultAt(0));
+  drawing_->setVisible(true);
+  moveCamera();
+}
+
+void ProjectionView::finishBuild() {
+  const std::shared_ptr<Built> built = building_->resultAt(building_->resultCount() - 1);
+  building_.reset();
+  if (!built->shown) showBuilt(*built);
   if (dirty_) {  // the state changed meanwhile: draw it again
     dirty_ = false;
     startBuild();
@@ -421,10 +468,7 @@ void ProjectionView::finishBuild() {
   }
   drawing_delay_->stop();
   drawing_->setVisible(false);
-  // The camera moves once the layers it frames are shown.
-  if (camera_ == Camera::Reset) resetCamera();
-  if (camera_ == Camera::FocusPick) focusOnPick();
-  camera_ = Camera::Keep;
+  moveCamera();
 }
 
 void ProjectionView::settle() {

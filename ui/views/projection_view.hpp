@@ -1,6 +1,7 @@
 #pragma once
 // The 2-D view: chosen axes (principal components or raw dimensions), the view mode's layers drawn
 // through VTK, a legend, notes, partition selection and point picking with a tooltip.
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -13,6 +14,7 @@
 #include "core/points/pca.hpp"
 #include "core/points/point_set.hpp"
 #include "ui/views/figure_axes.hpp"
+#include "ui/views/grid_cells.hpp"
 #include "ui/views/view_figure.hpp"
 #include "ui/views/view_layers.hpp"
 
@@ -80,6 +82,8 @@ class ProjectionView : public QWidget {
   void settle();
   // Whether a drawing is under way on the worker thread.
   bool drawing() const { return building_.has_value(); }
+  // The mode of the layers shown: none while an empty plot stands for a drawing of another mode.
+  std::optional<ViewMode> shownMode() const { return shown_mode_; }
   const Axes& axes() const { return axes_; }
   VtkViewWidget* vtkWidget() const { return vtk_; }
   // The view painted without OpenGL (null where VTK draws it).
@@ -105,16 +109,25 @@ class ProjectionView : public QWidget {
       const FigureLabels& labels = {}) const;
 
  private:
+  struct Built;  // a drawing: its layers, their VTK data, and the state they show
   void fillAxisCombos();
   void fillPartitionCombo();
   void connectControls(QPushButton* reset);
   // The drawing follows the current state: started on a worker thread at once, or, while one is
   // under way, as soon as it ends (so rapid changes cost one build, not one each).
   void rebuild();
+  // In the Grid view of a run's grid, moves to two of its indexed dimensions and draws them: false
+  // where the view already shows them (or there are none), and the caller draws.
+  bool showGridAxes();
   struct DrawingState;
   DrawingState drawingState() const;
   void startBuild();
   void finishBuild();
+  // Shows a drawing's layers; the camera follows with moveCamera().
+  void showBuilt(Built& built);
+  void moveCamera();
+  // The Grid view's first picture (from a subset of the points) while all points' is made.
+  void showFirstPicture(int index);
   void showLayers();
   void showLegend();
   void focusOnPick();
@@ -144,10 +157,11 @@ class ProjectionView : public QWidget {
   std::shared_ptr<const RunResult> result_;
   // The points on the current axes (null until the worker has projected them).
   std::shared_ptr<const std::vector<float>> projected_;
-  struct Built;
   std::optional<QFuture<std::shared_ptr<Built>>> building_;
   QFutureWatcher<std::shared_ptr<Built>>* watcher_;
   bool dirty_ = false;
+  // Set when the state changes under a drawing: it then skips its refinement.
+  std::shared_ptr<std::atomic<bool>> abandon_ = std::make_shared<std::atomic<bool>>(false);
   enum class Camera { Keep, Reset, FocusPick } camera_ = Camera::Keep;
   Axes axes_;
   ViewMode mode_ = ViewMode::Scatter;
@@ -157,6 +171,7 @@ class ProjectionView : public QWidget {
   std::optional<std::uint32_t> picked_;
   std::optional<std::uint32_t> shown_pick_;  // the pick the shown layers describe
   Layers layers_;
+  std::shared_ptr<PlaneGridCache> grid_cache_ = std::make_shared<PlaneGridCache>();
 };
 
 }  // namespace simjoin::ui

@@ -11,6 +11,7 @@
 #include "core/join/run_stats.hpp"
 #include "core/points/pca.hpp"
 #include "core/points/point_set.hpp"
+#include "ui/views/grid_cells.hpp"
 #include "ui/views/palette.hpp"
 #include "ui/views/view_modes.hpp"
 #include "ui/views/view_plane.hpp"
@@ -56,6 +57,7 @@ struct Layers {
   std::vector<LegendEntry> picked_facts;  // what the picked point did, listed beside the legend
   std::vector<std::string> notes;         // shown under the view (decimation, why a layer is missing)
   bool small_points = false;              // points drawn small so that the layers under them read
+  bool partial = false;                   // a first picture from a subset, which a drawing of all refines
 };
 
 struct ViewInput {
@@ -75,6 +77,12 @@ struct ViewInput {
   // The view region (x0, y0, x1, y1) a zoomed figure shows: the Grid view's cells beyond it are left
   // out, so that the cells inside are drawn as themselves rather than grouped into super-cells.
   std::optional<std::array<double, 4>> region;
+  // Above this many points (0: never), the Grid view counts the cells of an evenly spaced subset of
+  // about this many, their counts scaled, and draws no pick's search: a first picture (Layers::partial)
+  // while the drawing of all points is made.
+  std::size_t cell_sample = 0;
+  // Where the Grid view keeps every point's grid between drawings (none: made each time).
+  PlaneGridCache* grid_cache = nullptr;
 
   // Shows what `result` (none: null) holds: its statistics and its partitions or grid.
   void show_run(const RunResult* result) {

@@ -36,12 +36,12 @@ std::array<double, 2> to_plane(const ViewPlane& plane, const double* p) {
   return {s, t};
 }
 
-std::vector<double> plane_coordinates(const PointSet& points, const ViewPlane& plane) {
-  std::vector<double> st(2 * points.size());
-  for (std::size_t i = 0; i < points.size(); ++i) {
+std::vector<double> plane_coordinates(const PointSet& points, const ViewPlane& plane, std::size_t stride) {
+  std::vector<double> st;
+  st.reserve(2 * (points.size() / stride + 1));
+  for (std::size_t i = 0; i < points.size(); i += stride) {
     const auto [s, t] = to_plane(plane, points.point(i));
-    st[2 * i] = s;
-    st[2 * i + 1] = t;
+    st.insert(st.end(), {s, t});
   }
   return st;
 }

@@ -28,7 +28,8 @@ ViewPlane view_plane(const PointSet& points, const Pca* pca, const Axes& axes);
 // coordinates project_points gives, in float64.
 std::array<double, 2> to_plane(const ViewPlane& plane, const double* p);
 
-// Every point's plane coordinates in float64 (n x 2), for cells that float32 would blur.
-std::vector<double> plane_coordinates(const PointSet& points, const ViewPlane& plane);
+// Every point's plane coordinates in float64 (n x 2), for cells that float32 would blur; with a
+// `stride`, those of every stride-th point (0, stride, 2 stride, ...).
+std::vector<double> plane_coordinates(const PointSet& points, const ViewPlane& plane, std::size_t stride = 1);
 
 }  // namespace simjoin::ui
