@@ -20,6 +20,7 @@
 #include <QTabWidget>
 #include <QTimer>
 
+#include "app/registry/every_engine.hpp"
 #include "core/base/error.hpp"
 #include "core/io/cancel_signals.hpp"
 #include "core/join/engine.hpp"

@@ -37,6 +37,7 @@ LAYERS = {
     "ui": ("ui/views/grid_layers.cpp", '"ui/run/run_controller.hpp"'),
     "app/cli": ("app/cli/cmd_info.cpp", '"cuda/gpu_engines.hpp"'),
     "app/sweep": ("app/sweep/main.cpp", '"ui/charts/sweep_chart.hpp"'),
+    "app/registry": ("app/registry/every_engine.cpp", '"cuda/gpu_engines.hpp"'),
     "ui/step_through": ("ui/step_through/step_through_tab.cpp", '"ui/workbench/workbench.hpp"'),
 }
 
@@ -69,6 +70,11 @@ PLANTED = [
     ("app/sweep", '"ui/views/view_layers.hpp"', True),
     ("app/sweep", '"cuda/detail/gpu_engine.hpp"', True),
     ("app/sweep", '"tests/core/oracle_check.hpp"', True),
+    ("app/registry", '"cuda/detail/gpu_resources.hpp"', True),
+    ("app/registry", '"ui/run/run_request.hpp"', True),
+    ("app/registry", "<QString>", True),
+    ("ui", '"app/registry/every_engine.hpp"', True),
+    ("core", '"app/registry/every_engine.hpp"', True),
     # Rooms of one library: check-layers alone.
     ("core", '"core/join/engine.hpp"', False),
     ("core", '"core/run/run_engine.hpp"', False),
