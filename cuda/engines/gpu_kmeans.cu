@@ -97,6 +97,21 @@ bool partitions_prune(const PartitionedPoints& a, const PartitionedPoints& b, bo
   return false;
 }
 
+// Before the brute-force fallback, which reads none of the partitioning: frees it for the brute
+// force's buffers, but for A's membership lists where the views ask for the partition structure
+// (`keep_lists`: describe reads them).
+void release_partitioning(PartitionedPoints& parts_a, PartitionedPoints& parts_b_own,
+                          DeviceBuffer<std::uint32_t>& membership_b, bool keep_lists) {
+  parts_b_own = {};
+  membership_b = {};
+  if (!keep_lists) {
+    parts_a = {};
+    return;
+  }
+  parts_a.grouped_ids = {};
+  parts_a.part_begin = {};
+}
+
 }  // namespace
 
 std::string GpuKMeansEngine::description() const {
@@ -157,15 +172,7 @@ void GpuKMeansEngine::join(GpuRun& run) const {
   if (!replicate_ || partitions_prune(parts_a, parts_b, self, k, a.dims(), stats)) {
     join_on_devices(run, device.exact, parts_a, parts_b, k);
   } else {
-    // The brute force reads none of the partitioning: its memory goes to the brute force's buffers, but
-    // for A's membership lists where the views ask for the partition structure (describe reads them).
-    parts_b_own = {};
-    if (run.params.structures) {
-      parts_a.grouped_ids = {};
-      parts_a.part_begin = {};
-    } else {
-      parts_a = {};
-    }
+    release_partitioning(parts_a, parts_b_own, membership_b, run.params.structures);
     join_all_pairs(run, device);
   }
   if (!run.params.structures) return;
