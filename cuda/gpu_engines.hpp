@@ -2,6 +2,7 @@
 // The GPU side as the rest of the program sees it: device facts and the GPU engines, behind the
 // common engine interface. Nothing here exposes CUDA types.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,11 @@
 #include "core/report/machine_info.hpp"
 
 namespace simjoin {
+
+class ChoosingEngine;  // core/engines/choosing_engine.hpp
+namespace gpu {
+struct GpuResources;  // cuda/detail/gpu_resources.hpp
+}
 
 struct GpuDevice {
   int ordinal = 0;
@@ -34,13 +40,19 @@ MachineInfo describe_machine(const GpuStatus& gpus);
 // describe_machine(query_gpus()).
 MachineInfo this_machine();
 
-// Adds every GPU engine; on machines without a usable GPU they report themselves unavailable.
-void register_gpu_engines(EngineRegistry& registry);
+// The pinned buffers, streams and events that GPU runs reuse: one handle for all the GPU engines of a
+// registry, so that they share them. Allocates nothing before a run asks. Its owners (the engines) must
+// be destroyed while the CUDA runtime is up, not from a static that outlives main. Null where this
+// build has no CUDA.
+std::shared_ptr<gpu::GpuResources> make_gpu_resources();
 
-// Adds every CPU engine, then every GPU engine: the registry of each program and of the Python module.
-inline void register_every_engine(EngineRegistry& registry) {
-  register_cpu_engines(registry);
-  register_gpu_engines(registry);
-}
+// The GPU engines, every one running on `resources`; on machines without a usable GPU they report
+// themselves unavailable. None where this build has no CUDA.
+struct GpuEngines {
+  std::vector<std::unique_ptr<Engine>> engines;  // in the order the programs list them
+  // gpu-auto, one of `engines` (null where there are none): CPU `auto` takes its choice on a GPU machine.
+  const ChoosingEngine* chooser = nullptr;
+};
+GpuEngines make_gpu_engines(const std::shared_ptr<gpu::GpuResources>& resources);
 
 }  // namespace simjoin

@@ -11,7 +11,9 @@ GpuStatus query_gpus() {
   return status;
 }
 
-void register_gpu_engines(EngineRegistry&) {}
+std::shared_ptr<gpu::GpuResources> make_gpu_resources() { return nullptr; }
+
+GpuEngines make_gpu_engines(const std::shared_ptr<gpu::GpuResources>&) { return {}; }
 
 }  // namespace simjoin
 

@@ -1,8 +1,8 @@
 // simjoin: the command-line twin of Simjoin Studio.
 #include "app/cli/command_main.hpp"
+#include "app/registry/every_engine.hpp"
 #include "core/io/cancel_signals.hpp"
 #include "core/run/openmp_threads.hpp"
-#include "cuda/gpu_engines.hpp"
 
 int main(int argc, char** argv) {
   using namespace simjoin;

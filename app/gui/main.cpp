@@ -17,6 +17,7 @@
 #include "app/gui/studio_actions.hpp"
 #include "app/gui/studio_options.hpp"
 #include "app/gui/studio_request.hpp"
+#include "app/registry/every_engine.hpp"
 #include "core/io/cancel_signals.hpp"
 #include "core/join/engine.hpp"
 #include "core/report/machine_info.hpp"

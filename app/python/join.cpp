@@ -28,8 +28,8 @@ py::tuple join_arrays(const py::array& x, const std::optional<py::array>& y, con
   const bool graph = request.output == "connectivity" || request.output == "distance";
   if (!count_only && !graph && request.output != "pairs")
     fail(ErrorKind::Internal, "unknown join output '" + request.output + "'");
-  const EngineRegistry& registry = every_engine();
-  Engine& engine = registry.get(request.engine);
+  const std::shared_ptr<const EngineRegistry> registry = every_engine();  // kept until the join returns
+  Engine& engine = registry->get(request.engine);
   const PointSet a = points_from_array(x, "X");
   const std::optional<PointSet> b = y ? std::optional(points_from_array(*y, "Y")) : std::nullopt;
   const JoinSources sources{&a, b ? &*b : nullptr};

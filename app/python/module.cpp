@@ -22,6 +22,7 @@ py::str stats_repr(const RunStats& stats) {
 
 PYBIND11_MODULE(_simjoin, module) {
   python::register_error_translation();
+  python::hold_engines();
 
   py::class_<RunStats>(module, "Stats", "What a join reported: sizes, seconds per phase, work, the engine's notes")
       // Writable for the Python layer, which names the engine that ran and times the whole call.

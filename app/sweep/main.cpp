@@ -6,6 +6,7 @@
 
 #include "app/cli/command_main.hpp"
 #include "app/cli/join_options.hpp"
+#include "app/registry/every_engine.hpp"
 #include "app/sweep/sweep_command.hpp"
 #include "core/base/error.hpp"
 #include "core/io/cancel_signals.hpp"

@@ -13,10 +13,11 @@ constexpr std::size_t kLowDims = 8;
 constexpr std::size_t kMidDims = 64;
 }  // namespace
 
-CpuAutoEngine::CpuAutoEngine()
+CpuAutoEngine::CpuAutoEngine(const ChoosingEngine* gpu_chooser)
     : nlj_(std::make_unique<CpuNestedLoopEngine>()),
       grid_(std::make_unique<CpuGridEngine>()),
-      kmeans_(std::make_unique<CpuKMeansEngine>()) {}
+      kmeans_(std::make_unique<CpuKMeansEngine>()),
+      gpu_chooser_(gpu_chooser) {}
 
 CpuAutoEngine::~CpuAutoEngine() = default;
 

@@ -5,11 +5,12 @@
 
 namespace simjoin {
 
-// `auto`: where a GPU chooser is attached and its GPU is available, its choice; otherwise a CPU engine
+// `auto`: where it is given a GPU chooser and that GPU is available, its choice; otherwise a CPU engine
 // from n, d and eps, run on its own instance.
 class CpuAutoEngine final : public ChoosingEngine {
  public:
-  CpuAutoEngine();
+  // `gpu_chooser`: gpu-auto where the GPU engines are built (it must outlive this engine), else null.
+  explicit CpuAutoEngine(const ChoosingEngine* gpu_chooser = nullptr);
   ~CpuAutoEngine() override;
   std::string name() const override { return "auto"; }
   std::string description() const override {
@@ -19,12 +20,10 @@ class CpuAutoEngine final : public ChoosingEngine {
   Capabilities capabilities() const override { return {}; }
   using ChoosingEngine::choose;
   Choice choose(const JoinShape& shape) const override;
-  // Called by the GPU engines' registration: `auto` then prefers gpu-auto's choice.
-  void prefer(const ChoosingEngine* gpu_chooser) { gpu_chooser_ = gpu_chooser; }
 
  private:
   std::unique_ptr<Engine> nlj_, grid_, kmeans_;
-  const ChoosingEngine* gpu_chooser_ = nullptr;
+  const ChoosingEngine* gpu_chooser_;
 };
 
 }  // namespace simjoin

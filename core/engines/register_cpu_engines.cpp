@@ -8,14 +8,14 @@
 
 namespace simjoin {
 
-void register_cpu_engines(EngineRegistry& registry) {
+void register_cpu_engines(EngineRegistry& registry, const ChoosingEngine* gpu_chooser) {
   registry.add(std::make_unique<CpuBruteForceEngine>());
   registry.add(std::make_unique<CpuNestedLoopEngine>());
   registry.add(std::make_unique<CpuGridEngine>());
   registry.add(std::make_unique<CpuKMeansEngine>(true));
   registry.add(std::make_unique<CpuKMeansEngine>(false));
   registry.add(std::make_unique<CpuRTreeEngine>());
-  registry.add(std::make_unique<CpuAutoEngine>());
+  registry.add(std::make_unique<CpuAutoEngine>(gpu_chooser));
 }
 
 }  // namespace simjoin

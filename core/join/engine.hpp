@@ -104,7 +104,10 @@ class EngineRegistry {
   std::vector<std::unique_ptr<Engine>> engines_;
 };
 
-// Adds every CPU engine of core/ to the registry.
-void register_cpu_engines(EngineRegistry& registry);
+class ChoosingEngine;  // core/engines/choosing_engine.hpp
+
+// Adds every CPU engine of core/ to the registry. `auto` takes `gpu_chooser`'s choice where one is given
+// and its GPU is available (gpu-auto, which must outlive the registry's `auto`).
+void register_cpu_engines(EngineRegistry& registry, const ChoosingEngine* gpu_chooser = nullptr);
 
 }  // namespace simjoin

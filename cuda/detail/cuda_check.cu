@@ -21,18 +21,22 @@ void check_cuda(cudaError_t status, const char* what, const char* file, int line
                  "): " + cudaGetErrorString(status));
 }
 
+DeviceMemory device_memory() {
+  DeviceMemory memory;
+  SIMJOIN_CUDA_CHECK(cudaMemGetInfo(&memory.free_bytes, &memory.total_bytes));
+  return memory;
+}
+
 void* device_allocate(std::size_t bytes, const char* what) {
   void* pointer = nullptr;
   const cudaError_t status = cudaMalloc(&pointer, bytes);
   if (status == cudaSuccess) return pointer;
   cudaGetLastError();
-  std::size_t free_bytes = 0, total_bytes = 0;
-  cudaMemGetInfo(&free_bytes, &total_bytes);
-  if (status == cudaErrorMemoryAllocation)
-    fail(ErrorKind::OutOfMemory, std::string("GPU out of memory allocating ") + what + ": asked for " +
-                                     mebibytes(bytes) + ", " + mebibytes(free_bytes) + " free of " +
-                                     mebibytes(total_bytes));
-  fail(ErrorKind::Internal, std::string("cudaMalloc for ") + what + " failed: " + cudaGetErrorString(status));
+  if (status != cudaErrorMemoryAllocation)
+    fail(ErrorKind::Internal, std::string("cudaMalloc for ") + what + " failed: " + cudaGetErrorString(status));
+  const DeviceMemory memory = device_memory();
+  fail(ErrorKind::OutOfMemory, std::string("GPU out of memory allocating ") + what + ": asked for " + mebibytes(bytes) +
+                                   ", " + mebibytes(memory.free_bytes) + " free of " + mebibytes(memory.total_bytes));
 }
 
 void* pinned_allocate(std::size_t bytes, const char* what) {

@@ -19,6 +19,12 @@ void check_cuda(cudaError_t status, const char* what, const char* file, int line
 // After a kernel launch: reports launch-configuration errors at once.
 #define SIMJOIN_CUDA_CHECK_LAUNCH() ::simjoin::gpu::check_cuda(cudaGetLastError(), "kernel launch", __FILE__, __LINE__)
 
+// The current GPU's free and total memory, in bytes. Throws Error(Internal) where the runtime cannot tell.
+struct DeviceMemory {
+  std::size_t free_bytes = 0, total_bytes = 0;
+};
+DeviceMemory device_memory();
+
 // cudaMalloc that throws Error(OutOfMemory) with the requested and free sizes.
 void* device_allocate(std::size_t bytes, const char* what);
 // cudaMallocHost (pinned) that throws Error(OutOfMemory).

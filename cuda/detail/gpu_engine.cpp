@@ -2,6 +2,7 @@
 
 #include <cuda_runtime.h>
 
+#include "core/base/error.hpp"
 #include "cuda/detail/cuda_check.hpp"
 #include "cuda/detail/multi_device.hpp"
 #include "cuda/gpu_engines.hpp"
@@ -33,8 +34,12 @@ DeviceInputs upload_inputs(GpuResources& resources, const JoinInputs& inputs, st
   return device;
 }
 
+GpuEngine::GpuEngine(std::shared_ptr<GpuResources> resources) : resources_(std::move(resources)) {
+  if (!resources_) fail(ErrorKind::Internal, "a GPU engine was made without its GPU resources");
+}
+
 Availability GpuEngine::availability() const {
-  static const GpuStatus status = query_gpus();  // probing the runtime once is enough
+  const GpuStatus& status = listed_gpus();
   return {status.available, status.reason};
 }
 

@@ -61,14 +61,14 @@ DeviceInputs upload_inputs(GpuResources& resources, const JoinInputs& inputs, st
 
 class GpuEngine : public Engine {
  public:
+  // Runs on `resources`, which the composition root gives every GPU engine of a registry (one handle,
+  // so that they share their pinned buffers and streams).
+  explicit GpuEngine(std::shared_ptr<GpuResources> resources);
   Availability availability() const override;
   Capabilities capabilities() const override;
   // Makes the run's first GPU current, names its GPUs in the stats, returns at once when a set is
   // empty, else joins. Engines hold no state between runs.
   RunResult run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink, RunControl& control) final;
-  // Runs on `resources` from now on (register_gpu_engines gives all its engines one), instead of the
-  // engine's own.
-  void share_resources(std::shared_ptr<GpuResources> resources) { resources_ = std::move(resources); }
 
  protected:
   // True for engines that split one join across GPUs: every GPU present unless params.devices names
@@ -77,15 +77,7 @@ class GpuEngine : public Engine {
   virtual void join(GpuRun& run) const = 0;
 
  private:
-  std::shared_ptr<GpuResources> resources_ = std::make_shared<GpuResources>();
+  std::shared_ptr<GpuResources> resources_;
 };
-
-// A GPU engine of type E running on `resources`.
-template <typename E, typename... Args>
-std::unique_ptr<E> make_sharing(const std::shared_ptr<GpuResources>& resources, Args&&... args) {
-  auto engine = std::make_unique<E>(std::forward<Args>(args)...);
-  engine->share_resources(resources);
-  return engine;
-}
 
 }  // namespace simjoin::gpu

@@ -1,9 +1,10 @@
 #pragma once
 // The pinned buffers, streams and events that GPU runs reuse (allocating pinned memory costs
-// milliseconds), owned by whoever runs the engines rather than by the process: register_gpu_engines
-// gives one handle to all the GPU engines of a registry, a re-join session holds its own, and each run
-// passes it down to what allocates, as cuVS passes its resources handle. Nothing is allocated before a
-// run asks. Destroy it while the CUDA runtime is up, not from a static that outlives main.
+// milliseconds), owned by whoever runs the engines rather than by the process: the composition root
+// (app/registry/) makes one handle (make_gpu_resources) and gives it to every GPU engine of a registry
+// as it constructs them, a re-join session holds its own, and each run passes it down to what
+// allocates, as cuVS passes its resources handle. Nothing is allocated before a run asks. Destroy it
+// while the CUDA runtime is up, not from a static that outlives main.
 #include <memory>
 
 #include "cuda/detail/device_pool.hpp"

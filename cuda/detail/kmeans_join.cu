@@ -149,47 +149,47 @@ PartitionWork partition_work(const PartitionedPoints& a, const PartitionedPoints
   return work;
 }
 
-void join_partition_items(const PartitionedPoints& a, const PartitionedPoints& b, JoinShape shape,
-                          std::uint32_t a_first_id, const PartitionWork& work, std::uint64_t first, std::uint64_t last,
-                          std::size_t stride, const ExactPairTest& test, GpuResources& resources,
-                          const JoinParams& params, PairSink& sink, SharedProgress& progress, RunStats& stats) {
+void join_partition_items(const JoinedPartitions& join, const PartitionWork& work, std::uint64_t first,
+                          std::uint64_t last, const PartitionJoinRun& run, SharedProgress& progress) {
+  const PartitionedPoints &a = join.a, &b = join.b;
+  // One kernel reads both sets' gathered rows with one stride.
+  if (a.source_stride != b.source_stride) fail(ErrorKind::Internal, "partitionings joined with different strides");
+  const std::size_t stride = a.source_stride;
   const std::size_t k = work.item_begin.size() - 1;
   DeviceBuffer<unsigned long long> item_begin_device(k + 1, "work item offsets");
   item_begin_device.upload(work.item_begin.data(), k + 1);
   if (first >= last) return;
   const bool same = &a == &b;
   const std::vector<std::size_t> rounds =
-      plan_rounds(a, b, same, work, first, last, stride, gather_budget(params.batch_bytes));
-  if (rounds.size() > 2 && !params.batch_bytes)
-    stats.notes.push_back("the grouped points exceed a third of the GPU's free memory: partitions joined in " +
-                          std::to_string(rounds.size() - 1) + " rounds");
-  PairBatches batches(resources, sink, params);
+      plan_rounds(a, b, same, work, first, last, stride, gather_budget(run.params.batch_bytes));
+  if (rounds.size() > 2 && !run.params.batch_bytes)
+    run.stats.notes.push_back("the grouped points exceed a third of the GPU's free memory: partitions joined in " +
+                              std::to_string(rounds.size() - 1) + " rounds");
+  PairBatches batches(run.resources, run.sink, run.params);
   for (std::size_t r = 0; r + 1 < rounds.size(); ++r) {
     const std::uint64_t from = std::max<std::uint64_t>(first, work.item_begin[rounds[r]]);
     const std::uint64_t to = std::min<std::uint64_t>(last, work.item_begin[rounds[r + 1]]);
     if (from >= to) continue;
-    const GatheredRange range_a = gather_partitions(a, stride, rounds[r], rounds[r + 1]);
-    const GatheredRange range_b = same ? GatheredRange{} : gather_partitions(b, stride, rounds[r], rounds[r + 1]);
+    const GatheredRange range_a = gather_partitions(a, rounds[r], rounds[r + 1]);
+    const GatheredRange range_b = same ? GatheredRange{} : gather_partitions(b, rounds[r], rounds[r + 1]);
     const GroupedView view_a = view(a, range_a), view_b = same ? view_a : view(b, range_b);
     batches.run(
         from, to, BatchPlan{},
         [&](std::uint64_t begin, std::uint64_t end, const PairOutput& out, cudaStream_t stream) {
           kmeans_join_kernel<<<persistent_blocks(end - begin, kBlocksPerMultiprocessor), tile::kThreads, 0, stream>>>(
-              view_a, view_b, item_begin_device.data(), std::uint32_t(k), unsigned(stride), test, shape, a_first_id,
-              begin, end, out);
+              view_a, view_b, item_begin_device.data(), std::uint32_t(k), unsigned(stride), run.test, join.shape,
+              join.a_first_id, begin, end, out);
         },
-        progress, stats);
+        progress, run.stats);
   }
 }
 
-void join_partitions(const PartitionedPoints& a, const PartitionedPoints& b, JoinShape shape, std::uint32_t a_first_id,
-                     std::size_t k, std::size_t stride, const ExactPairTest& test, GpuResources& resources,
-                     const JoinParams& params, PairSink& sink, RunControl& control, RunStats& stats) {
-  const PartitionWork work = partition_work(a, b, shape, k);
+void join_partitions(const JoinedPartitions& join, std::size_t k, const PartitionJoinRun& run, RunControl& control) {
+  const PartitionWork work = partition_work(join.a, join.b, join.shape, k);
   const std::uint64_t items = work.item_begin.back();
   SharedProgress progress(control, double(items));
-  join_partition_items(a, b, shape, a_first_id, work, 0, items, stride, test, resources, params, sink, progress, stats);
-  stats.compared_pairs += work.compared;
+  join_partition_items(join, work, 0, items, run, progress);
+  run.stats.compared_pairs += work.compared;
 }
 
 }  // namespace simjoin::gpu

@@ -25,19 +25,33 @@ struct PartitionWork {
 };
 PartitionWork partition_work(const PartitionedPoints& a, const PartitionedPoints& b, JoinShape shape, std::size_t k);
 
-// Joins work items [first, last) on the current GPU (a, b and test's values live there) into the
-// sink (cuda/detail/pair_batches.hpp adds its phases to stats) and the finished items to progress.
-// test decides each pair (core/numeric/exact_test.hpp): for Cross its rows are indices in a and b, otherwise
-// it reads one set of all points twice.
-void join_partition_items(const PartitionedPoints& a, const PartitionedPoints& b, JoinShape shape,
-                          std::uint32_t a_first_id, const PartitionWork& work, std::uint64_t first, std::uint64_t last,
-                          std::size_t stride, const ExactPairTest& test, GpuResources& resources,
-                          const JoinParams& params, PairSink& sink, SharedProgress& progress, RunStats& stats);
+// What a join reads: the partitionings a and b (one object for Self), whose points have rows of
+// a.source_stride floats (b's alike), and how their pairs are reported.
+struct JoinedPartitions {
+  const PartitionedPoints& a;
+  const PartitionedPoints& b;
+  JoinShape shape;
+  std::uint32_t a_first_id = 0;  // NewAgainstAll: the id of a's first point
+};
 
-// Joins a with b partition by partition into the sink; adds the join's phases and
-// the compared pairs to stats.
-void join_partitions(const PartitionedPoints& a, const PartitionedPoints& b, JoinShape shape, std::uint32_t a_first_id,
-                     std::size_t k, std::size_t stride, const ExactPairTest& test, GpuResources& resources,
-                     const JoinParams& params, PairSink& sink, RunControl& control, RunStats& stats);
+// Where a join's pairs go and what it runs with, all on the current GPU: `test` decides each pair
+// (core/numeric/exact_test.hpp; for Cross its rows are indices in a and b, otherwise it reads one set of
+// all points twice), the run's resources and parameters, the sink, and the stats that the join's phases
+// are added to (cuda/detail/pair_batches.hpp).
+struct PartitionJoinRun {
+  const ExactPairTest& test;
+  GpuResources& resources;
+  const JoinParams& params;
+  PairSink& sink;
+  RunStats& stats;
+};
+
+// Joins work items [first, last) of `work` on the current GPU (the partitionings and the test's values
+// live there) and adds the finished items to progress.
+void join_partition_items(const JoinedPartitions& join, const PartitionWork& work, std::uint64_t first,
+                          std::uint64_t last, const PartitionJoinRun& run, SharedProgress& progress);
+
+// Joins the k partitions of a with those of b; adds the compared pairs to run.stats too.
+void join_partitions(const JoinedPartitions& join, std::size_t k, const PartitionJoinRun& run, RunControl& control);
 
 }  // namespace simjoin::gpu

@@ -190,12 +190,6 @@ namespace {
 constexpr std::size_t kListShare = 2;
 constexpr std::size_t kGatherShare = 3;
 
-std::size_t free_device_bytes() {
-  std::size_t free_bytes = 0, total_bytes = 0;
-  SIMJOIN_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  return free_bytes;
-}
-
 // Counts each point's partitions into result.list_begin (offsets) and result.entries.
 void count_entries(PartitionedPoints& result, const DevicePoints& points, const std::uint32_t* membership,
                    const DeviceClustering& clustering, const double* gaps, double eps, bool replicate) {
@@ -238,8 +232,8 @@ void group_entries(PartitionedPoints& result, std::uint64_t n, std::uint64_t k) 
 }
 
 // Gathers the coordinates of entries [first, last) into `out`.
-void gather_entries(const PartitionedPoints& parts, std::size_t stride, std::uint64_t first, std::uint64_t last,
-                    float* out) {
+void gather_entries(const PartitionedPoints& parts, std::uint64_t first, std::uint64_t last, float* out) {
+  const std::size_t stride = parts.source_stride;
   const std::uint64_t count = last - first;
   if (count == 0) return;
   gather_kernel<<<blocks_for(count * (stride / 4), kThreads), kThreads>>>(parts.source, unsigned(stride),
@@ -248,7 +242,7 @@ void gather_entries(const PartitionedPoints& parts, std::size_t stride, std::uin
 }
 }  // namespace
 
-std::uint64_t gather_budget(std::uint64_t limit) { return limit ? limit : free_device_bytes() / kGatherShare; }
+std::uint64_t gather_budget(std::uint64_t limit) { return limit ? limit : device_memory().free_bytes / kGatherShare; }
 
 PartitionedPoints partition_points(const DevicePoints& points, const std::uint32_t* membership,
                                    const DeviceClustering& clustering, const double* gaps, double eps, bool replicate) {
@@ -260,7 +254,7 @@ PartitionedPoints partition_points(const DevicePoints& points, const std::uint32
   {
     EventTimer timer;
     count_entries(result, points, membership, clustering, gaps, eps, replicate);
-    result.listed = result.entries * 2 * sizeof(std::uint32_t) <= free_device_bytes() / kListShare;
+    result.listed = result.entries * 2 * sizeof(std::uint32_t) <= device_memory().free_bytes / kListShare;
     if (result.listed) {
       result.lists = DeviceBuffer<std::uint32_t>(result.entries, "membership lists");
       list_kernel<<<blocks_for(n, tile::kTile), tile::kThreads>>>(
@@ -277,13 +271,12 @@ PartitionedPoints partition_points(const DevicePoints& points, const std::uint32
   return result;
 }
 
-GatheredRange gather_partitions(const PartitionedPoints& parts, std::size_t stride, std::size_t first,
-                                std::size_t last) {
+GatheredRange gather_partitions(const PartitionedPoints& parts, std::size_t first, std::size_t last) {
   GatheredRange range;
   range.first_entry = parts.part_begin_host[first];
   const std::uint64_t end = parts.part_begin_host[last];
-  range.coords = DeviceBuffer<float>((end - range.first_entry) * stride, "grouped coordinates");
-  gather_entries(parts, stride, range.first_entry, end, range.coords.data());
+  range.coords = DeviceBuffer<float>((end - range.first_entry) * parts.source_stride, "grouped coordinates");
+  gather_entries(parts, range.first_entry, end, range.coords.data());
   return range;
 }
 

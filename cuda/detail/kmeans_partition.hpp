@@ -37,14 +37,13 @@ DeviceBuffer<double> centroid_gaps(const DeviceClustering& clustering, std::size
 PartitionedPoints partition_points(const DevicePoints& points, const std::uint32_t* membership,
                                    const DeviceClustering& clustering, const double* gaps, double eps, bool replicate);
 
-// The coordinates of the entries of partitions [first, last), stride floats each, from entry
-// `first_entry` on.
+// The coordinates of the entries of partitions [first, last), parts.source_stride floats each, from
+// entry `first_entry` on.
 struct GatheredRange {
   DeviceBuffer<float> coords;
   std::uint64_t first_entry = 0;
 };
-GatheredRange gather_partitions(const PartitionedPoints& parts, std::size_t stride, std::size_t first,
-                                std::size_t last);
+GatheredRange gather_partitions(const PartitionedPoints& parts, std::size_t first, std::size_t last);
 
 // Bytes that gathered coordinates may take: a third of the GPU's free memory (the join's pair buffers
 // need room), or `limit` where that is set (JoinParams::batch_bytes, which tests set small).

@@ -10,15 +10,17 @@
 
 #include "core/base/error.hpp"
 #include "cuda/detail/cuda_check.hpp"
-#include "cuda/gpu_engines.hpp"
 
 namespace simjoin::gpu {
 
-namespace {
-// Asked once: cudaGetDeviceProperties takes milliseconds, too long to ask on every run.
-std::string device_name(int device) {
+const GpuStatus& listed_gpus() {
   static const GpuStatus gpus = query_gpus();
-  for (const GpuDevice& gpu : gpus.devices)
+  return gpus;
+}
+
+namespace {
+std::string device_name(int device) {
+  for (const GpuDevice& gpu : listed_gpus().devices)
     if (gpu.ordinal == device) return gpu.name;
   return "GPU " + std::to_string(device);
 }

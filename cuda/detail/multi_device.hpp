@@ -8,8 +8,14 @@
 #include <vector>
 
 #include "core/join/engine.hpp"
+#include "cuda/gpu_engines.hpp"
 
 namespace simjoin::gpu {
+
+// The GPUs as query_gpus() found them at the first call, for the engines' availability and the
+// devices' names: cudaGetDeviceProperties takes milliseconds, too long to ask on every run. The one
+// copy of the device list a process keeps (its free memory is that of the first call).
+const GpuStatus& listed_gpus();
 
 // The GPUs named by params.devices, or every GPU present when it names none. An ordinal that does not
 // exist is a usage error. A GPU may be named twice: it then runs two shares.

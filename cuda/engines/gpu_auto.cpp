@@ -14,9 +14,9 @@ constexpr std::size_t kKMeansMinDims = 7;
 }  // namespace
 
 GpuAutoEngine::GpuAutoEngine(const std::shared_ptr<GpuResources>& resources)
-    : grid_(make_sharing<GpuGridEngine>(resources)),
-      kmeans_(make_sharing<GpuKMeansEngine>(resources, true)),
-      bruteforce_(make_sharing<GpuBruteForceEngine>(resources)) {}
+    : grid_(std::make_unique<GpuGridEngine>(resources)),
+      kmeans_(std::make_unique<GpuKMeansEngine>(resources, true)),
+      bruteforce_(std::make_unique<GpuBruteForceEngine>(resources)) {}
 
 GpuAutoEngine::~GpuAutoEngine() = default;
 

@@ -10,8 +10,8 @@ namespace simjoin::gpu {
 // of docs/benchmarks.md, and runs its own instance of it.
 class GpuAutoEngine final : public ChoosingEngine {
  public:
-  // Its engines run on `resources` (the registry's; by default their own).
-  explicit GpuAutoEngine(const std::shared_ptr<GpuResources>& resources = std::make_shared<GpuResources>());
+  // Its engines run on `resources` (the registry's).
+  explicit GpuAutoEngine(const std::shared_ptr<GpuResources>& resources);
   ~GpuAutoEngine() override;
   std::string name() const override { return "gpu-auto"; }
   std::string description() const override {

@@ -8,6 +8,7 @@ namespace simjoin::gpu {
 
 class GpuBoehmEngine final : public GpuEngine {
  public:
+  using GpuEngine::GpuEngine;
   static constexpr int kLevels = 3, kFanout = 16;  // the paper's L and F
   std::string name() const override { return "gpu-boehm"; }
   std::string description() const override;

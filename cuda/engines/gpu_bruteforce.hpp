@@ -12,6 +12,7 @@ namespace simjoin::gpu {
 
 class GpuBruteForceEngine final : public GpuEngine {
  public:
+  using GpuEngine::GpuEngine;
   std::string name() const override { return "gpu-bruteforce"; }
   std::string description() const override {
     return "GPU brute force over all pairs: tensor-core norm form with an exact re-check (d >= 5), "

@@ -10,6 +10,7 @@ namespace simjoin::gpu {
 
 class GpuGridEngine final : public GpuEngine {
  public:
+  using GpuEngine::GpuEngine;
   std::string name() const override { return "gpu-grid"; }
   std::string description() const override;
 

@@ -10,6 +10,7 @@ namespace simjoin::gpu {
 
 class GpuInljEngine final : public GpuEngine {
  public:
+  using GpuEngine::GpuEngine;
   static constexpr std::size_t kMaxDims = 200;  // two chunks of 128 rows must fit in shared memory
   std::string name() const override { return "gpu-inlj"; }
   std::string description() const override {

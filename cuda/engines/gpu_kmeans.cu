@@ -28,7 +28,7 @@ PartitionStructure describe(const PointSet32& a, const DeviceClustering& cluster
 // them, each other GPU joining a copy of the grouped points and of the file's values (`exact` holds
 // them on the first).
 void join_on_devices(GpuRun& run, const DeviceExact& exact, const PartitionedPoints& parts_a,
-                     const PartitionedPoints& parts_b, std::size_t k, std::size_t stride) {
+                     const PartitionedPoints& parts_b, std::size_t k) {
   const std::vector<int>& devices = run.devices;
   const bool self = run.self();
   RunStats& stats = run.stats();
@@ -44,8 +44,8 @@ void join_on_devices(GpuRun& run, const DeviceExact& exact, const PartitionedPoi
   on_each_device(devices, progress, [&](std::size_t s) {
     const auto [first, last] = share_range(items, s, devices.size());
     if (s == 0) {
-      join_partition_items(parts_a, parts_b, shape, 0, work, first, last, stride, exact.test, run.resources, run.params,
-                           run.sink, progress, shares[s]);
+      join_partition_items({parts_a, parts_b, shape}, work, first, last,
+                           {exact.test, run.resources, run.params, run.sink, shares[s]}, progress);
       return;
     }
     PartitionedPoints copy_a, copy_b;
@@ -57,8 +57,8 @@ void join_on_devices(GpuRun& run, const DeviceExact& exact, const PartitionedPoi
       if (!self) copy_b = copy_for_join(parts_b, devices.front());
       copy_exact = upload_exact(run.resources, run.inputs);
     }
-    join_partition_items(copy_a, self ? copy_a : copy_b, shape, 0, work, first, last, stride, copy_exact.test,
-                         run.resources, run.params, run.sink, progress, shares[s]);
+    join_partition_items({copy_a, self ? copy_a : copy_b, shape}, work, first, last,
+                         {copy_exact.test, run.resources, run.params, run.sink, shares[s]}, progress);
   });
   merge_share_stats(devices, shares, stats);
   stats.compared_pairs += work.compared;
@@ -95,6 +95,21 @@ bool partitions_prune(const PartitionedPoints& a, const PartitionedPoints& b, bo
                         " % of the whole set's: KMEANS-JOIN cannot prune this data at this eps, so the whole set "
                         "was joined by the brute force");
   return false;
+}
+
+// Before the brute-force fallback, which reads none of the partitioning: frees it for the brute
+// force's buffers, but for A's membership lists where the views ask for the partition structure
+// (`keep_lists`: describe reads them).
+void release_partitioning(PartitionedPoints& parts_a, PartitionedPoints& parts_b_own,
+                          DeviceBuffer<std::uint32_t>& membership_b, bool keep_lists) {
+  parts_b_own = {};
+  membership_b = {};
+  if (!keep_lists) {
+    parts_a = {};
+    return;
+  }
+  parts_a.grouped_ids = {};
+  parts_a.part_begin = {};
 }
 
 }  // namespace
@@ -155,8 +170,9 @@ void GpuKMeansEngine::join(GpuRun& run) const {
   stats.replicated_points = (parts_a.entries - a.size()) + (self ? 0 : parts_b.entries - device.b.n);
 
   if (!replicate_ || partitions_prune(parts_a, parts_b, self, k, a.dims(), stats)) {
-    join_on_devices(run, device.exact, parts_a, parts_b, k, stride);
+    join_on_devices(run, device.exact, parts_a, parts_b, k);
   } else {
+    release_partitioning(parts_a, parts_b_own, membership_b, run.params.structures);
     join_all_pairs(run, device);
   }
   if (!run.params.structures) return;

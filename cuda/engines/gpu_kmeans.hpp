@@ -3,6 +3,9 @@
 // partitions, replication into the bisector bands (skipped by the approximate variant), grouping by
 // partition, then all partitions joined at once (cuda/detail/kmeans_join.hpp), split across the GPUs when
 // several are used.
+#include <memory>
+#include <utility>
+
 #include "cuda/detail/gpu_engine.hpp"
 
 namespace simjoin::gpu {
@@ -10,7 +13,8 @@ namespace simjoin::gpu {
 class GpuKMeansEngine final : public GpuEngine {
  public:
   // replicate = false: gpu-kmeans-approx.
-  explicit GpuKMeansEngine(bool replicate) : replicate_(replicate) {}
+  GpuKMeansEngine(std::shared_ptr<GpuResources> resources, bool replicate)
+      : GpuEngine(std::move(resources)), replicate_(replicate) {}
   std::string name() const override { return replicate_ ? "gpu-kmeans" : "gpu-kmeans-approx"; }
   std::string description() const override;
   Capabilities capabilities() const override;

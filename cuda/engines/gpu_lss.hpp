@@ -10,6 +10,7 @@ namespace simjoin::gpu {
 
 class GpuLssEngine final : public GpuEngine {
  public:
+  using GpuEngine::GpuEngine;
   std::string name() const override { return "gpu-lss"; }
   std::string description() const override;
 

@@ -8,6 +8,7 @@ namespace simjoin::gpu {
 
 class GpuNljEngine final : public GpuEngine {
  public:
+  using GpuEngine::GpuEngine;
   std::string name() const override { return "gpu-nlj"; }
   std::string description() const override {
     return "GPU nested loop (Boehm 2009): a thread per point, points staged through shared memory";

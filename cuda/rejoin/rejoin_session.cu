@@ -27,8 +27,8 @@ struct RejoinSession::State {
   gpu::DeviceBuffer<double> values;  // the same points' file values
   gpu::DeviceClustering clustering;
   PairListSink pairs;
-  // The session's pinned buffers and streams, kept from step to step.
-  std::shared_ptr<gpu::GpuResources> resources = std::make_shared<gpu::GpuResources>();
+  // The session's pinned buffers and streams, kept from step to step (made once, by the constructor).
+  std::shared_ptr<gpu::GpuResources> resources;
 
   ExactPairTest test() const { return {frame->band(), values.data(), values.data(), dims}; }
 };
@@ -122,6 +122,7 @@ RejoinSession::RejoinSession(double threshold, std::uint64_t seed, int device) :
   if (!std::isfinite(threshold) || threshold < 0)
     fail(ErrorKind::Usage, "the reclustering threshold must be a finite number >= 0");
   state_->threshold = threshold;
+  state_->resources = std::make_shared<gpu::GpuResources>();
   state_->params.seed = seed;
   state_->params.devices = {device};
 }
@@ -175,8 +176,8 @@ RejoinBatch RejoinSession::initial(const PointSet& points, double eps, int k, Ru
   stats.add_phase("replication", parts.replication_seconds);
   stats.add_phase("sort", parts.sort_seconds);
   stats.replicated_points = parts.entries - points.size();
-  gpu::join_partitions(parts, parts, gpu::JoinShape::Self, 0, s.k, s.points.stride, s.test(), *s.resources, s.params,
-                       s.pairs, run_control, stats);
+  gpu::join_partitions({parts, parts, gpu::JoinShape::Self}, s.k, {s.test(), *s.resources, s.params, s.pairs, stats},
+                       run_control);
   s.started = true;
   state_ = std::move(next);
   batch.new_points = points.size();
@@ -231,8 +232,8 @@ RejoinBatch RejoinSession::update(const PointSet& new_points, RunControl* contro
   stats.replicated_points = all.entries - all_points.n;
   const ExactPairTest test{s.frame->band(), values.data(), values.data(), s.dims};
   PairListSink found;
-  gpu::join_partitions(added, all, gpu::JoinShape::NewAgainstAll, std::uint32_t(held), s.k, all_points.stride, test,
-                       *s.resources, s.params, found, run_control, stats);
+  gpu::join_partitions({added, all, gpu::JoinShape::NewAgainstAll, std::uint32_t(held)}, s.k,
+                       {test, *s.resources, s.params, found, stats}, run_control);
   s.points = std::move(all_points);
   s.values = std::move(values);
   s.clustering = std::move(clustering);

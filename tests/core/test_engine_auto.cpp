@@ -1,6 +1,10 @@
-// The auto engine picks by n, d and eps, says so in the notes, and its choice is still exact.
+// The auto engine picks by n, d and eps, says so in the notes, and its choice is still exact; given a
+// GPU chooser, it takes that chooser's choice where its GPU is available.
+#include <memory>
+
 #include "core/engines/choosing_engine.hpp"
 #include "core/engines/cpu_auto.hpp"
+#include "core/engines/cpu_bruteforce.hpp"
 #include "tests/core/oracle_check.hpp"
 
 using namespace simjoin;
@@ -64,4 +68,47 @@ TEST(JoinShape, WidestExtentAboveTwoEpsFromTheFirstRows) {
   const double widest = join_shape({&points, nullptr}, eps).widest;
   EXPECT_GT(widest, 2 * eps);
   EXPECT_LE(widest, 100);
+}
+
+namespace {
+// Stands in for gpu-auto: always picks its brute force, with its GPU available or not as told.
+class StubChooser final : public ChoosingEngine {
+ public:
+  explicit StubChooser(bool available) : available_(available) {}
+  std::string name() const override { return "stub-auto"; }
+  std::string description() const override { return "a chooser for the test"; }
+  Capabilities capabilities() const override { return {}; }
+  Availability availability() const override { return {available_, available_ ? "" : "no GPU here"}; }
+  using ChoosingEngine::choose;
+  Choice choose(const JoinShape&) const override { return {bruteforce_.get(), "the stub's pick"}; }
+
+ private:
+  bool available_;
+  std::unique_ptr<Engine> bruteforce_ = std::make_unique<CpuBruteForceEngine>();
+};
+}  // namespace
+
+TEST(AutoPreference, TakesTheGivenChoosersChoiceWhereItsGpuIsAvailable) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet points = random_points(Distribution::Clusters, 4000, 2, seed, 0, 1, 5, 0.05);
+  const double eps = 0.02;
+  const StubChooser present(true), absent(false);
+  const ChoosingEngine::Choice preferred = CpuAutoEngine(&present).choose({&points, nullptr}, eps);
+  EXPECT_EQ(preferred.engine->name(), "cpu-bruteforce");
+  EXPECT_EQ(preferred.reason, "a GPU is present; the stub's pick");
+  EXPECT_EQ(CpuAutoEngine(&absent).choose({&points, nullptr}, eps).engine->name(), "cpu-grid");
+  EXPECT_EQ(CpuAutoEngine().choose({&points, nullptr}, eps).engine->name(), "cpu-grid");
+
+  // The registry's `auto` is given the chooser when the CPU engines are registered, and runs its pick.
+  EngineRegistry registry;
+  register_cpu_engines(registry, &present);
+  JoinParams params;
+  params.eps = eps;
+  params.seed = seed;
+  RunResult result;
+  EXPECT_MATCHES_ORACLE(check_engine(registry.get("auto"), points, nullptr, params, &result));
+  ASSERT_FALSE(result.stats.notes.empty());
+  EXPECT_EQ(result.stats.notes.front().rfind("auto chose cpu-bruteforce: a GPU is present; ", 0), 0u)
+      << result.stats.notes.front();
 }

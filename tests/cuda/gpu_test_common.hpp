@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/join/engine.hpp"
@@ -17,7 +18,7 @@ namespace simjoin::testing {
 inline const EngineRegistry& gpu_registry() {
   static const EngineRegistry* registry = [] {
     auto* made = new EngineRegistry;
-    register_gpu_engines(*made);
+    for (auto& engine : make_gpu_engines(make_gpu_resources()).engines) made->add(std::move(engine));
     return made;
   }();
   return *registry;

@@ -38,6 +38,7 @@ LAYERS = {
     "app/cli": ("app/cli/cmd_info.cpp", '"cuda/gpu_engines.hpp"'),
     "app/python": ("app/python/partition_plan.cpp", '"core/engines/kmeans_placement.hpp"'),
     "app/sweep": ("app/sweep/main.cpp", '"ui/charts/sweep_chart.hpp"'),
+    "app/registry": ("app/registry/every_engine.cpp", '"cuda/gpu_engines.hpp"'),
     "ui/step_through": ("ui/step_through/step_through_tab.cpp", '"ui/workbench/workbench.hpp"'),
 }
 
@@ -78,6 +79,11 @@ PLANTED = [
     ("app/cli", '"core/engines/detail/grid_cost.hpp"', True),
     ("app/sweep", '"core/engines/detail/point_rows.hpp"', True),
     ("app/python", '"core/engines/detail/point_rows.hpp"', True),
+    ("app/registry", '"cuda/detail/gpu_resources.hpp"', True),
+    ("app/registry", '"ui/run/run_request.hpp"', True),
+    ("app/registry", "<QString>", True),
+    ("ui", '"app/registry/every_engine.hpp"', True),
+    ("core", '"app/registry/every_engine.hpp"', True),
     # Rooms of one library: check-layers alone.
     ("core", '"core/join/engine.hpp"', False),
     ("core", '"core/run/run_engine.hpp"', False),

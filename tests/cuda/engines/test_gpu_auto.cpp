@@ -4,6 +4,9 @@
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
+#include <memory>
+
+#include "app/registry/every_engine.hpp"
 #include "core/engines/cpu_auto.hpp"
 #include "cuda/engines/gpu_auto.hpp"
 #include "tests/core/oracle_check.hpp"
@@ -21,7 +24,7 @@ struct ShapeCase {
 class GpuAutoChoice : public ::testing::TestWithParam<ShapeCase> {};
 
 TEST_P(GpuAutoChoice, PicksTheBenchmarksFastestEngine) {
-  const gpu::GpuAutoEngine chooser;
+  const gpu::GpuAutoEngine chooser(std::make_shared<gpu::GpuResources>());
   const ShapeCase& c = GetParam();
   const ChoosingEngine::Choice choice = chooser.choose(c.shape);
   EXPECT_EQ(choice.engine->name(), c.engine) << c.workload << ": " << choice.reason;

@@ -9,7 +9,7 @@
 #include <set>
 #include <string>
 
-#include "cuda/gpu_engines.hpp"
+#include "app/registry/every_engine.hpp"
 #include "tests/core/oracle_check.hpp"
 #include "tests/cuda/gpu_test_common.hpp"
 #include "tests/cuda/subset_reference.hpp"
@@ -20,8 +20,7 @@ namespace {
 Engine& engine_named(const std::string& name) {
   static const EngineRegistry* registry = [] {  // never destroyed, as gpu_registry()
     auto* made = new EngineRegistry;
-    register_gpu_engines(*made);
-    register_cpu_engines(*made);
+    register_every_engine(*made);
     return made;
   }();
   return registry->get(name);

@@ -18,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/registry/every_engine.hpp"
 #include "core/io/point_writers.hpp"
 #include "cuda/gpu_engines.hpp"
 #include "tests/core/gpu_required.hpp"
