@@ -1,6 +1,8 @@
 #include "app/python/join.hpp"
 
 #include <algorithm>
+#include <memory>
+#include <optional>
 #include <variant>
 
 #include "app/python/array_points.hpp"
@@ -52,28 +54,36 @@ py::tuple join_arrays(const py::array& x, const std::optional<py::array>& y, con
   params.structures = false;  // the module returns pairs and stats, no view
 
   CountSink count;
-  PairListSink pairs;
+  // On the heap: the pairs a cancelled run had not yet placed (up to gigabytes) are freed on a thread
+  // of their own, as its sorted pairs and graph are, rather than before the caller sees the cancel.
+  auto pairs = std::make_unique<PairListSink>();
   AnyNeighborGraph neighbors;
   HostArray<Pair> sorted;
-  PairSink& sink = count_only ? static_cast<PairSink&>(count) : pairs;
-  const RunResult run = run_interruptibly(
-      [&](RunControl& control) {
-        RunResult result = run_engine(engine, sources, params, sink, control);
-        if (graph) {
-          const GraphLayout layout{request.output == "distance", request.include_self};
-          neighbors = neighbor_graph(pairs, sources, layout, control);
-        } else if (!count_only) {
-          sorted = sorted_by_row(pairs, a.size(), control);
-        }
-        return result;
-      },
-      request.progress);
+  PairSink& sink = count_only ? static_cast<PairSink&>(count) : *pairs;
+  std::optional<RunResult> run;
+  try {
+    run = run_interruptibly(
+        [&](RunControl& control) {
+          RunResult result = run_engine(engine, sources, params, sink, control);
+          if (graph) {
+            const GraphLayout layout{request.output == "distance", request.include_self};
+            neighbors = neighbor_graph(*pairs, sources, layout, control);
+          } else if (!count_only) {
+            sorted = sorted_by_row(*pairs, a.size(), control);
+          }
+          return result;
+        },
+        request.progress);
+  } catch (...) {
+    delete_in_background(std::move(pairs));
+    throw;
+  }
 
-  if (count_only) return py::make_tuple(run.stats.pairs, run.stats);
-  if (graph) return py::make_tuple(std::visit([](auto& arrays) { return csr_arrays(arrays); }, neighbors), run.stats);
+  if (count_only) return py::make_tuple(run->stats.pairs, run->stats);
+  if (graph) return py::make_tuple(std::visit([](auto& arrays) { return csr_arrays(arrays); }, neighbors), run->stats);
   static_assert(sizeof(Pair) == 2 * sizeof(std::uint32_t));
   const auto m = py::ssize_t(sorted.size());
-  return py::make_tuple(owning_array<std::uint32_t>(std::move(sorted), {m, 2}), run.stats);
+  return py::make_tuple(owning_array<std::uint32_t>(std::move(sorted), {m, 2}), run->stats);
 }
 
 }  // namespace simjoin::python

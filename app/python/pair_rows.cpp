@@ -115,20 +115,21 @@ void for_row_ranges(const std::vector<std::int64_t>& offsets, RunControl& contro
 HostArray<Pair> sorted_by_row(PairListSink& pairs, std::size_t rows, RunControl& control) {
   control.set_phase("sorting pairs");
   HostArray<Pair> sorted(std::size_t(pairs.count()));
-  std::size_t filled = 0;
-  visit_checked(
-      pairs, control,
-      [&](std::span<const Pair> block) {
-        std::memcpy(sorted.data() + filled, block.data(), block.size_bytes());
-        filled += block.size();
-      },
-      /*drain=*/true);
-  if (filled != sorted.size()) fail(ErrorKind::Internal, "the pair list holds fewer pairs than counted");
   // The highest digit that can differ: that holding the top bit of the largest key.
   const int top_bit = std::bit_width(std::uint64_t(std::max<std::size_t>(rows, 1) - 1) << 32 | 0xffffffffu);
   try {
+    std::size_t filled = 0;
+    visit_checked(
+        pairs, control,
+        [&](std::span<const Pair> block) {
+          std::memcpy(sorted.data() + filled, block.data(), block.size_bytes());
+          filled += block.size();
+        },
+        /*drain=*/true);
+    if (filled != sorted.size()) fail(ErrorKind::Internal, "the pair list holds fewer pairs than counted");
     radix_sort(sorted.data(), sorted.size(), std::max(0, top_bit - kDigitBits), control, /*parallel=*/true);
   } catch (...) {
+    // Cancelled while copying too: freeing the part copied so far would hold the caller as long.
     free_in_background(sorted);
     throw;
   }
