@@ -60,4 +60,10 @@ void free_in_background(HostArray<T>& array) {
   array = HostArray<T>();
 }
 
+// Deletes `object` on a thread of its own, for the same reason: a cancelled run's collected pairs.
+template <typename T>
+void delete_in_background(std::unique_ptr<T> object) {
+  std::thread([owned = std::move(object)] {}).detach();
+}
+
 }  // namespace simjoin::python

@@ -11,7 +11,7 @@ namespace py = pybind11;
 namespace simjoin::python {
 
 namespace {
-constexpr auto kSignalPoll = std::chrono::milliseconds(20);
+constexpr auto kSignalPoll = std::chrono::milliseconds(10);
 constexpr auto kProgressInterval = std::chrono::milliseconds(100);
 
 // The engine's current phase, written by engine threads and read by the waiting thread.

@@ -1,5 +1,10 @@
 #include "app/python/join.hpp"
 
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <variant>
+
 #include "app/python/array_points.hpp"
 #include "app/python/engines.hpp"
 #include "app/python/interruptible_run.hpp"
@@ -14,12 +19,21 @@ namespace py = pybind11;
 namespace simjoin::python {
 
 namespace {
-// A vector handed over as a HostArray (for the small row offsets).
-template <typename Value>
-HostArray<Value> host_array(const std::vector<Value>& values) {
+// A vector handed over as a HostArray of Value (for the small row offsets, which fit Value).
+template <typename Value, typename From>
+HostArray<Value> host_array(const std::vector<From>& values) {
   HostArray<Value> array(values.size());
-  std::copy(values.begin(), values.end(), array.begin());
+  std::transform(values.begin(), values.end(), array.begin(), [](From value) { return Value(value); });
   return array;
+}
+
+// The graph's (data, indices, indptr), the indices and offsets of the graph's index type.
+template <typename Index>
+py::tuple csr_arrays(NeighborGraph<Index>& graph) {
+  const auto rows = py::ssize_t(graph.indptr.size()), entries = py::ssize_t(graph.indices.size());
+  return py::make_tuple(owning_array<double>(std::move(graph.data), {entries}),
+                        owning_array<Index>(std::move(graph.indices), {entries}),
+                        owning_array<Index>(host_array<Index>(graph.indptr), {rows}));
 }
 }  // namespace
 
@@ -40,34 +54,36 @@ py::tuple join_arrays(const py::array& x, const std::optional<py::array>& y, con
   params.structures = false;  // the module returns pairs and stats, no view
 
   CountSink count;
-  PairListSink pairs;
-  NeighborGraph neighbors;
+  // On the heap: the pairs a cancelled run had not yet placed (up to gigabytes) are freed on a thread
+  // of their own, as its sorted pairs and graph are, rather than before the caller sees the cancel.
+  auto pairs = std::make_unique<PairListSink>();
+  AnyNeighborGraph neighbors;
   HostArray<Pair> sorted;
-  PairSink& sink = count_only ? static_cast<PairSink&>(count) : pairs;
-  const RunResult run = run_interruptibly(
-      [&](RunControl& control) {
-        RunResult result = run_engine(engine, sources, params, sink, control);
-        if (graph) {
-          const GraphLayout layout{request.output == "distance", request.include_self};
-          neighbors = neighbor_graph(pairs, sources, layout, control);
-        } else if (!count_only) {
-          sorted = sorted_by_row(pairs, a.size(), control);
-        }
-        return result;
-      },
-      request.progress);
-
-  if (count_only) return py::make_tuple(run.stats.pairs, run.stats);
-  if (graph) {
-    const auto rows = py::ssize_t(neighbors.indptr.size()), entries = py::ssize_t(neighbors.indices.size());
-    return py::make_tuple(py::make_tuple(owning_array<double>(std::move(neighbors.data), {entries}),
-                                         owning_array<std::int64_t>(std::move(neighbors.indices), {entries}),
-                                         owning_array<std::int64_t>(host_array(neighbors.indptr), {rows})),
-                          run.stats);
+  PairSink& sink = count_only ? static_cast<PairSink&>(count) : *pairs;
+  std::optional<RunResult> run;
+  try {
+    run = run_interruptibly(
+        [&](RunControl& control) {
+          RunResult result = run_engine(engine, sources, params, sink, control);
+          if (graph) {
+            const GraphLayout layout{request.output == "distance", request.include_self};
+            neighbors = neighbor_graph(*pairs, sources, layout, control);
+          } else if (!count_only) {
+            sorted = sorted_by_row(*pairs, a.size(), control);
+          }
+          return result;
+        },
+        request.progress);
+  } catch (...) {
+    delete_in_background(std::move(pairs));
+    throw;
   }
+
+  if (count_only) return py::make_tuple(run->stats.pairs, run->stats);
+  if (graph) return py::make_tuple(std::visit([](auto& arrays) { return csr_arrays(arrays); }, neighbors), run->stats);
   static_assert(sizeof(Pair) == 2 * sizeof(std::uint32_t));
   const auto m = py::ssize_t(sorted.size());
-  return py::make_tuple(owning_array<std::uint32_t>(std::move(sorted), {m, 2}), run.stats);
+  return py::make_tuple(owning_array<std::uint32_t>(std::move(sorted), {m, 2}), run->stats);
 }
 
 }  // namespace simjoin::python

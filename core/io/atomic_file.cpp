@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/base/error.hpp"
+#include "core/io/child_signals.hpp"
 
 namespace simjoin {
 
@@ -193,7 +194,8 @@ void release_discarded_space_after_exit() {
     char* argv[] = {cat, nullptr};
     char* envp[] = {nullptr};
     pid_t holder = 0;
-    posix_spawnp(&holder, "cat", &actions, nullptr, argv, envp);
+    const DefaultSignalsSpawn attributes;
+    posix_spawnp(&holder, "cat", &actions, attributes.get(), argv, envp);
     posix_spawn_file_actions_destroy(&actions);
     ::close(pipe_ends[0]);  // the writing end stays open, deliberately, until this process ends
   }

@@ -7,18 +7,19 @@ Fresh random inputs each run (seed printed); prints 'N passed, N failed, N skipp
 on any failure, 77 (ctest's SKIP_RETURN_CODE) when every test named was skipped, else 0.
 SIMJOIN_GUI_BUILT=ON says that this build has the GUI, whose commands must then work.
 """
+import functools
 import json
 import os
-import random
 import subprocess
 import sys
 import tempfile
-import traceback
 
 import numpy as np
 
+from cli_runner import Skipped, run, run_tests, seed, tests_in
+
 SIMJOIN = sys.argv[1]
-SEED = int(os.environ.get("SIMJOIN_TEST_SEED", random.SystemRandom().randrange(2**31)))
+SEED = seed()
 rng = np.random.default_rng(SEED)
 tmp = tempfile.mkdtemp(prefix="simjoin-cli-test-")
 
@@ -27,22 +28,13 @@ GUI_BUILT = os.environ.get("SIMJOIN_GUI_BUILT", "OFF").upper() in ("ON", "1", "T
 SEPARATE = set()
 
 
-class Skipped(Exception):
-    """A test that cannot run here; the message says why."""
-
-
 def separate(test):
     """Marks a test that ctest runs on its own, so that its skip shows as a skipped ctest test."""
     SEPARATE.add(test.__name__)
     return test
 
 
-def simjoin(*args, expect=0):
-    result = subprocess.run([SIMJOIN, *map(str, args)], capture_output=True, text=True, timeout=300)
-    assert result.returncode == expect, (
-        f"simjoin {' '.join(map(str, args))}: exit {result.returncode}, expected {expect}\n"
-        f"{result.stdout}\n{result.stderr}")
-    return result
+simjoin = functools.partial(run, SIMJOIN)
 
 
 def numpy_pairs(a, b, eps):
@@ -387,12 +379,7 @@ def limited_simjoin(memory_bytes, *args, expect=0):
     def limit():
         resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
 
-    result = subprocess.run([SIMJOIN, *map(str, args)], capture_output=True, text=True, timeout=300,
-                            preexec_fn=limit)
-    assert result.returncode == expect, (
-        f"simjoin {' '.join(map(str, args))} (limit {memory_bytes}): exit {result.returncode}, expected {expect}\n"
-        f"{result.stdout}\n{result.stderr}")
-    return result
+    return simjoin(*args, expect=expect, preexec_fn=limit)
 
 
 def test_results_larger_than_memory():
@@ -527,25 +514,11 @@ def test_full_disk_exits_4():
 
 def main():
     print(f"test_cli.py: seed {SEED} (SIMJOIN_TEST_SEED={SEED} replays it)")
-    every = {name: value for name, value in sorted(globals().items()) if name.startswith("test_")}
+    every = dict(sorted(tests_in(globals()).items()))
     named = sys.argv[2:]
     unknown = [name for name in named if name not in every]
     assert not unknown, f"no such tests: {unknown}"
-    tests = [every[name] for name in named] or [value for name, value in every.items() if name not in SEPARATE]
-    passed = failed = skipped = 0
-    for test in tests:
-        try:
-            test()
-            passed += 1
-            print(f"PASS {test.__name__}")
-        except Skipped as reason:
-            skipped += 1
-            print(f"SKIPPED {test.__name__}: {reason}")
-        except Exception:  # report every failing test, not only the first
-            failed += 1
-            print(f"FAIL {test.__name__}\n{traceback.format_exc()}")
-    print(f"{passed} passed, {failed} failed, {skipped} skipped")
-    sys.exit(1 if failed else 77 if skipped == len(tests) else 0)
+    run_tests([every[name] for name in named] or [value for name, value in every.items() if name not in SEPARATE])
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ for `simjoin sweep --chart --csv` and for simjoin-studio's --export-view and --e
 the GUI build made them (skipped otherwise).
 
 Usage: test_cli_signals.py PATH/TO/simjoin [TEST_NAME_PART]. Random moments and inputs from a seed (printed;
-SIMJOIN_TEST_SEED replays); prints 'N passed, N failed' last and exits non-zero on any failure.
+SIMJOIN_TEST_SEED replays); prints 'N passed, N failed, N skipped' last and exits non-zero on any failure.
 """
 import glob
 import io
@@ -20,12 +20,13 @@ import subprocess
 import sys
 import tempfile
 import time
-import traceback
 
 import numpy as np
 
+from cli_runner import run_tests, seed, tests_in
+
 SIMJOIN = sys.argv[1]
-SEED = int(os.environ.get("SIMJOIN_TEST_SEED", random.SystemRandom().randrange(2**31)))
+SEED = seed()
 SLACK_MS = float(os.environ.get("SIMJOIN_SIGNAL_SLACK_MS", "100"))
 chance = random.Random(SEED)
 tmp = tempfile.mkdtemp(prefix="simjoin-signal-test-")
@@ -269,20 +270,8 @@ def test_signals_during_studio_exports_leave_complete_or_older_files():
 def main():
     print(f"seed {SEED} (SIMJOIN_TEST_SEED={SEED} replays)")
     only = sys.argv[2] if len(sys.argv) > 2 else ""
-    tests = [value for name, value in globals().items() if name.startswith("test_") and only in name]
-    failed = 0
-    for test in tests:
-        start = time.monotonic()
-        try:
-            test()
-            print(f"PASS {test.__name__} ({time.monotonic() - start:.1f} s)")
-        except Exception:
-            failed += 1
-            print(f"FAIL {test.__name__}")
-            traceback.print_exc()
-    shutil.rmtree(tmp, ignore_errors=True)
-    print(f"{len(tests) - failed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    run_tests([value for name, value in tests_in(globals()).items() if only in name],
+              before_summary=lambda: shutil.rmtree(tmp, ignore_errors=True))
 
 
 if __name__ == "__main__":

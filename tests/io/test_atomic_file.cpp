@@ -1,10 +1,14 @@
 // Outputs written under a temporary name and renamed once complete (core/io/atomic_file.hpp), and the
 // neighbour lists' writer cancelled part way.
+#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <filesystem>
+#include <fstream>
+#include <map>
 #include <random>
 #include <thread>
 
@@ -132,6 +136,44 @@ TEST_F(AtomicFileTest, NeighborsCsrCancelsPromptlyAndKeepsTheOlderFiles) {
     EXPECT_EQ(read_whole_file(prefix + ".ids.npy"), "old ids");
     EXPECT_EQ(entries(), (std::vector<std::string>{"nb.ids.npy", "nb.offsets.npy"}));
   }
+}
+
+// The fields of /proc/PID/status by name, each value without its leading blanks.
+std::map<std::string, std::string> process_status(const std::filesystem::path& process) {
+  std::map<std::string, std::string> fields;
+  std::ifstream status(process / "status");
+  for (std::string line; std::getline(status, line);) {
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    const auto value = line.find_first_not_of(" \t", colon + 1);
+    fields[line.substr(0, colon)] = value == std::string::npos ? "" : line.substr(value);
+  }
+  return fields;
+}
+
+// The blocks of a large discarded temporary stay with a helper process (cat) until the run has ended.
+// The programs block the cancel signals in every thread, and the helper must not inherit that: 0 where
+// it started with no signal blocked. For a child process of the test (the deferral is for good).
+int helper_blocked_signals(const std::string& target) {
+  sigset_t cancel;
+  sigemptyset(&cancel);
+  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&cancel, signal);
+  pthread_sigmask(SIG_BLOCK, &cancel, nullptr);
+  defer_discarded_space_until_exit();
+  AtomicFile file(target);
+  if (::ftruncate(file.descriptor(), off_t(64) << 20) != 0) return 10;  // sparse, over the deferral's bound
+  file.discard();
+  release_discarded_space_after_exit();
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    std::map<std::string, std::string> status = process_status(entry.path());
+    if (status["Name"] == "cat" && status["PPid"] == std::to_string(::getpid()))
+      return status["SigBlk"].find_first_not_of('0') == std::string::npos ? 0 : 1;
+  }
+  return 2;  // no helper found
+}
+
+TEST_F(AtomicFileTest, TheHelperHoldingDiscardedSpaceStartsWithNoSignalBlocked) {
+  EXPECT_EXIT(std::exit(helper_blocked_signals(path("big.bin"))), ::testing::ExitedWithCode(0), "");
 }
 
 }  // namespace

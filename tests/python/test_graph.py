@@ -1,6 +1,7 @@
 """The sparse neighbour graph against scikit-learn and SciPy, and DBSCAN on it."""
 import numpy as np
 import pytest
+import scipy.sparse
 import sklearn.neighbors
 from scipy.spatial import cKDTree
 from sklearn.cluster import DBSCAN
@@ -71,3 +72,18 @@ def test_dbscan_labels_equal_sklearn(engine_name, rng):
     theirs = DBSCAN(eps=0.35, min_samples=8).fit(X).labels_
     assert len(set(theirs)) > 2
     assert np.array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("mode", ["connectivity", "distance"])
+def test_scipy_takes_the_graph_arrays_as_they_are(mode, rng):
+    # int32 indices and offsets, which SciPy keeps: narrowing int64 ones would copy 2 * 10^8 indices at
+    # 10^8 pairs in one NumPy call, a second that Ctrl-C cannot interrupt.
+    X = rng.uniform(size=(3000, 2))
+    (data, indices, indptr), _ = simjoin._simjoin.join(X, 0.05, None, "cpu-grid", 0, mode, False, [], None)
+    assert indices.dtype == np.int32 and indptr.dtype == np.int32 and indptr[-1] == len(indices) > 0
+    graph = simjoin.radius_neighbors_graph(X, 0.05, mode=mode)
+    assert graph.indices.dtype == np.int32 and graph.indptr.dtype == np.int32
+    taken = scipy.sparse.csr_matrix((data, indices, indptr), shape=(len(X), len(X)))
+    assert all(np.shares_memory(ours, theirs) for ours, theirs in
+               ((taken.data, data), (taken.indices, indices), (taken.indptr, indptr)))
+    assert_same_graph(graph, taken)

@@ -23,8 +23,8 @@ void PlotWidget::resetView() {
 double PlotWidget::aspect() const { return double(std::max(1, width())) / std::max(1, height()); }
 
 QRectF PlotWidget::shownRegion() const {
-  if (!region_.isEmpty()) return fit_aspect(region_, aspect());
-  return layers_ ? fit_aspect(layers_bounds(*layers_), aspect()) : QRectF();
+  if (!region_.isEmpty()) return fit_aspect(drawable_region(region_), aspect());
+  return layers_ ? fit_aspect(drawable_region(layers_bounds(*layers_)), aspect()) : QRectF();
 }
 
 void PlotWidget::focusOn(double x, double y, double half_height) {

@@ -4,6 +4,7 @@
 #include <QImage>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 
 #include "ui/export/figure_text.hpp"
@@ -30,11 +31,9 @@ QColor point_color(const Layers& layers, std::size_t i) {
   return color;
 }
 
-// View coordinates (y up) to the frame (y down).
-QTransform world_to_frame(const QRectF& region, const QRectF& frame) {
-  const double sx = frame.width() / region.width(), sy = frame.height() / region.height();
-  return QTransform(sx, 0, 0, -sy, frame.left() - region.left() * sx, frame.bottom() + region.top() * sy);
-}
+// Where a mark can be drawn: view coordinates beyond float32's range (data near 1e308) map to no
+// point of the frame, and QPainter would warn of each one.
+bool drawable(QPointF at) { return std::isfinite(at.x()) && std::isfinite(at.y()); }
 
 double point_radius(const Layers& layers) {
   const std::size_t n = layers.ids.size();
@@ -46,6 +45,7 @@ void paint_cells(QPainter& painter, const QTransform& to_frame, const Layers& la
   for (std::size_t r = 0; r < layers.rects.size() / 4; ++r) {
     const QRectF cell = to_frame.mapRect(QRectF(QPointF(layers.rects[4 * r], layers.rects[4 * r + 1]),
                                                 QPointF(layers.rects[4 * r + 2], layers.rects[4 * r + 3])));
+    if (!drawable(cell.topLeft()) || !drawable(cell.bottomRight())) continue;
     const QColor fill = color_at(layers.rect_rgb, r);
     painter.setPen(QPen(fill.darker(133), 0.5));
     painter.setBrush(fill);
@@ -57,8 +57,10 @@ void paint_segments(QPainter& painter, const QTransform& to_frame, const Layers&
   painter.setBrush(Qt::NoBrush);
   for (std::size_t s = 0; s < layers.segments.size() / 4; ++s) {
     const float* seg = &layers.segments[4 * s];
+    const QPointF from = to_frame.map(QPointF(seg[0], seg[1])), to = to_frame.map(QPointF(seg[2], seg[3]));
+    if (!drawable(from) || !drawable(to)) continue;
     painter.setPen(QPen(color_at(layers.segment_rgb, s), 1.0, Qt::SolidLine, Qt::RoundCap));
-    painter.drawLine(to_frame.map(QPointF(seg[0], seg[1])), to_frame.map(QPointF(seg[2], seg[3])));
+    painter.drawLine(from, to);
   }
 }
 
@@ -77,6 +79,7 @@ std::vector<std::size_t> colour_order(const Layers& layers) {
 
 // The picked point: a black dot in a ring, visible over any colour.
 void paint_pick_mark(QPainter& painter, QPointF at) {
+  if (!drawable(at)) return;
   painter.setPen(QPen(Qt::white, 1.0));
   painter.setBrush(Qt::black);
   painter.drawEllipse(at, 2.8, 2.8);
@@ -97,7 +100,7 @@ void paint_point_marks(QPainter& painter, const QTransform& to_frame, const Laye
   const double r = point_radius(layers);
   for (std::size_t i : colour_order(layers)) {
     const QPointF at = to_frame.map(QPointF(layers.xy[2 * i], layers.xy[2 * i + 1]));
-    if (color_key(layers, i) == 0) continue;
+    if (color_key(layers, i) == 0 || !drawable(at)) continue;
     painter.setPen(Qt::NoPen);
     painter.setBrush(point_color(layers, i));
     painter.drawEllipse(at, r, r);
@@ -164,8 +167,10 @@ void paint_rings(QPainter& painter, const QTransform& to_frame, const std::vecto
                  const std::vector<std::uint8_t>& rgb, double radius) {
   painter.setPen(QPen(Qt::black, radius * 0.45));
   for (std::size_t i = 0; i < xy.size() / 2; ++i) {
+    const QPointF at = to_frame.map(QPointF(xy[2 * i], xy[2 * i + 1]));
+    if (!drawable(at)) continue;
     painter.setBrush(color_at(rgb, i));
-    painter.drawEllipse(to_frame.map(QPointF(xy[2 * i], xy[2 * i + 1])), radius, radius);
+    painter.drawEllipse(at, radius, radius);
   }
 }
 
@@ -189,14 +194,34 @@ QRectF layers_bounds(const Layers& layers) {
   double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
   const auto take = [&](const std::vector<float>& xy) {
     for (std::size_t i = 0; i + 1 < xy.size(); i += 2)
-      x0 = std::min<double>(x0, xy[i]), x1 = std::max<double>(x1, xy[i]), y0 = std::min<double>(y0, xy[i + 1]),
-      y1 = std::max<double>(y1, xy[i + 1]);
+      if (std::isfinite(xy[i]) && std::isfinite(xy[i + 1]))
+        x0 = std::min<double>(x0, xy[i]), x1 = std::max<double>(x1, xy[i]), y0 = std::min<double>(y0, xy[i + 1]),
+        y1 = std::max<double>(y1, xy[i + 1]);
   };
   for (const auto* xy : {&layers.xy, &layers.marker_xy, &layers.copy_xy, &layers.segments, &layers.rects}) take(*xy);
   for (const Label& label : layers.labels) take({label.x, label.y});
   if (!(x1 >= x0)) return QRectF(-1, -1, 2, 2);
   const double pad_x = std::max(1e-9, (x1 - x0) * 0.03), pad_y = std::max(1e-9, (y1 - y0) * 0.03);
   return QRectF(QPointF(x0 - pad_x, y0 - pad_y), QPointF(x1 + pad_x, y1 + pad_y));
+}
+
+QTransform world_to_frame(const QRectF& region, const QRectF& frame) {
+  const double sx = frame.width() / region.width(), sy = frame.height() / region.height();
+  return QTransform(sx, 0, 0, -sy, frame.left() - region.left() * sx, frame.bottom() + region.top() * sy);
+}
+
+QRectF drawable_region(const QRectF& region) {
+  const QPointF centre = region.center();
+  if (!drawable(centre) || !std::isfinite(region.width()) || !std::isfinite(region.height()))
+    return QRectF(-1, -1, 2, 2);
+  // 64 float32 steps at the centre, and never below float32's smallest normal number.
+  const double least =
+      64 * std::max<double>(FLT_MIN, std::max(std::abs(centre.x()), std::abs(centre.y())) * FLT_EPSILON);
+  QRectF wide = region.normalized();
+  wide.setWidth(std::max(wide.width(), least));
+  wide.setHeight(std::max(wide.height(), least));
+  wide.moveCenter(centre);
+  return wide;
 }
 
 QRectF fit_aspect(const QRectF& region, double aspect) {

@@ -10,6 +10,7 @@
 #include <QPainter>
 #include <QRectF>
 #include <QString>
+#include <QTransform>
 
 #include <string>
 #include <vector>
@@ -41,8 +42,14 @@ struct ViewFigureLayout {
   std::vector<QRectF> texts;  // every text's box outside the plot: ticks, titles, key, notes
 };
 
-// The view coordinates the layers cover: points, markers, segments, cells and labels.
+// The view coordinates the layers cover: points, markers, segments, cells and labels (those beyond
+// float32's range left out).
 QRectF layers_bounds(const Layers& layers);
+// `region` as a frame can show it: finite, and at least a few float32 steps wide about its centre (a
+// zoom to eps = 1e-310 would otherwise map every point to NaN); the whole (-1, 1) square if not finite.
+QRectF drawable_region(const QRectF& region);
+// View coordinates (y up) to `frame` (y down) showing `region`.
+QTransform world_to_frame(const QRectF& region, const QRectF& frame);
 // `region` grown on one side so that its width / height equals `aspect`, keeping its centre.
 QRectF fit_aspect(const QRectF& region, double aspect);
 

@@ -150,11 +150,6 @@ AxisTicks axis_ticks(const QRectF& region, const QRectF& frame) {
   return ticks;
 }
 
-QTransform world_to_frame(const QRectF& region, const QRectF& frame) {
-  const double sx = frame.width() / region.width(), sy = frame.height() / region.height();
-  return QTransform(sx, 0, 0, -sy, frame.left() - region.left() * sx, frame.bottom() + region.top() * sy);
-}
-
 // Draws `text` in `box` and notes the box.
 void draw_text(QPainter& painter, const QRectF& box, int flags, const QString& text, std::vector<QRectF>& texts) {
   painter.drawText(box, flags, text);
@@ -291,7 +286,7 @@ ViewFigureLayout paint_view_figure(QPainter& painter, const QRectF& target, cons
   painter.translate(target.topLeft());
   painter.scale(target.width() / layout.width(), target.height() / layout.height());
   painter.fillRect(QRectF(QPointF(0, 0), layout), Qt::white);
-  const QRectF data = figure.region.isEmpty() ? layers_bounds(*figure.layers) : figure.region;
+  const QRectF data = drawable_region(figure.region.isEmpty() ? layers_bounds(*figure.layers) : figure.region);
   const FigurePlan plan = plan_figure(layout, figure, data);
   QRectF frame = plan.key.frame;
   // Tick labels wider than measured on the rough frame push the frame right, never over them.

@@ -54,6 +54,16 @@ void add_points(Layers& out, const ViewInput& in, const std::vector<Rgb>& colors
                       ") to keep drawing fast");
 }
 
+// Points whose view coordinates are beyond float32's range (data near 1e308) are not drawn: said so.
+void note_undrawable(Layers& out) {
+  std::size_t beyond = 0;
+  for (std::size_t i = 0; i + 1 < out.xy.size(); i += 2)
+    beyond += !std::isfinite(out.xy[i]) || !std::isfinite(out.xy[i + 1]);
+  if (beyond > 0)
+    out.notes.push_back(std::to_string(beyond) + " points lie beyond the view's range (about 3.4e38, float32) on " +
+                        "these axes and are not drawn");
+}
+
 // The picked point's neighbours within eps, joined to it by lines (the Grid view draws its own search).
 void add_neighbours(const ViewInput& in, Layers& out, std::vector<Rgb>& colors) {
   const std::uint32_t i = *in.picked;
@@ -94,6 +104,7 @@ Layers build_layers(const ViewInput& in) {
   if (in.picked && in.mode != ViewMode::Grid) add_neighbours(in, out, colors);
   if (in.picked) colors[*in.picked] = kPicked;
   add_points(out, in, colors);
+  note_undrawable(out);
   return out;
 }
 

@@ -35,7 +35,7 @@ class Stats:
     @property
     def notes(self) -> List[str]: ...
 
-_GraphArrays = Tuple[NDArray[np.float64], NDArray[np.int64], NDArray[np.int64]]
+_GraphArrays = Tuple[NDArray[np.float64], NDArray[Union[np.int32, np.int64]], NDArray[Union[np.int32, np.int64]]]
 
 def engines() -> List[Dict[str, Any]]: ...
 def join(x: NDArray[Any], eps: float, y: Optional[NDArray[Any]], engine: str, k: int, output: str,
