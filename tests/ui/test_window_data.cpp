@@ -108,6 +108,11 @@ class TestWindowData : public WindowTest {
     QCOMPARE(parameters->eps(), 0.0);
     QCOMPARE(parameters->params().eps, 0.0);
     QCOMPARE(parameters->epsSlider()->value(), parameters->epsSlider()->minimum());
+    box->stepBy(-1);  // no lower
+    QCOMPARE(parameters->eps(), 0.0);
+    box->stepBy(1);  // back to the last positive value
+    QCOMPARE(parameters->eps(), 0.25);
+    type_eps(box, "0");
     parameters->setEps(1e12);
     QCOMPARE(parameters->eps(), 1e12);
     QCOMPARE(box->text(), QString("1e+12"));

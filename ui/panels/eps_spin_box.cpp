@@ -41,10 +41,18 @@ void EpsSpinBox::setValue(double value) {
 void EpsSpinBox::adopt(double value) {
   if (value == value_) return;
   value_ = value;
+  if (value > 0) last_positive_ = value;
   emit valueChanged(value_);
 }
 
-void EpsSpinBox::stepBy(int steps) { setValue(round_significant(value_ * std::pow(10.0, steps / 10.0), kStepDigits)); }
+void EpsSpinBox::stepBy(int steps) {
+  // No multiple of 0 leaves it: stepping up from 0 returns to the last positive value.
+  if (value_ == 0) {
+    if (steps > 0) setValue(last_positive_);
+    return;
+  }
+  setValue(round_significant(value_ * std::pow(10.0, steps / 10.0), kStepDigits));
+}
 
 QValidator::State EpsSpinBox::validate(QString& input, int&) const {
   if (parse_eps(input)) return QValidator::Acceptable;

@@ -3,7 +3,7 @@
 // "5e3", "1e-9"), with no range of its own: data sets span nanometres to Earth radii. A value shows
 // with exactly the digits it has: typed ones as typed, derived ones (the data's estimate, the
 // slider, the arrows) rounded to the few digits their scale resolves. The arrows step by a tenth of
-// a decade, Page Up/Down by a decade.
+// a decade, Page Up/Down by a decade; up from 0, to the last positive value.
 #include <optional>
 
 #include <QAbstractSpinBox>
@@ -39,6 +39,7 @@ class EpsSpinBox : public QAbstractSpinBox {
   void adopt(double value);
 
   double value_ = 1;
+  double last_positive_ = 1;
 };
 
 }  // namespace simjoin::ui
