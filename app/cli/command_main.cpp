@@ -5,6 +5,8 @@
 
 #include "core/base/error.hpp"
 #include "core/io/atomic_file.hpp"
+#include "core/io/cancel_signals.hpp"
+#include "core/run/openmp_threads.hpp"
 
 namespace simjoin::cli {
 
@@ -26,6 +28,11 @@ int run_parsed(const std::vector<Command>& commands) {
   return 2;
 }
 }  // namespace
+
+void start_program(char** argv) {
+  prefer_sleeping_openmp_threads(argv);
+  handle_cancel_signals();
+}
 
 int run_commands(CLI::App& app, const std::vector<Command>& commands, int argc, char** argv) {
   try {

@@ -1,13 +1,10 @@
 // simjoin: the command-line twin of Simjoin Studio.
 #include "app/cli/command_main.hpp"
 #include "app/registry/every_engine.hpp"
-#include "core/io/cancel_signals.hpp"
-#include "core/run/openmp_threads.hpp"
 
 int main(int argc, char** argv) {
   using namespace simjoin;
-  prefer_sleeping_openmp_threads(argv);
-  handle_cancel_signals();
+  cli::start_program(argv);
   EngineRegistry registry;
   register_every_engine(registry);
 

@@ -9,14 +9,11 @@
 #include "app/registry/every_engine.hpp"
 #include "app/sweep/sweep_command.hpp"
 #include "core/base/error.hpp"
-#include "core/io/cancel_signals.hpp"
-#include "core/run/openmp_threads.hpp"
 #include "cuda/gpu_engines.hpp"
 
 int main(int argc, char** argv) {
   using namespace simjoin;
-  prefer_sleeping_openmp_threads(argv);
-  handle_cancel_signals();
+  cli::start_program(argv);
   EngineRegistry registry;
   register_every_engine(registry);
 
