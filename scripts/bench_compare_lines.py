@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""One line of scripts/bench-compare: reads the line's four bench JSONs (reference and candidate, both
-orders) from OUT, prints each engine's medians and their ratio, and prints "FAIL: ..." for an exact
-engine whose pair count differs between the builds or in one build between the orders, for a missing
-JSON, and for an engine slower in the candidate by more than LIMIT (a fraction, 0.05 for 5 %).
-Usage: bench_compare_lines.py OUT LINE_NUMBER LIMIT"""
+"""One line of scripts/bench-compare: reads the line's bench JSONs of two orders (reference and
+candidate each) from OUT, prints each engine's medians and their ratio, and prints "FAIL: ..." for an
+exact engine whose pair count differs between the builds or in one build between the orders, for a
+missing JSON, and "SLOWER: ENGINE ..." for an engine slower in the candidate by more than LIMIT (a
+fraction, 0.05 for 5 %).
+Usage: bench_compare_lines.py OUT LINE_NUMBER LIMIT [ORDER ORDER]   (orders default to a b)"""
 import json
 import statistics
 import sys
@@ -19,9 +20,9 @@ def results(path):
     return {r["engine"]: (r["pairs"], r.get("exact", True), r.get("seconds", [])) for r in runs}
 
 
-def build_results(out, build, line):
+def build_results(out, build, line, orders):
     """engine -> (pairs per order, exact, timed seconds of both orders) of one build."""
-    orders = [results(f"{out}/{build}-{line}-{order}.json") for order in ("a", "b")]
+    orders = [results(f"{out}/{build}-{line}-{order}.json") for order in orders]
     if None in orders:
         return None
     merged = {}
@@ -50,13 +51,14 @@ def compare(reference, candidate, limit):
         ratio = cand_median / ref_median
         print(f"   {engine:22} {ref_median * 1e3:9.1f}ms {cand_median * 1e3:9.1f}ms {ratio:7.3f}")
         if ratio > 1 + limit:
-            print(f"FAIL: {engine} is {100 * (ratio - 1):.1f} % slower in the candidate "
+            print(f"SLOWER: {engine} is {100 * (ratio - 1):.1f} % slower in the candidate "
                   f"({ref_median * 1e3:.1f} ms -> {cand_median * 1e3:.1f} ms; limit {100 * limit:g} %)")
 
 
 def main():
     out, line, limit = sys.argv[1], sys.argv[2], float(sys.argv[3])
-    reference, candidate = build_results(out, "reference", line), build_results(out, "candidate", line)
+    orders = sys.argv[4:6] if len(sys.argv) > 5 else ["a", "b"]
+    reference, candidate = (build_results(out, build, line, orders) for build in ("reference", "candidate"))
     if reference is not None and candidate is not None:
         compare(reference, candidate, limit)
 
