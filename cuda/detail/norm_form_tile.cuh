@@ -19,6 +19,20 @@
 // and the float32 difference form's own (d + 2) u relative error, with margins, to R. Candidates are
 // then decided by the exact test on the float32 difference form of the frame's coordinates, so the
 // result does not depend on this bound beyond its being safe.
+//
+// Plain FP16 operands (Operands::Plain: one product a term instead of three, at three times the
+// rate): rounding a scaled coordinate to FP16 is relative 2^-11 (the products stay exact in float32),
+// so 2 p.q moves by at most 2 (2 2^-11 + 2^-22) sum |p_k q_k| <= (2^-10 + 2^-22)(|p|^2 + |q|^2); a
+// subnormal hi (below 2^-14) is off by 2^-25 at most, as the split's lo is, inside the absolute part.
+// plain_bound_factor adds that term whole to f, whose margin still covers the rest.
+//
+// The accept side, the mirror: the exact test's accept bound A is proven (core/frame/join_frame.cpp)
+// for the exact squared distance S of the frame's float32 coordinates: S <= A is a pair for the
+// oracle. The computed norm form N differs from S by at most f (|p|^2 + |q|^2) plus the absolute
+// part, so N + f2 (|p|^2 + |q|^2) <= narrowed_accept(A) proves S <= A, with f2 = f + 2^-20 covering
+// the float32 rounding of the few operations of the test itself (each a few u of |p|^2 + |q|^2).
+// Such a pair is emitted without the re-check.
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 
@@ -31,6 +45,16 @@ constexpr unsigned kThreads = 256;
 
 // Factor f of the error bound above, for rows of `stride` dimensions.
 inline float bound_factor(unsigned stride) { return float(stride + 2) * 0x1p-19f; }
+
+// The products a term: three from split FP16 operands (about float32 accuracy) or one from plain FP16.
+enum class Operands { Split, Plain };
+
+inline float bound_factor(unsigned stride, Operands operands) {
+  return bound_factor(stride) + (operands == Operands::Plain ? 0x1p-10f + 0x1p-21f : 0.0f);
+}
+
+// The accept side's factor f2 (above).
+inline float accept_factor(float f) { return f + 0x1p-20f; }
 
 // The reject bound widened by the difference form's own rounding and the bound's absolute part, for
 // points scaled by `scale`.
@@ -45,6 +69,17 @@ inline float bound_factor(unsigned stride) { return float(stride + 2) * 0x1p-19f
 // with both parts dropped (mutant norm-form-widening-dropped survives the contract on seeds 1-5).
 inline float widened_bound(float reject, std::size_t dims, unsigned stride, float scale) {
   return reject * (1 + float(dims + 2) * 0x1p-22f) + 2 * float(stride) * 0x1p-10f / (scale * scale);
+}
+
+// The exact test's accept bound narrowed by the absolute part and, as widened_bound widens the reject
+// bound, a relative (dims + 2) 2^-22, computed in double and rounded down; -1 where nothing is left.
+inline float narrowed_accept(float accept, std::size_t dims, unsigned stride, float scale) {
+  if (!(accept > 0)) return -1;
+  const double narrowed = double(accept) * (1 - double(dims + 2) * 0x1p-22) -
+                          2 * double(stride) * 0x1p-10 / (double(scale) * double(scale));
+  float rounded = float(narrowed);
+  if (double(rounded) > narrowed) rounded = std::nextafter(rounded, 0.0f);
+  return narrowed > 0 ? rounded : -1;
 }
 
 // Words per staged row. Fragment loads are 16 bytes (a lane's four words of a 16-dimension step),
@@ -116,18 +151,38 @@ struct StagedTile {
   unsigned count;
 };
 
-// The candidate mask of this thread's 8 x 8 pairs of rows x cols (bits as in bit_row / bit_col).
-// keep_scaled = keep s^2, bound_scaled = bound s^2.
-__device__ inline unsigned long long candidates(const StagedTile& rows, const StagedTile& cols, unsigned stride,
-                                                float keep_scaled, float bound_scaled) {
+// The thresholds of a tile pass, all times s^2: keep = 1 - f on the candidate side; bound, the
+// widened reject bound; on the accept side (accept_row = 1 + f2, accept_col = (f + f2) / 2, accept =
+// the narrowed accept bound, negative where none).
+struct TileBounds {
+  float keep;
+  float bound;
+  float accept_row;
+  float accept_col;
+  float accept;
+};
+
+// This thread's candidates and, among them, the pairs proven without a re-check (bits as in bit_row
+// / bit_col).
+struct TileMasks {
+  unsigned long long candidates = 0;
+  unsigned long long accepted = 0;
+};
+
+using Accumulators = float[4][4][4];
+
+// acc = s^2 (p_r . q_c) - keep s^2 |q_c|^2 / 2 for this thread's 8 x 8 pairs, products from split or
+// plain FP16 operands; columns past the end start at -infinity (never candidates).
+template <Operands kOperands>
+__device__ inline void accumulate(const StagedTile& rows, const StagedTile& cols, unsigned stride, float keep,
+                                  Accumulators& acc) {
   const unsigned g = lane() / 4, t = lane() % 4, words = row_words(stride);
-  float acc[4][4][4];
 #pragma unroll
   for (unsigned ni = 0; ni < 4; ++ni)
 #pragma unroll
     for (unsigned e = 0; e < 2; ++e) {
       const unsigned c = warp_col() + ni * 8 + 2 * t + e;
-      const float start = c < cols.count ? -0.5f * keep_scaled * cols.norms[c] : -INFINITY;  // past the end: never
+      const float start = c < cols.count ? -0.5f * keep * cols.norms[c] : -INFINITY;
 #pragma unroll
       for (unsigned mi = 0; mi < 4; ++mi) acc[mi][ni][e] = acc[mi][ni][2 + e] = start;
     }
@@ -136,36 +191,61 @@ __device__ inline unsigned long long candidates(const StagedTile& rows, const St
     const auto load = [&](const std::uint32_t* tile, unsigned x) {
       return *reinterpret_cast<const uint4*>(tile + x * words + k + 4 * t);
     };
+    const auto load_hi = [&](const std::uint32_t* tile, unsigned x) {
+      return *reinterpret_cast<const uint2*>(tile + x * words + k + 4 * t);
+    };
     std::uint32_t b_hi[4][2], b_lo[4][2];
 #pragma unroll
     for (unsigned ni = 0; ni < 4; ++ni) {
-      const uint4 v = load(cols.points, warp_col() + ni * 8 + g);
-      b_hi[ni][0] = v.x, b_hi[ni][1] = v.y, b_lo[ni][0] = v.z, b_lo[ni][1] = v.w;
+      const unsigned x = warp_col() + ni * 8 + g;
+      if constexpr (kOperands == Operands::Plain) {
+        const uint2 v = load_hi(cols.points, x);
+        b_hi[ni][0] = v.x, b_hi[ni][1] = v.y;
+      } else {
+        const uint4 v = load(cols.points, x);
+        b_hi[ni][0] = v.x, b_hi[ni][1] = v.y, b_lo[ni][0] = v.z, b_lo[ni][1] = v.w;
+      }
     }
 #pragma unroll
     for (unsigned mi = 0; mi < 4; ++mi) {
-      const uint4 upper = load(rows.points, warp_row() + mi * 16 + g);
-      const uint4 lower = load(rows.points, warp_row() + mi * 16 + g + 8);
+      const unsigned x = warp_row() + mi * 16 + g;
       // Fragment order: (g, 2t..), (g + 8, 2t..), (g, 2t+8..), (g + 8, 2t+8..).
-      const std::uint32_t a_hi[4] = {upper.x, lower.x, upper.y, lower.y};
-      const std::uint32_t a_lo[4] = {upper.z, lower.z, upper.w, lower.w};
-      // Term by term across the columns, so that consecutive products are independent.
+      if constexpr (kOperands == Operands::Plain) {
+        const uint2 upper = load_hi(rows.points, x), lower = load_hi(rows.points, x + 8);
+        const std::uint32_t a_hi[4] = {upper.x, lower.x, upper.y, lower.y};
 #pragma unroll
-      for (unsigned ni = 0; ni < 4; ++ni) split_half::mma(acc[mi][ni], a_lo, b_hi[ni]);
+        for (unsigned ni = 0; ni < 4; ++ni) split_half::mma(acc[mi][ni], a_hi, b_hi[ni]);
+      } else {
+        const uint4 upper = load(rows.points, x), lower = load(rows.points, x + 8);
+        const std::uint32_t a_hi[4] = {upper.x, lower.x, upper.y, lower.y};
+        const std::uint32_t a_lo[4] = {upper.z, lower.z, upper.w, lower.w};
+        // Term by term across the columns, so that consecutive products are independent.
 #pragma unroll
-      for (unsigned ni = 0; ni < 4; ++ni) split_half::mma(acc[mi][ni], a_hi, b_lo[ni]);
+        for (unsigned ni = 0; ni < 4; ++ni) split_half::mma(acc[mi][ni], a_lo, b_hi[ni]);
 #pragma unroll
-      for (unsigned ni = 0; ni < 4; ++ni) split_half::mma(acc[mi][ni], a_hi, b_hi[ni]);
+        for (unsigned ni = 0; ni < 4; ++ni) split_half::mma(acc[mi][ni], a_hi, b_lo[ni]);
+#pragma unroll
+        for (unsigned ni = 0; ni < 4; ++ni) split_half::mma(acc[mi][ni], a_hi, b_hi[ni]);
+      }
     }
   }
+}
+
+// The candidate and accepted masks of this thread's 8 x 8 pairs of rows x cols.
+template <Operands kOperands>
+__device__ inline TileMasks candidates(const StagedTile& rows, const StagedTile& cols, unsigned stride,
+                                       const TileBounds& bounds) {
+  const unsigned g = lane() / 4, t = lane() % 4;
+  Accumulators acc;
+  accumulate<kOperands>(rows, cols, stride, bounds.keep, acc);
   // One maximum per row decides whether the row's bits need building at all (hits are rare).
-  unsigned long long mask = 0;
+  TileMasks masks;
 #pragma unroll
   for (unsigned mi = 0; mi < 4; ++mi)
 #pragma unroll
     for (unsigned h = 0; h < 2; ++h) {
       const unsigned r = warp_row() + mi * 16 + g + 8 * h;
-      const float limit = r < rows.count ? 0.5f * (keep_scaled * rows.norms[r] - bound_scaled) : INFINITY;
+      const float limit = r < rows.count ? 0.5f * (bounds.keep * rows.norms[r] - bounds.bound) : INFINITY;
       float largest = acc[mi][0][2 * h];
 #pragma unroll
       for (unsigned ni = 0; ni < 4; ++ni) largest = fmaxf(largest, fmaxf(acc[mi][ni][2 * h], acc[mi][ni][2 * h + 1]));
@@ -174,9 +254,24 @@ __device__ inline unsigned long long candidates(const StagedTile& rows, const St
       for (unsigned ni = 0; ni < 4; ++ni)
 #pragma unroll
         for (unsigned e = 0; e < 2; ++e)
-          if (acc[mi][ni][2 * h + e] >= limit) mask |= 1ull << ((mi * 2 + h) * 8 + ni * 2 + e);
+          if (acc[mi][ni][2 * h + e] >= limit) masks.candidates |= 1ull << ((mi * 2 + h) * 8 + ni * 2 + e);
+      if (!(bounds.accept > 0)) continue;
+      // The largest of this thread's column norms stands in for each column's own (a slightly
+      // stricter test, and no column terms held in registers beside the accumulators).
+      float col_norm = 0;
+#pragma unroll
+      for (unsigned ni = 0; ni < 4; ++ni)
+        col_norm = fmaxf(col_norm, fmaxf(cols.norms[warp_col() + ni * 8 + 2 * t], cols.norms[warp_col() + ni * 8 + 2 * t + 1]));
+      const float row_accept =
+          0.5f * (bounds.accept_row * rows.norms[r] - bounds.accept) + bounds.accept_col * col_norm;
+#pragma unroll
+      for (unsigned ni = 0; ni < 4; ++ni)
+#pragma unroll
+        for (unsigned e = 0; e < 2; ++e)
+          if (acc[mi][ni][2 * h + e] >= row_accept) masks.accepted |= 1ull << ((mi * 2 + h) * 8 + ni * 2 + e);
     }
-  return mask;
+  masks.accepted &= masks.candidates;
+  return masks;
 }
 
 }  // namespace simjoin::gpu::norm_tile

@@ -95,14 +95,17 @@ struct TensorOperands {
   const float* col_norms;
   std::uint32_t col_count;
   unsigned stride;
-  float keep_scaled;   // (1 - f) s^2
-  float bound_scaled;  // widened reject bound times s^2
+  norm_tile::TileBounds bounds;
 };
 
-// Norm form on tensor cores with candidates decided by the exact test on the difference form of the
-// frame's rows (a, b, exact_stride). Each block takes a contiguous run of work items, so its row tile changes
-// rarely, and copies the next column tile into shared memory while it computes the current one.
-__global__ void __launch_bounds__(kThreads, kBlocksPerMultiprocessor)
+// Norm form on tensor cores: pairs the accept side proves are emitted, the other candidates decided by
+// the exact test on the difference form of the frame's rows (a, b, exact_stride). Each block takes a
+// contiguous run of work items, so its row tile changes rarely, and copies the next column tile into
+// shared memory while it computes the current one.
+// kMinBlocks: blocks a multiprocessor must hold, 2 where two blocks' tiles fit its shared memory;
+// at 1 (long rows) the split operands keep their accept side in registers without spilling.
+template <norm_tile::Operands kOperands, int kMinBlocks>
+__global__ void __launch_bounds__(kThreads, kMinBlocks)
     tensor_kernel(TensorOperands in, const float* a, const float* b, unsigned exact_stride, ExactPairTest test,
                   bool self, std::uint64_t first, std::uint64_t last, PairOutput out) {
   extern __shared__ float4 shared_vectors[];
@@ -137,10 +140,11 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerMultiprocessor)
     const std::uint32_t row0 = pair.ta * kTile, col0 = pair.tb * kTile;
     const norm_tile::StagedTile row_tile{rows, row_norms, min(kTile, in.row_count - row0)};
     const norm_tile::StagedTile col_tile{cols(current), col_norms(current), min(kTile, in.col_count - col0)};
-    unsigned long long mask = norm_tile::candidates(row_tile, col_tile, in.stride, in.keep_scaled, in.bound_scaled);
+    const norm_tile::TileMasks masks = norm_tile::candidates<kOperands>(row_tile, col_tile, in.stride, in.bounds);
     __syncthreads();  // the tiles just read may be refilled from here on
-    if (mask)
-      mask = tile::keep_bits(mask, [&](int bit) {
+    unsigned long long mask = masks.accepted;
+    if (masks.candidates & ~masks.accepted)
+      mask |= tile::keep_bits(masks.candidates & ~masks.accepted, [&](int bit) {
         const std::uint32_t r = row0 + norm_tile::bit_row(bit), c = col0 + norm_tile::bit_col(bit);
         return test(squared_distance(a + std::size_t(r) * exact_stride, b + std::size_t(c) * exact_stride,
                                      int(exact_stride), test.band.reject),
@@ -159,6 +163,8 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerMultiprocessor)
 struct TensorInputs {
   std::vector<CenteredPoints> sets;  // a, then b for A-join-B
   TensorOperands operands;
+  norm_tile::Operands kind = norm_tile::Operands::Split;
+  bool two_blocks = false;  // two blocks' tiles fit a multiprocessor's shared memory
   std::size_t shared_bytes = 0;
   int blocks_per_multiprocessor = 0;
 };
@@ -185,8 +191,60 @@ bool band_fits(float widest_band, float reject, const DevicePoints& da, const De
   return true;
 }
 
+// The widest rounding band of the form with these operands: f (|p|^2 + |q|^2) at the largest norms,
+// plus what widened_bound adds to the reject bound.
+float widest_band(norm_tile::Operands kind, unsigned stride, float max_norm, float reject, float bound) {
+  return norm_tile::bound_factor(stride, kind) * 2 * max_norm + (bound - reject);
+}
+
+// Plain FP16 operands where their band is narrow at once (a wide eps against the points' spread:
+// manifolds, wide joins); split ones otherwise, where they fit (band_fits).
+std::optional<norm_tile::Operands> choose_operands(const JoinInputs& inputs, const DevicePoints& da,
+                                                   const DevicePoints& db, unsigned stride, float max_norm,
+                                                   float bound, std::vector<std::string>& notes, std::string& sampled) {
+  const float reject = inputs.band.reject;
+  if (widest_band(norm_tile::Operands::Plain, stride, max_norm, reject, bound) <= kBandTakenAtOnce * reject)
+    return norm_tile::Operands::Plain;
+  if (band_fits(widest_band(norm_tile::Operands::Split, stride, max_norm, reject, bound), reject, da, db,
+                inputs.a->dims(), inputs.self_join(), notes, sampled))
+    return norm_tile::Operands::Split;
+  return std::nullopt;
+}
+
+norm_tile::TileBounds tile_bounds(norm_tile::Operands kind, const JoinInputs& inputs, unsigned stride, float bound,
+                                  float scale) {
+  const float f = norm_tile::bound_factor(stride, kind), f2 = norm_tile::accept_factor(f);
+  const float accept = norm_tile::narrowed_accept(inputs.band.accept, inputs.a->dims(), stride, scale);
+  const float scale2 = scale * scale;
+  return {(1 - f) * scale2, bound * scale2, (1 + f2) * scale2, 0.5f * (f + f2) * scale2,
+          accept > 0 ? accept * scale2 : -1.0f};
+}
+
+// Calls use(kernel) with the tensor-core kernel for t's operands and blocks a multiprocessor.
+template <typename Use>
+void with_tensor_kernel(const TensorInputs& t, Use use) {
+  using norm_tile::Operands;
+  if (t.kind == Operands::Plain)
+    t.two_blocks ? use(tensor_kernel<Operands::Plain, 2>) : use(tensor_kernel<Operands::Plain, 1>);
+  else
+    t.two_blocks ? use(tensor_kernel<Operands::Split, 2>) : use(tensor_kernel<Operands::Split, 1>);
+}
+
+void prepare_kernel(TensorInputs& t) {
+  int device = 0, per_multiprocessor = 0;
+  SIMJOIN_CUDA_CHECK(cudaGetDevice(&device));
+  SIMJOIN_CUDA_CHECK(
+      cudaDeviceGetAttribute(&per_multiprocessor, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+  t.two_blocks = 2 * (t.shared_bytes + 1024) <= std::size_t(per_multiprocessor);  // 1 KiB reserved a block
+  with_tensor_kernel(t, [&](auto kernel) {
+    SIMJOIN_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(t.shared_bytes)));
+    SIMJOIN_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&t.blocks_per_multiprocessor, kernel, int(kThreads), t.shared_bytes));
+  });
+}
+
 std::optional<TensorInputs> tensor_inputs(const JoinInputs& inputs, const DevicePoints& da, const DevicePoints& db,
-                                          float reject, std::vector<std::string>& notes) {
+                                          std::vector<std::string>& notes) {
   const PointSet32& a = *inputs.a;
   const bool self = inputs.self_join();
   if (a.dims() < kTensorMinDims) return std::nullopt;
@@ -204,22 +262,20 @@ std::optional<TensorInputs> tensor_inputs(const JoinInputs& inputs, const Device
                          a.dims(), reference, scale);
   const CenteredPoints& ca = t.sets.front();
   const CenteredPoints& cb = t.sets.back();
-  const float f = norm_tile::bound_factor(stride);
-  const float bound = norm_tile::widened_bound(reject, a.dims(), stride, scale);
-  const float widest_band = f * 2 * std::max(ca.max_norm, cb.max_norm) + (bound - reject);
+  const float bound = norm_tile::widened_bound(inputs.band.reject, a.dims(), stride, scale);
   std::string sampled;
-  if (!band_fits(widest_band, reject, da, db, a.dims(), self, notes, sampled)) return std::nullopt;
-  const float scale2 = scale * scale;
-  t.operands = {ca.words.data(),     ca.norms.data(), std::uint32_t(ca.n), cb.words.data(), cb.norms.data(),
-                std::uint32_t(cb.n), stride,          (1 - f) * scale2,    bound * scale2};
-  SIMJOIN_CUDA_CHECK(
-      cudaFuncSetAttribute(tensor_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(t.shared_bytes)));
-  SIMJOIN_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&t.blocks_per_multiprocessor, tensor_kernel,
-                                                                   int(kThreads), t.shared_bytes));
-  notes.push_back(
-      "tensor cores: norm form from split FP16 operands, candidates re-checked in float32 and "
-      "float64 where float32 cannot decide" +
-      sampled);
+  const auto kind = choose_operands(inputs, da, db, stride, std::max(ca.max_norm, cb.max_norm), bound, notes, sampled);
+  if (!kind) return std::nullopt;
+  t.kind = *kind;
+  t.operands = {ca.words.data(),     ca.norms.data(), std::uint32_t(ca.n),
+                cb.words.data(),     cb.norms.data(), std::uint32_t(cb.n),
+                stride,              tile_bounds(t.kind, inputs, stride, bound, scale)};
+  const bool plain = t.kind == norm_tile::Operands::Plain;
+  prepare_kernel(t);
+  notes.push_back(std::string("tensor cores: norm form from ") + (plain ? "plain" : "split") +
+                  " FP16 operands, pairs inside the accept bound emitted at once, the other candidates re-checked "
+                  "in float32 and float64 where float32 cannot decide" +
+                  sampled);
   return t;
 }
 
@@ -236,7 +292,7 @@ void join_all_pairs(GpuRun& run, const DeviceInputs& device) {
   std::optional<TensorInputs> tensor;
   {
     Phase phase(run, "translate");
-    tensor = tensor_inputs(run.inputs, da, db, run.inputs.band.reject, run.stats().notes);
+    tensor = tensor_inputs(run.inputs, da, db, run.stats().notes);
   }
   if (tensor)
     for (const CenteredPoints& set : tensor->sets) run.stats().extra_bytes += set.words.bytes() + set.norms.bytes();
@@ -250,9 +306,11 @@ void join_all_pairs(GpuRun& run, const DeviceInputs& device) {
           [&](std::uint64_t first, std::uint64_t last, const PairOutput& out, cudaStream_t stream) {
             if (tensor) {
               const unsigned blocks = persistent_blocks(last - first, tensor->blocks_per_multiprocessor);
-              tensor_kernel<<<blocks, kThreads, tensor->shared_bytes, stream>>>(
-                  tensor->operands, da.coords.data(), db.coords.data(), stride, device.exact.test, self, first, last,
-                  out);
+              with_tensor_kernel(*tensor, [&](auto kernel) {
+                kernel<<<blocks, kThreads, tensor->shared_bytes, stream>>>(
+                    tensor->operands, da.coords.data(), db.coords.data(), stride, device.exact.test, self, first, last,
+                    out);
+              });
             } else {
               difference_kernel<<<persistent_blocks(last - first, kBlocksPerMultiprocessor), kThreads, 0, stream>>>(
                   da.coords.data(), na, db.coords.data(), nb, stride, device.exact.test, self, first, last, out);

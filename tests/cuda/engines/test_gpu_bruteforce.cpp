@@ -100,6 +100,27 @@ TEST_F(GpuBruteForceTensor, PairsWithinRoundingOfEps) {
   expect_oracle_pairs(lattice, nullptr, 0.25 * std::sqrt(2.0), "tensor cores");
 }
 
+// Where eps is wide against the points' spread, the band of plain FP16 operands (one product a term)
+// is narrow at once: ties on a lattice, pairs within 10^-6 of eps either side (the accept side must
+// not take those just outside), a translated cube, and A join B.
+TEST_F(GpuBruteForceTensor, PlainOperandsWhereEpsIsWideAgainstTheSpread) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const auto expect_plain = [&](const PointSet& a, const PointSet* b, double eps) {
+    EXPECT_TRUE(mentions(expect_oracle_pairs(a, b, eps, "tensor cores"), "from plain FP16"));
+  };
+  expect_plain(lattice_points(5, 5, 0.25), nullptr, 0.25);
+  for (std::size_t d : {8, 33}) {
+    SCOPED_TRACE("d = " + std::to_string(d));
+    expect_plain(pairs_near_eps(1500, d, 4.0 * std::sqrt(double(d) / 8), 1e-6, -3, seed + d), nullptr,
+                 4.0 * std::sqrt(double(d) / 8));
+  }
+  const PointSet cube = random_points(Distribution::Uniform, 2000, 16, seed, 1e5, 1e5 + 1);
+  expect_plain(cube, nullptr, 1.0);
+  const PointSet other = random_points(Distribution::Uniform, 700, 16, seed + 1, 1e5, 1e5 + 1);
+  expect_plain(cube, &other, 1.0);
+}
+
 TEST_F(GpuBruteForceTensor, AJoinB) {
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
@@ -133,6 +154,7 @@ TEST_F(GpuBruteForceTensor, NarrowClustersOfUnitVectorsKeepTensorCores) {
   const PointSet points = around_centres(3000, unit_vectors(600, 128, seed), 0.0031, seed + 1);
   const RunResult result = expect_oracle_pairs(points, nullptr, 0.05, "tensor cores");
   EXPECT_TRUE(mentions(result, "of sampled pairs through")) << "expected a sample to decide";
+  EXPECT_TRUE(mentions(result, "from split FP16")) << "plain FP16's band is too wide here";
 }
 
 // The same band, but each of two clusters (at e1 and -e1) lies wholly within eps plus the band: half
