@@ -261,7 +261,8 @@ __device__ inline TileMasks candidates(const StagedTile& rows, const StagedTile&
       float col_norm = 0;
 #pragma unroll
       for (unsigned ni = 0; ni < 4; ++ni)
-        col_norm = fmaxf(col_norm, fmaxf(cols.norms[warp_col() + ni * 8 + 2 * t], cols.norms[warp_col() + ni * 8 + 2 * t + 1]));
+        col_norm = fmaxf(col_norm,
+                         fmaxf(cols.norms[warp_col() + ni * 8 + 2 * t], cols.norms[warp_col() + ni * 8 + 2 * t + 1]));
       const float row_accept =
           0.5f * (bounds.accept_row * rows.norms[r] - bounds.accept) + bounds.accept_col * col_norm;
 #pragma unroll

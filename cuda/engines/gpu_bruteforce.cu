@@ -200,8 +200,8 @@ float widest_band(norm_tile::Operands kind, unsigned stride, float max_norm, flo
 // Plain FP16 operands where their band is narrow at once (a wide eps against the points' spread:
 // manifolds, wide joins); split ones otherwise, where they fit (band_fits).
 std::optional<norm_tile::Operands> choose_operands(const JoinInputs& inputs, const DevicePoints& da,
-                                                   const DevicePoints& db, unsigned stride, float max_norm,
-                                                   float bound, std::vector<std::string>& notes, std::string& sampled) {
+                                                   const DevicePoints& db, unsigned stride, float max_norm, float bound,
+                                                   std::vector<std::string>& notes, std::string& sampled) {
   const float reject = inputs.band.reject;
   if (widest_band(norm_tile::Operands::Plain, stride, max_norm, reject, bound) <= kBandTakenAtOnce * reject)
     return norm_tile::Operands::Plain;
@@ -233,13 +233,12 @@ void with_tensor_kernel(const TensorInputs& t, Use use) {
 void prepare_kernel(TensorInputs& t) {
   int device = 0, per_multiprocessor = 0;
   SIMJOIN_CUDA_CHECK(cudaGetDevice(&device));
-  SIMJOIN_CUDA_CHECK(
-      cudaDeviceGetAttribute(&per_multiprocessor, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+  SIMJOIN_CUDA_CHECK(cudaDeviceGetAttribute(&per_multiprocessor, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
   t.two_blocks = 2 * (t.shared_bytes + 1024) <= std::size_t(per_multiprocessor);  // 1 KiB reserved a block
   with_tensor_kernel(t, [&](auto kernel) {
     SIMJOIN_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(t.shared_bytes)));
-    SIMJOIN_CUDA_CHECK(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&t.blocks_per_multiprocessor, kernel, int(kThreads), t.shared_bytes));
+    SIMJOIN_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&t.blocks_per_multiprocessor, kernel,
+                                                                     int(kThreads), t.shared_bytes));
   });
 }
 
@@ -267,9 +266,14 @@ std::optional<TensorInputs> tensor_inputs(const JoinInputs& inputs, const Device
   const auto kind = choose_operands(inputs, da, db, stride, std::max(ca.max_norm, cb.max_norm), bound, notes, sampled);
   if (!kind) return std::nullopt;
   t.kind = *kind;
-  t.operands = {ca.words.data(),     ca.norms.data(), std::uint32_t(ca.n),
-                cb.words.data(),     cb.norms.data(), std::uint32_t(cb.n),
-                stride,              tile_bounds(t.kind, inputs, stride, bound, scale)};
+  t.operands = {ca.words.data(),
+                ca.norms.data(),
+                std::uint32_t(ca.n),
+                cb.words.data(),
+                cb.norms.data(),
+                std::uint32_t(cb.n),
+                stride,
+                tile_bounds(t.kind, inputs, stride, bound, scale)};
   const bool plain = t.kind == norm_tile::Operands::Plain;
   prepare_kernel(t);
   notes.push_back(std::string("tensor cores: norm form from ") + (plain ? "plain" : "split") +
@@ -307,9 +311,9 @@ void join_all_pairs(GpuRun& run, const DeviceInputs& device) {
             if (tensor) {
               const unsigned blocks = persistent_blocks(last - first, tensor->blocks_per_multiprocessor);
               with_tensor_kernel(*tensor, [&](auto kernel) {
-                kernel<<<blocks, kThreads, tensor->shared_bytes, stream>>>(
-                    tensor->operands, da.coords.data(), db.coords.data(), stride, device.exact.test, self, first, last,
-                    out);
+                kernel<<<blocks, kThreads, tensor->shared_bytes, stream>>>(tensor->operands, da.coords.data(),
+                                                                           db.coords.data(), stride, device.exact.test,
+                                                                           self, first, last, out);
               });
             } else {
               difference_kernel<<<persistent_blocks(last - first, kBlocksPerMultiprocessor), kThreads, 0, stream>>>(
