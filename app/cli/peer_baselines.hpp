@@ -18,7 +18,7 @@ struct PeerTiming {
   std::uint64_t pairs = 0;
   std::string note;     // how its count relates to the exact engines'
   bool exact = false;   // its count must equal the exact engines'
-  std::string not_run;  // why it did not run (its library is missing); then nothing else is set
+  std::string not_run;  // why it did not run (its library is missing, its script failed); then nothing else is set
 };
 
 // A peer in Python: its script under scripts/ reads the points from .npy files (A, then B for an A-join-B)
@@ -40,7 +40,8 @@ inline const PythonPeer kScipyPeer{"scipy-ckdtree", "scripts/scipy_ckdtree_count
 inline const PythonPeer kTorchPeer{"torch-float32", "scripts/torch_tiles_count.py", "PyTorch", "python3-torch", true};
 
 // Runs `peer` on the sources (written to temporary .npy files) with python3, or SIMJOIN_PYTHON where set.
-// A missing library gives a PeerTiming with not_run set; any other failure throws Error(Unavailable).
+// A missing library or a failing script gives a PeerTiming with not_run set, saying why; python3 that
+// cannot be started throws Error(Unavailable).
 PeerTiming time_python_peer(const PythonPeer& peer, const JoinSources& sources, double eps, const RepeatRule& rule);
 
 // nanoflann's KD-tree (float64, build included) radius search of every point on `threads` OpenMP

@@ -310,7 +310,7 @@ def test_bench_compare_torch():
 
 def test_bench_compare_torch_missing_goes_on():
     # An interpreter without torch (a torch module that fails to import, first on the path): one line
-    # says so, the engines' table and JSON are complete, exit 0.
+    # says so, the engines' table and JSON are complete, exit 0. About 0.4 s.
     np.save(f"{tmp}/hidden.npy", rng.uniform(size=(500, 3)).astype(np.float32))
     os.makedirs(f"{tmp}/hidden", exist_ok=True)
     with open(f"{tmp}/hidden/torch.py", "w") as module:
@@ -324,6 +324,12 @@ def test_bench_compare_torch_missing_goes_on():
     report = json.load(open(f"{tmp}/hidden.json"))
     assert "PyTorch is not importable" in report["peers"]["torch-float32"]["not_run"], report["peers"]
     assert report["counts_agree"] is True and report["results"][0]["pairs"] > 0, report
+    # A peer that fails otherwise (here at import, as out of GPU memory would later) says so and goes on too.
+    with open(f"{tmp}/hidden/torch.py", "w") as module:
+        module.write("raise RuntimeError('CUDA out of memory')\n")
+    out = simjoin("bench", "--input", f"{tmp}/hidden.npy", "--eps", 0.1, "--engines", "cpu-grid", "--repeat", 1,
+                  "--compare-torch", env=env).stdout
+    assert "torch-float32          not run: its script failed" in out and "cpu-grid" in out, out
 
 
 @separate
