@@ -61,23 +61,25 @@ std::string run_command(const std::string& command, const PythonPeer& peer) {
   return output;
 }
 
+PeerTiming not_run(const PythonPeer& peer, const std::string& why) {
+  PeerTiming timing{peer.name};
+  timing.not_run = why;
+  return timing;
+}
+
 PeerTiming parse_output(const PythonPeer& peer, const std::string& output) {
   try {
     const auto json = nlohmann::json::parse(output);
     if (json.contains("missing"))
-      return {peer.name,
-              {},
-              0,
-              "",
-              false,
-              peer.library + " is not importable by " + interpreter() + " (" + json.at("missing").get<std::string>() +
-                  "): install " + peer.package + " or name another interpreter with SIMJOIN_PYTHON"};
+      return not_run(peer, peer.library + " is not importable by " + interpreter() + " (" +
+                               json.at("missing").get<std::string>() + "): install " + peer.package +
+                               " or name another interpreter with SIMJOIN_PYTHON");
     return {peer.name, json.at("seconds").get<std::vector<double>>(), json.at("pairs").get<std::uint64_t>(),
             json.at("note").get<std::string>()};
   } catch (const std::exception&) {
     // A peer that fails (out of GPU memory, say) must not cost the engines' table: its line says so.
-    const std::string shown = output.empty() ? "its error is above" : output.substr(0, output.find('\n'));
-    return {peer.name, {}, 0, "", false, "its script failed (" + shown + ")"};
+    return not_run(peer, "its script failed (" +
+                             (output.empty() ? "its error is above" : output.substr(0, output.find('\n'))) + ")");
   }
 }
 }  // namespace
