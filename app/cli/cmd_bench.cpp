@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -32,11 +33,11 @@ namespace {
 constexpr int kExitEnginesDisagree = 5;
 
 struct BenchOptions {
-  std::string workload, input, json;
+  std::string workload, input, input_b, json;
   std::vector<std::string> engines;
   RepeatRule timing;            // warm-up and repeats, as the application's sweeps
   double cancel_after_ms = -1;  // >= 0: measure cancel latency instead of run time
-  bool count_only = false, compare_scipy = false, compare_nanoflann = false;
+  bool count_only = false, compare_scipy = false, compare_torch = false, compare_nanoflann = false;
   EngineOptions engine_options;
 };
 
@@ -55,7 +56,7 @@ struct EngineTiming {
 
 // Starts the engine, requests a cancel after options.cancel_after_ms from another thread and records
 // the seconds from the request until run_engine returns. Runs that end first count as finished.
-EngineTiming time_cancel(Engine& engine, const PointSet& points, const JoinParams& params,
+EngineTiming time_cancel(Engine& engine, const JoinSources& sources, const JoinParams& params,
                          const BenchOptions& options) {
   using Clock = std::chrono::steady_clock;
   EngineTiming timing{engine.name()};
@@ -75,7 +76,7 @@ EngineTiming time_cancel(Engine& engine, const PointSet& points, const JoinParam
     });
     bool cancelled = false;
     try {
-      run_engine(engine, {&points, nullptr}, params, sink, terminal.control());
+      run_engine(engine, sources, params, sink, terminal.control());
     } catch (const Error& error) {
       if (error.kind() != ErrorKind::Cancelled) {
         canceller.join();
@@ -103,7 +104,7 @@ nlohmann::json to_cancel_json(const EngineTiming& timing) {
   return json;
 }
 
-EngineTiming time_engine(Engine& engine, const PointSet& points, const JoinParams& params,
+EngineTiming time_engine(Engine& engine, const JoinSources& sources, const JoinParams& params,
                          const BenchOptions& options) {
   EngineTiming timing{engine.name()};
   timing.exact = engine.capabilities().exact;
@@ -112,7 +113,7 @@ EngineTiming time_engine(Engine& engine, const PointSet& points, const JoinParam
     PairListSink list_sink;  // pairs returned to host memory, as a user of the result needs them
     PairSink& sink = options.count_only ? static_cast<PairSink&>(count_sink) : list_sink;
     TerminalRun terminal;  // a fresh progress bar and Ctrl-C handler per run
-    RunResult result = run_engine(engine, {&points, nullptr}, params, sink, terminal.control());
+    RunResult result = run_engine(engine, sources, params, sink, terminal.control());
     if (!timed) return;
     timing.seconds.push_back(result.stats.seconds_total);
     timing.phases.push_back(result.stats.phases);
@@ -158,10 +159,13 @@ nlohmann::json to_json(const EngineTiming& timing) {
           {"min", timing.min()},     {"max", timing.max()},       {"pairs", timing.pairs},
           {"exact", timing.exact},   {"stats", timing.last},      {"runs", runs}};
 }
-// The points to time and their name: a named workload (with its eps and k unless given) or a file.
+// The points to time and their name: a named workload (with its eps and k unless given) or a file,
+// and with --input-b the second file of an A-join-B.
 struct BenchInput {
   PointSet points;
   std::string name;
+  std::optional<PointSet> b;
+  JoinSources sources() const { return {&points, b ? &*b : nullptr}; }
 };
 
 BenchInput load_bench_input(const BenchOptions& options, const CLI::App& command, EngineOptions& engine_options) {
@@ -169,8 +173,11 @@ BenchInput load_bench_input(const BenchOptions& options, const CLI::App& command
     fail(ErrorKind::Usage, "give exactly one of --workload NAME or --input FILE");
   if (options.workload.empty()) {
     if (!command.count("--eps")) fail(ErrorKind::Usage, "--input needs --eps");
-    return {load_input(options.input), options.input};
+    BenchInput input{load_input(options.input), options.input};
+    if (!options.input_b.empty()) input.b = load_input(options.input_b);
+    return input;
   }
+  if (!options.input_b.empty()) fail(ErrorKind::Usage, "--input-b needs --input (a file), not --workload");
   const Workload& workload = find_workload(options.workload);
   std::fprintf(stderr, "generating %s ...\n", workload.name.c_str());
   if (!command.count("--eps")) engine_options.eps = workload.eps;
@@ -189,7 +196,8 @@ std::vector<BenchEntry> parse_entries(const BenchOptions& options, const EngineR
 }
 
 std::vector<EngineTiming> time_entries(const std::vector<BenchEntry>& entries, const EngineRegistry& registry,
-                                       const PointSet& points, const JoinParams& params, const BenchOptions& options) {
+                                       const JoinSources& sources, const JoinParams& params,
+                                       const BenchOptions& options) {
   const bool measure_cancel = options.cancel_after_ms >= 0;
   std::vector<EngineTiming> timings;
   for (const BenchEntry& entry : entries) {
@@ -197,8 +205,8 @@ std::vector<EngineTiming> time_entries(const std::vector<BenchEntry>& entries, c
     JoinParams entry_params = params;
     if (entry.devices) entry_params.devices = *entry.devices;
     Engine& engine = registry.get(entry.engine);
-    timings.push_back(measure_cancel ? time_cancel(engine, points, entry_params, options)
-                                     : time_engine(engine, points, entry_params, options));
+    timings.push_back(measure_cancel ? time_cancel(engine, sources, entry_params, options)
+                                     : time_engine(engine, sources, entry_params, options));
     timings.back().engine = entry.label;
   }
   return timings;
@@ -207,17 +215,22 @@ std::vector<EngineTiming> time_entries(const std::vector<BenchEntry>& entries, c
 // What the bench's JSON says of every run: the input, the parameters and the machine.
 nlohmann::json describe_bench(const BenchInput& input, const JoinParams& params, const BenchOptions& options,
                               const MachineInfo& machine) {
-  return {{"input", input.name},
-          {"n", input.points.size()},
-          {"d", input.points.dims()},
-          {"eps", params.eps},
-          {"k", params.k},
-          {"count_only", options.count_only},
-          {"repeat", options.timing.repeat},
-          {"warmup", options.timing.warmup},
-          {"cpu", machine.cpu},
-          {"cpu_threads", machine.cpu_threads},
-          {"gpu", machine.gpu}};
+  nlohmann::json json = {{"input", input.name},
+                         {"n", input.points.size()},
+                         {"d", input.points.dims()},
+                         {"eps", params.eps},
+                         {"k", params.k},
+                         {"count_only", options.count_only},
+                         {"repeat", options.timing.repeat},
+                         {"warmup", options.timing.warmup},
+                         {"cpu", machine.cpu},
+                         {"cpu_threads", machine.cpu_threads},
+                         {"gpu", machine.gpu}};
+  if (input.b) {
+    json["input_b"] = options.input_b;
+    json["n_b"] = input.b->size();
+  }
+  return json;
 }
 
 // --cancel-after: the table of latencies, and the JSON.
@@ -246,35 +259,63 @@ int report_cancel_latency(const std::vector<EngineTiming>& timings, const BenchI
   return 0;
 }
 
-nlohmann::json to_json(const PeerTiming& peer) {
+// A peer's count against the first exact engine's, e.g. "+75 pairs against the exact count".
+std::string against_exact(const PeerTiming& peer, const EngineTiming& exact) {
+  const long long difference = (long long)peer.pairs - (long long)exact.pairs;
+  if (difference == 0) return "the exact count";
+  char text[64];
+  std::snprintf(text, sizeof text, "%+lld %s against the exact count", difference,
+                difference == 1 || difference == -1 ? "pair" : "pairs");
+  return text;
+}
+
+nlohmann::json to_json(const PeerTiming& peer, const EngineTiming* first_exact) {
+  if (!peer.not_run.empty()) return {{"not_run", peer.not_run}};
   const TimeSpread spread = spread_of(peer.seconds);
-  return {{"seconds", peer.seconds}, {"median", spread.median}, {"min", spread.min},
-          {"max", spread.max},       {"pairs", peer.pairs},     {"note", peer.note}};
+  nlohmann::json json = {{"seconds", peer.seconds}, {"median", spread.median}, {"min", spread.min},
+                         {"max", spread.max},       {"pairs", peer.pairs},     {"note", peer.note}};
+  if (first_exact) json["pairs_minus_exact"] = (long long)peer.pairs - (long long)first_exact->pairs;
+  return json;
 }
 
 // The peers asked for, timed after the engines on the same points.
-std::vector<PeerTiming> time_peers(const BenchOptions& options, const PointSet& points, const JoinParams& params) {
+std::vector<PeerTiming> time_peers(const BenchOptions& options, const JoinSources& sources, const JoinParams& params) {
   std::vector<PeerTiming> peers;
   if (options.compare_nanoflann) {
     std::fprintf(stderr, "timing nanoflann ...\n");
-    peers.push_back(time_nanoflann(points, params.eps, params.threads, !options.count_only, options.timing));
+    peers.push_back(time_nanoflann(*sources.a, params.eps, params.threads, !options.count_only, options.timing));
   }
-  if (options.compare_scipy) {
-    std::fprintf(stderr, "timing scipy-ckdtree ...\n");
-    peers.push_back(time_scipy_ckdtree(points, params.eps));
+  for (const auto& [asked, peer] :
+       {std::pair{options.compare_scipy, &kScipyPeer}, std::pair{options.compare_torch, &kTorchPeer}}) {
+    if (!asked) continue;
+    std::fprintf(stderr, "timing %s ...\n", peer->name.c_str());
+    peers.push_back(time_python_peer(*peer, sources, params.eps, options.timing));
   }
   return peers;
 }
 
-// A peer's line of the table; whether its count agrees with the first exact engine's, where it is exact.
+// A peer's line of the table (one line saying why where it did not run), with its count against the
+// first exact engine's; whether the counts agree where the peer is exact.
 bool print_peer(const PeerTiming& peer, double reference, const EngineTiming* first_exact) {
+  if (!peer.not_run.empty()) {
+    std::printf("%-22s not run: %s\n", peer.name.c_str(), peer.not_run.c_str());
+    return true;
+  }
   const TimeSpread spread = spread_of(peer.seconds);
   const bool one = peer.seconds.size() == 1;
-  std::printf("%-22s %10s %10s %10s %14llu %12.3g %8.2fx  (peer: %s)\n", peer.name.c_str(),
+  const std::string against = first_exact ? "; " + against_exact(peer, *first_exact) : "";
+  std::printf("%-22s %10s %10s %10s %14llu %12.3g %8.2fx  (peer: %s%s)\n", peer.name.c_str(),
               format_seconds(spread.median).c_str(), one ? "-" : format_seconds(spread.min).c_str(),
               one ? "-" : format_seconds(spread.max).c_str(), (unsigned long long)peer.pairs,
-              double(peer.pairs) / spread.median, reference / spread.median, peer.note.c_str());
+              double(peer.pairs) / spread.median, reference / spread.median, peer.note.c_str(), against.c_str());
   return !peer.exact || !first_exact || peer.pairs == first_exact->pairs;
+}
+
+// The first exact engine's timing, or null where none ran.
+const EngineTiming* first_exact_of(const std::vector<EngineTiming>& timings) {
+  for (const EngineTiming& timing : timings)
+    if (timing.exact) return &timing;
+  return nullptr;
 }
 
 // The table of run times with the speed-up over the first entry (and the peers' lines); whether the
@@ -282,29 +323,34 @@ bool print_peer(const PeerTiming& peer, double reference, const EngineTiming* fi
 bool print_timings(const std::vector<EngineTiming>& timings, const std::vector<PeerTiming>& peers) {
   std::printf("%-22s %10s %10s %10s %14s %12s %9s\n", "engine", "median", "min", "max", "pairs", "pairs/s", "speedup");
   const double reference = timings.front().median();
+  const EngineTiming* first_exact = first_exact_of(timings);
   bool agree = true;
-  const EngineTiming* first_exact = nullptr;
   for (const EngineTiming& timing : timings) {
     std::printf("%-22s %10s %10s %10s %14llu %12.3g %8.2fx\n", timing.engine.c_str(),
                 format_seconds(timing.median()).c_str(), format_seconds(timing.min()).c_str(),
                 format_seconds(timing.max()).c_str(), (unsigned long long)timing.pairs,
                 double(timing.pairs) / timing.median(), reference / timing.median());
-    if (!timing.exact) continue;
-    if (!first_exact) first_exact = &timing;
-    agree = agree && timing.pairs == first_exact->pairs;
+    agree = agree && (!timing.exact || timing.pairs == first_exact->pairs);
   }
   for (const PeerTiming& peer : peers) agree = print_peer(peer, reference, first_exact) && agree;
   std::printf("speedup = median of %s / median of the engine\n", timings.front().engine.c_str());
   return agree;
 }
 
-// The run times: the table, the peers' times with --compare-nanoflann and --compare-scipy, the JSON;
-// exit code 5 where exact engines (or the exact nanoflann peer) disagree.
+// The input line of the table: A, and B for an A-join-B.
+void print_input(const BenchInput& input, const JoinParams& params, const BenchOptions& options) {
+  std::printf("input: %s (n = %zu, d = %zu)", input.name.c_str(), input.points.size(), input.points.dims());
+  if (input.b) std::printf(" join %s (n = %zu)", options.input_b.c_str(), input.b->size());
+  std::printf(", eps = %g, k = %d, %s\n", params.eps, params.k,
+              options.count_only ? "count only" : "pairs returned to host");
+}
+
+// The run times: the table, the peers' times with --compare-nanoflann, --compare-scipy and
+// --compare-torch, the JSON; exit code 5 where exact engines (or the exact nanoflann peer) disagree.
 int report_timings(const std::vector<EngineTiming>& timings, const BenchInput& input, const JoinParams& params,
                    const BenchOptions& options, const MachineInfo& machine) {
-  const std::vector<PeerTiming> peers = time_peers(options, input.points, params);
-  std::printf("input: %s (n = %zu, d = %zu), eps = %g, k = %d, %s\n", input.name.c_str(), input.points.size(),
-              input.points.dims(), params.eps, params.k, options.count_only ? "count only" : "pairs returned to host");
+  const std::vector<PeerTiming> peers = time_peers(options, input.sources(), params);
+  print_input(input, params, options);
   std::printf("host: %s\n", machine_line(machine).c_str());
   const bool agree = print_timings(timings, peers);
   if (!agree)
@@ -315,7 +361,7 @@ int report_timings(const std::vector<EngineTiming>& timings, const BenchInput& i
     nlohmann::json json = describe_bench(input, params, options, machine);
     json["counts_agree"] = agree;
     for (const EngineTiming& timing : timings) json["results"].push_back(to_json(timing));
-    for (const PeerTiming& peer : peers) json["peers"][peer.name] = to_json(peer);
+    for (const PeerTiming& peer : peers) json["peers"][peer.name] = to_json(peer, first_exact_of(timings));
     write_stats_json(options.json, json);
   }
   return agree ? 0 : kExitEnginesDisagree;
@@ -325,13 +371,15 @@ int run_bench(const BenchOptions& options, const CLI::App& command, const Engine
   EngineOptions engine_options = options.engine_options;
   const BenchInput input = load_bench_input(options, command, engine_options);
   const JoinParams params = to_join_params(engine_options);
+  if (input.b && options.compare_nanoflann)
+    fail(ErrorKind::Usage, "--compare-nanoflann joins a set with itself: it cannot be combined with --input-b");
   if (!options.count_only) {
     RunControl control;
-    require_pairs_fit_in_memory(estimate_result_pairs({&input.points, nullptr}, params.eps, control),
+    require_pairs_fit_in_memory(estimate_result_pairs(input.sources(), params.eps, control),
                                 "Use --count-only, or write the pairs with simjoin join --output FILE.");
   }
   const std::vector<BenchEntry> entries = parse_entries(options, registry);
-  const std::vector<EngineTiming> timings = time_entries(entries, registry, input.points, params, options);
+  const std::vector<EngineTiming> timings = time_entries(entries, registry, input.sources(), params, options);
   const MachineInfo machine = this_machine();
   if (options.cancel_after_ms >= 0) return report_cancel_latency(timings, input, params, options, machine);
   return report_timings(timings, input, params, options, machine);
@@ -344,6 +392,7 @@ Command add_bench_command(CLI::App& app, const EngineRegistry& registry) {
   auto options = std::make_shared<BenchOptions>();
   command->add_option("--workload", options->workload, "Named workload (see `simjoin generate --help`)");
   command->add_option("--input", options->input, "Point file instead of a workload (needs --eps)");
+  command->add_option("--input-b", options->input_b, "Point file B: time A join B instead of A with itself");
   command
       ->add_option("--engines", options->engines,
                    "Engines, e.g. --engines cpu-nlj,cpu-grid; NAME@0+1 runs an engine on GPUs 0 and 1")
@@ -354,6 +403,10 @@ Command add_bench_command(CLI::App& app, const EngineRegistry& registry) {
   command->add_flag("--count-only", options->count_only, "Count pairs only (default: pairs returned to host memory)");
   command->add_flag("--compare-scipy", options->compare_scipy,
                     "Also time SciPy cKDTree.query_ball_point(workers=-1, return_length=True) on the same points");
+  command->add_flag("--compare-torch", options->compare_torch,
+                    "Also time PyTorch's float32 brute force (norm form, 2048-row tiles; on the GPU where "
+                    "torch.cuda is available, else the CPU) by --warmup and --repeat, and its count against "
+                    "the exact one");
   command->add_flag("--compare-nanoflann", options->compare_nanoflann,
                     "Also time nanoflann's KD-tree radius search (float64, --threads OpenMP threads, exact "
                     "count) on the same points, by the engines' --warmup and --repeat");

@@ -250,6 +250,88 @@ def test_bench_cancel_after_reports_latency():
         assert rows[entry["engine"]][-1] == f"{len(latencies)}/3", out
 
 
+def grid_clusters(clusters, size, d=16):
+    """Points with integer coordinates below 1024: 30-odd clusters of `size` points, offsets 0..7 from a
+    centre in [700, 1000). In float32 the norm form |x|^2 + |y|^2 - 2 x.y is then exact in every step
+    but one, whatever the order of the sums: squares and dot products stay below 2^24 (2 x.y below 2^25,
+    even), but |x|^2 + |y|^2 passes 2^24 and rounds odd sums to even. So the float32 count does not depend
+    on the matrix product's summation order (torch's and NumPy's differ), yet differs from the exact
+    one at pairs one unit beyond the squared radius."""
+    centres = rng.integers(700, 1000, size=(clusters, 1, d))
+    return (centres + rng.integers(0, 8, size=(clusters, size, d))).reshape(-1, d).astype(np.float32)
+
+
+def float32_norm_form_count(a, b, eps):
+    """The float32 count the PyTorch peer computes (d2 = |x|^2 + |y|^2 - 2 x.y <= eps^2), in NumPy."""
+    y = a if b is None else b
+    d2 = (a * a).sum(1)[:, None] + (y * y).sum(1)[None, :] - 2 * a @ y.T
+    hit = d2 <= np.float32(eps * eps)
+    return int(np.triu(hit, k=1).sum() if b is None else hit.sum())
+
+
+def exact_count(a, b, eps):
+    """The float64 count: exact here, as every value of the norm form is an integer below 2^53."""
+    a64 = a.astype(np.float64)
+    y = a64 if b is None else b.astype(np.float64)
+    hit = (a64 * a64).sum(1)[:, None] + (y * y).sum(1)[None, :] - 2 * a64 @ y.T <= eps * eps
+    return int(np.triu(hit, k=1).sum() if b is None else hit.sum())
+
+
+@separate
+def test_bench_compare_torch():
+    """--compare-torch reports the float32 tile count's difference from the engines' exact count, self-join
+    and A-join-B: +N where an even squared radius lets pairs at radius^2 + 1 round in, -N where an odd
+    one lets pairs at radius^2 round out. About 6 s (importing torch twice is most of it)."""
+    a, b = grid_clusters(30, 100), grid_clusters(20, 100)
+    np.save(f"{tmp}/torch-a.npy", a)
+    np.save(f"{tmp}/torch-b.npy", np.concatenate([b, a[:1000]]))  # A-join-B pairs in the shared clusters
+    b = np.load(f"{tmp}/torch-b.npy")
+    squares = 2 * rng.integers(50, 70, size=2) + [0, 1]  # an even one for the self-join, an odd one for A-join-B
+    for b_file, squared in zip((None, f"{tmp}/torch-b.npy"), squares.tolist()):
+        eps = float(np.sqrt(squared + 0.5))  # no distance at eps: the exact count has no ties
+        inputs = ["--input", f"{tmp}/torch-a.npy"] + (["--input-b", b_file] if b_file else [])
+        out = simjoin("bench", *inputs, "--eps", repr(eps), "--engines", "cpu-grid", "--repeat", 2, "--warmup", 0,
+                      "--count-only", "--compare-torch", "--json", f"{tmp}/torch.json").stdout
+        line = next(line for line in out.splitlines() if line.startswith("torch-float32"))
+        if "not run:" in line:
+            raise Skipped(line)
+        exact = exact_count(a, None if b_file is None else b, eps)
+        difference = float32_norm_form_count(a, None if b_file is None else b, eps) - exact
+        assert difference > 0 if squared % 2 == 0 else difference < 0, (squared, difference)
+        print(f"  eps^2 = {squared} + 0.5: {exact} pairs exact, {difference:+d} in float32")
+        report = json.load(open(f"{tmp}/torch.json"))
+        assert report["results"][0]["pairs"] == exact, (report["results"], exact)
+        peer = report["peers"]["torch-float32"]
+        assert peer["pairs_minus_exact"] == difference and peer["pairs"] == exact + difference, (peer, difference)
+        assert len(peer["seconds"]) == 2 and peer["median"] > 0 and "float32" in peer["note"], peer
+        assert f"{difference:+d} pairs against the exact count" in line and "warm" in line, line
+        assert (" join " in out.splitlines()[0]) == (b_file is not None), out
+
+
+def test_bench_compare_torch_missing_goes_on():
+    # An interpreter without torch (a torch module that fails to import, first on the path): one line
+    # says so, the engines' table and JSON are complete, exit 0. About 0.4 s.
+    np.save(f"{tmp}/hidden.npy", rng.uniform(size=(500, 3)).astype(np.float32))
+    os.makedirs(f"{tmp}/hidden", exist_ok=True)
+    with open(f"{tmp}/hidden/torch.py", "w") as module:
+        module.write("raise ImportError(\"No module named 'torch'\")\n")
+    env = dict(os.environ, PYTHONPATH=f"{tmp}/hidden")
+    out = simjoin("bench", "--input", f"{tmp}/hidden.npy", "--eps", 0.1, "--engines", "cpu-grid", "--repeat", 1,
+                  "--compare-torch", "--json", f"{tmp}/hidden.json", env=env).stdout
+    lines = [line for line in out.splitlines() if "torch" in line]
+    assert len(lines) == 1 and lines[0].startswith("torch-float32") and "PyTorch is not importable" in lines[0], out
+    assert "install python3-torch" in lines[0], lines
+    report = json.load(open(f"{tmp}/hidden.json"))
+    assert "PyTorch is not importable" in report["peers"]["torch-float32"]["not_run"], report["peers"]
+    assert report["counts_agree"] is True and report["results"][0]["pairs"] > 0, report
+    # A peer that fails otherwise (here at import, as out of GPU memory would later) says so and goes on too.
+    with open(f"{tmp}/hidden/torch.py", "w") as module:
+        module.write("raise RuntimeError('CUDA out of memory')\n")
+    out = simjoin("bench", "--input", f"{tmp}/hidden.npy", "--eps", 0.1, "--engines", "cpu-grid", "--repeat", 1,
+                  "--compare-torch", env=env).stdout
+    assert "torch-float32          not run: its script failed" in out and "cpu-grid" in out, out
+
+
 @separate
 def test_studio_help_and_version_without_display():
     if not GUI_BUILT:
