@@ -131,25 +131,6 @@ void assign(const DevicePoints& points, const DeviceClustering& clustering, std:
   SIMJOIN_CUDA_CHECK_LAUNCH();
 }
 
-// m distinct indices of [0, n), ascending, by Floyd's algorithm: O(m) work and memory at any n.
-std::vector<std::size_t> sample_indices(std::size_t n, std::size_t m, std::uint64_t seed) {
-  std::mt19937_64 random(seed);
-  std::unordered_set<std::size_t> chosen;
-  chosen.reserve(2 * m);
-  std::vector<std::size_t> indices;
-  indices.reserve(m);
-  for (std::size_t j = n - m; j < n; ++j) {
-    std::size_t t = random() % (j + 1);
-    if (!chosen.insert(t).second) {
-      t = j;
-      chosen.insert(j);
-    }
-    indices.push_back(t);
-  }
-  std::sort(indices.begin(), indices.end());
-  return indices;
-}
-
 // Mean over the dimensions of the per-dimension variance of the sample.
 double mean_variance(const PointSet32& sample) {
   const std::size_t d = sample.dims(), n = sample.size();
@@ -202,6 +183,26 @@ __global__ void evenly_spaced_kernel(const float* points, std::uint64_t n, unsig
   sample[t] = points[row * n / m * stride + t % stride];
 }
 
+}  // namespace
+
+std::vector<std::size_t> sample_indices(std::size_t n, std::size_t m, std::uint64_t seed) {
+  std::mt19937_64 random(seed);
+  std::unordered_set<std::size_t> chosen;
+  chosen.reserve(2 * m);
+  std::vector<std::size_t> indices;
+  indices.reserve(m);
+  for (std::size_t j = n - m; j < n; ++j) {
+    std::size_t t = random() % (j + 1);
+    if (!chosen.insert(t).second) {
+      t = j;
+      chosen.insert(j);
+    }
+    indices.push_back(t);
+  }
+  std::sort(indices.begin(), indices.end());
+  return indices;
+}
+
 DevicePoints evenly_spaced(const DevicePoints& points, std::size_t m) {
   DevicePoints sample;
   sample.n = m;
@@ -212,19 +213,21 @@ DevicePoints evenly_spaced(const DevicePoints& points, std::size_t m) {
   SIMJOIN_CUDA_CHECK_LAUNCH();
   return sample;
 }
-}  // namespace
+
+std::size_t formula_k(std::size_t n, std::size_t d) {
+  // Fitted to sweeps of k from 8 to 4096 (docs/benchmarks.md, "Automatic k"): the best k grew about
+  // as sqrt(n) and in proportion to d up to 128 (W1 8-D 16, W5 32-D 64, 128-D 128 at 200 k and 256-512
+  // at 1 M). Above 128 dimensions the Lloyd rounds, k d a point, outgrow what smaller partitions save.
+  const double width = double(std::clamp<std::size_t>(d, 8, 128));
+  return std::clamp<std::size_t>(std::size_t(std::sqrt(double(n)) * width / 512), 1, kMaxK);
+}
 
 std::size_t choose_k(int requested, std::size_t n, std::size_t d, std::vector<std::string>& notes) {
   if (requested > 0 && std::size_t(requested) > kMaxK)
     fail(ErrorKind::Usage,
          "gpu-kmeans supports k up to " + std::to_string(kMaxK) + " (got " + std::to_string(requested) + ")");
-  // Fitted to sweeps of k from 8 to 4096 (docs/benchmarks.md, "Automatic k"): the best k grew about
-  // as sqrt(n) and in proportion to d up to 128 (W1 8-D 16, W5 32-D 64, 128-D 128 at 200 k and 256-512
-  // at 1 M). Above 128 dimensions the Lloyd rounds, k d a point, outgrow what smaller partitions save.
-  const double width = double(std::clamp<std::size_t>(d, 8, 128));
-  const auto automatic = std::clamp<std::size_t>(std::size_t(std::sqrt(double(n)) * width / 512), 1, kMaxK);
-  return resolve_k(std::size_t(std::max(requested, 0)), n, automatic, "sqrt(n) min(max(d, 8), 128) / 512, at most 4096",
-                   notes);
+  return resolve_k(std::size_t(std::max(requested, 0)), n, formula_k(n, d),
+                   "sqrt(n) min(max(d, 8), 128) / 512, at most 4096", notes);
 }
 
 DeviceClustering seed_clustering(GpuResources& resources, const PointSet32& points, std::size_t k, std::uint64_t seed) {

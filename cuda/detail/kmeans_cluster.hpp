@@ -27,12 +27,20 @@ struct DeviceClustering {
   DeviceBuffer<std::uint32_t> membership;  // per point
 };
 
-// k = 0 picks sqrt(n max(d, 8) / 512), at most 32 max(d, 8) and 4096: sqrt(n / 64), at most 256, up to 8
-// dimensions (the CPU KMEANS-JOIN, with a grid in each partition, picks fewer), and more partitions
-// above, where clusters stand further apart and replication grows less with k (docs/benchmarks.md,
-// "GPU engines III"). k > n becomes n; k above 4096 is a usage error.
-// Choices are explained in notes.
+// The formula's k: sqrt(n) min(max(d, 8), 128) / 512, at least 1 and at most 4096 (in proportion to d
+// up to 128 dimensions, where clusters stand further apart and replication grows less with k;
+// docs/benchmarks.md, "Automatic k"). gpu-rejoin, gpu-kmeans-approx and gpu-kmeans below
+// kKModelMinPoints take it; gpu-kmeans above prices candidate k on a sample (kmeans_cost.hpp).
+std::size_t formula_k(std::size_t n, std::size_t d);
+
+// k = 0 picks formula_k; k > n becomes n; k above 4096 is a usage error. Choices are explained in notes.
 std::size_t choose_k(int requested, std::size_t n, std::size_t d, std::vector<std::string>& notes);
+
+// m distinct indices of [0, n), ascending, by Floyd's algorithm: O(m) work and memory at any n.
+std::vector<std::size_t> sample_indices(std::size_t n, std::size_t m, std::uint64_t seed);
+
+// Rows i n / m of `points`, i < m: a sample spread over the whole set, whatever order it came in.
+DevicePoints evenly_spaced(const DevicePoints& points, std::size_t m);
 
 // Rows of the points (DevicePoints) that k-means works on are padded to a multiple of this many floats.
 constexpr std::size_t kKMeansRowMultiple = 4;

@@ -242,6 +242,16 @@ void gather_entries(const PartitionedPoints& parts, std::uint64_t first, std::ui
 }
 }  // namespace
 
+DeviceBuffer<float> gather_rows(const float* points, std::size_t stride, const std::uint32_t* ids, std::uint64_t count,
+                                const char* what) {
+  DeviceBuffer<float> rows(count * stride, what);
+  if (count == 0) return rows;
+  gather_kernel<<<blocks_for(count * (stride / 4), kThreads), kThreads>>>(points, unsigned(stride), ids, count,
+                                                                          rows.data());
+  SIMJOIN_CUDA_CHECK_LAUNCH();
+  return rows;
+}
+
 std::uint64_t gather_budget(std::uint64_t limit) { return limit ? limit : device_memory().free_bytes / kGatherShare; }
 
 PartitionedPoints partition_points(const DevicePoints& points, const std::uint32_t* membership,

@@ -45,6 +45,10 @@ struct GatheredRange {
 };
 GatheredRange gather_partitions(const PartitionedPoints& parts, std::size_t first, std::size_t last);
 
+// Rows ids[0, count) of `points` (stride floats each, a multiple of 4), copied into a new buffer.
+DeviceBuffer<float> gather_rows(const float* points, std::size_t stride, const std::uint32_t* ids, std::uint64_t count,
+                                const char* what);
+
 // Bytes that gathered coordinates may take: a third of the GPU's free memory (the join's pair buffers
 // need room), or `limit` where that is set (JoinParams::batch_bytes, which tests set small).
 std::uint64_t gather_budget(std::uint64_t limit);

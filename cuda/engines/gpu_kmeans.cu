@@ -1,7 +1,9 @@
 #include "cuda/engines/gpu_kmeans.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
+#include "cuda/detail/kmeans_cost.hpp"
 #include "cuda/detail/kmeans_join.hpp"
 #include "cuda/detail/multi_device.hpp"
 #include "cuda/engines/gpu_bruteforce.hpp"
@@ -73,6 +75,29 @@ void join_on_devices(GpuRun& run, const DeviceExact& exact, const PartitionedPoi
 // which, with the counts that explain it.
 double pruning_share(std::size_t dims) { return dims >= kTensorMinDims ? 0.5 : 1.0; }
 
+// The k to cluster at: the one asked for; formula_k's for small inputs and without replication (where
+// the join's misses, not its cost, grow with k); otherwise the cost model's (kmeans_cost.hpp). 0 where
+// the model finds that the partitions cannot prune, as partitions_prune below would after clustering:
+// the whole set is then joined by the brute force without seeding, k-means or replication, unless the
+// views ask for the partitions.
+std::size_t choose_join_k(GpuRun& run, const DeviceInputs& device, bool replicate) {
+  const PointSet32& a = *run.inputs.a;
+  RunStats& stats = run.stats();
+  if (run.params.k > 0 || !replicate || a.size() < kKModelMinPoints)
+    return choose_k(run.params.k, a.size(), a.dims(), stats.notes);
+  Phase phase(run, "k choice");
+  const KChoice choice = model_k(device.a, run.self() ? nullptr : &device.b, a.dims(), run.inputs.search_radius,
+                                 formula_k(a.size(), a.dims()), run.params.seed, run.control);
+  note_k_choice(choice, stats.notes);
+  const double compared = choice.chosen().compared;
+  if (compared <= pruning_share(a.dims()) * choice.whole || run.params.structures) return choice.k;
+  stats.notes.push_back("at k " + std::to_string(choice.k) + " the partitions would compare an estimated " +
+                        std::to_string(int(std::min(100 * compared / choice.whole, 1e9))) +
+                        " % of the whole set's pairs: KMEANS-JOIN cannot prune this data at this eps, so the whole "
+                        "set was joined by the brute force, without k-means");
+  return 0;
+}
+
 bool partitions_prune(const PartitionedPoints& a, const PartitionedPoints& b, bool self, std::size_t k,
                       std::size_t dims, RunStats& stats) {
   const std::uint64_t n_a = a.source_rows, n_b = b.source_rows;
@@ -134,7 +159,8 @@ void GpuKMeansEngine::join(GpuRun& run) const {
   const DeviceInputs device = upload_inputs(run.resources, run.inputs, kKMeansRowMultiple, stats, &run.control);
   const std::size_t stride = device.a.stride;
 
-  const std::size_t k = choose_k(run.params.k, a.size(), a.dims(), stats.notes);
+  const std::size_t k = choose_join_k(run, device, replicate_);
+  if (k == 0) return join_all_pairs(run, device);
   DeviceClustering clustering;
   DeviceBuffer<std::uint32_t> membership_b;
   {

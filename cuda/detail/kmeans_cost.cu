@@ -1,0 +1,179 @@
+#include "cuda/detail/kmeans_cost.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+
+#include "cuda/detail/kmeans_cluster.hpp"
+#include "cuda/detail/kmeans_join.hpp"
+#include "cuda/detail/kmeans_partition.hpp"
+
+namespace simjoin::gpu {
+
+namespace {
+// The rates of one NVIDIA H200, `simjoin bench`, medians of 3 (docs/benchmarks.md, "Automatic k from the
+// data"). A compared pair of the partition join takes kPairSeconds + kPairSecondsPerDim d: 8e10 pairs a
+// second at d 128 (1 M x 128 unit vectors in 10,000 clusters, eps 0.06: 9.27e9 pairs in 113 ms at k 250,
+// 2.59e10 in 303 ms at k 128) and 7.5e11 at d 8 (W1: 1.7e10 pairs in 22.7 ms, on an H100).
+constexpr double kPairSeconds = 5.9e-13, kPairSecondsPerDim = 9.3e-14;
+// A centre costs kSeedingSeconds of k-means++ seeding, whose rounds are launch-bound (the same set at
+// eps 0.09: 11.4 ms at k 250, 41.2 at k 1024), and kFittingSeconds of Lloyd rounds and band tests for
+// every kFittingCoordinates coordinates (n d) of the set (k-means 27.9 -> 46.4 ms, replication 19.8 ->
+// 38.1 ms from k 250 to k 1024 there).
+constexpr double kSeedingSeconds = 4e-5, kFittingSeconds = 4.75e-5, kFittingCoordinates = 1.28e8;
+// A copy at d 128 (its float64 band test, its list entry, its gathered row), in proportion to d: on the
+// 16-dimensional manifold in 1 M x 128 ("Data without clusters"), k 16 -> 4000 added 1.79e9 copies and
+// 4.47 s, 0.35 s of it the centres' own work.
+constexpr double kCopySeconds128 = 2.3e-9;
+// A candidate that compares this many times the fewest pairs of a smaller k ends the search: past the
+// clusters' own scale more partitions only add copies.
+constexpr double kComparedGrowth = 1.25;
+constexpr std::size_t kFirstK = 8, kLastK = 4096;
+
+// The samples the candidates partition and how many of the whole set's points and pairs a sampled one
+// stands for.
+struct Samples {
+  DevicePoints a, b;  // b empty for a self-join
+  bool self = true;
+  double scale_a = 1, scale_b = 1;
+  double pair_scale = 1;
+};
+
+Samples sample_sets(const DevicePoints& a, const DevicePoints* b) {
+  Samples samples;
+  samples.self = b == nullptr;
+  samples.a = evenly_spaced(a, std::min(a.n, kKModelSample));
+  const double m_a = double(samples.a.n);
+  samples.scale_a = double(a.n) / m_a;
+  if (samples.self) {
+    // Pairs within a partition: s (s - 1) / 2 of a random sample of m of n points estimates S (S - 1) / 2
+    // of the whole set times n (n - 1) / (m (m - 1)), its own diagonal included.
+    samples.pair_scale = double(a.n) * double(a.n - 1) / (m_a * (m_a - 1));
+    return samples;
+  }
+  samples.b = evenly_spaced(*b, std::min(b->n, kKModelSample));
+  samples.scale_b = double(b->n) / double(samples.b.n);
+  samples.pair_scale = samples.scale_a * samples.scale_b;
+  return samples;
+}
+
+// Candidate k, ascending: powers of two from kFirstK up to an eighth of the sample (each centre then
+// stands for 8 sampled points at least), and the formula's.
+std::vector<std::size_t> candidate_ks(std::size_t m, std::size_t formula) {
+  std::vector<std::size_t> ks{std::min(formula, m)};
+  for (std::size_t k = kFirstK; k <= std::min(kLastK, m / 8); k *= 2) ks.push_back(k);
+  std::sort(ks.begin(), ks.end());
+  ks.erase(std::unique(ks.begin(), ks.end()), ks.end());
+  return ks;
+}
+
+// A candidate's centres: k rows of the sample drawn at random. k-means++ seeding costs 4e-5 s a centre
+// (the sum over the candidates would exceed the run it prices) and Lloyd rounds as much again; drawn
+// rows lie where the points are dense, as the seeds do, and cut the sample into cells of about the
+// sizes k-means leaves, which the join's pairs and the band's copies depend on. Drawn, not evenly
+// spaced: points stored in a periodic order (clusters interleaved) would put evenly spaced rows in a
+// few clusters. Where k is near the number of clusters, drawn rows miss some clusters that k-means++
+// finds, so the model errs there towards more copies than the engine makes.
+DeviceBuffer<float> drawn_rows(const DevicePoints& sample, std::size_t k, std::uint64_t seed) {
+  const std::vector<std::size_t> drawn = sample_indices(sample.n, k, seed);
+  const std::vector<std::uint32_t> ids(drawn.begin(), drawn.end());
+  DeviceBuffer<std::uint32_t> device_ids(k, "cost model centre rows");
+  device_ids.upload(ids.data(), k);
+  return gather_rows(sample.coords.data(), sample.stride, device_ids.data(), k, "cost model centres");
+}
+
+// A sample partitioned around the centres as the engine partitions the whole set.
+PartitionedPoints partition_sample(const DevicePoints& sample, const DeviceClustering& centres, const double* gaps,
+                                   double eps) {
+  DeviceBuffer<std::uint32_t> membership(sample.n, "cost model membership");
+  assign_nearest(sample, centres, membership.data());
+  return partition_points(sample, membership.data(), centres, gaps, eps, true);
+}
+
+// The distance tests and copies of candidate k, estimated for the whole set (seconds not yet priced).
+KCandidate evaluate(const Samples& samples, std::size_t k, double eps, std::uint64_t seed) {
+  DeviceClustering centres;
+  centres.k = k;
+  centres.centroids = drawn_rows(samples.a, k, seed);
+  const DeviceBuffer<double> gaps = centroid_gaps(centres, samples.a.stride);  // k x k: 128 MiB at k 4096
+  const PartitionedPoints parts_a = partition_sample(samples.a, centres, gaps.data(), eps);
+  const PartitionedPoints parts_b =
+      samples.self ? PartitionedPoints{} : partition_sample(samples.b, centres, gaps.data(), eps);
+  const PartitionedPoints& joined_b = samples.self ? parts_a : parts_b;
+  KCandidate candidate;
+  candidate.k = k;
+  candidate.copies = double(parts_a.entries - samples.a.n) * samples.scale_a +
+                     (samples.self ? 0.0 : double(parts_b.entries - samples.b.n) * samples.scale_b);
+  candidate.compared = std::numeric_limits<double>::infinity();
+  if (parts_a.listed && joined_b.listed)
+    candidate.compared =
+        double(partition_work(parts_a, joined_b, samples.self ? JoinShape::Self : JoinShape::Cross, k).compared) *
+        samples.pair_scale;
+  return candidate;
+}
+
+// What the steps that depend on k cost, by the rates above.
+struct Prices {
+  double pair, centre, copy;
+  Prices(double points, std::size_t dims)
+      : pair(kPairSeconds + kPairSecondsPerDim * double(dims)),
+        centre(kSeedingSeconds + kFittingSeconds * points * double(dims) / kFittingCoordinates),
+        copy(kCopySeconds128 * double(dims) / 128) {}
+  double seconds(const KCandidate& c) const { return c.compared * pair + double(c.k) * centre + c.copies * copy; }
+};
+
+std::string number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", value);
+  return text;
+}
+}  // namespace
+
+KChoice model_k(const DevicePoints& a, const DevicePoints* b, std::size_t dims, double eps, std::size_t formula,
+                std::uint64_t seed, RunControl& control) {
+  const Samples samples = sample_sets(a, b);
+  const Prices prices(double(a.n + (b ? b->n : 0)), dims);
+  KChoice choice;
+  choice.formula = formula;
+  choice.sample = samples.a.n;
+  choice.whole = b ? double(a.n) * double(b->n) : double(a.n) * double(a.n - 1) / 2;
+  double fewest = std::numeric_limits<double>::infinity();
+  for (const std::size_t k : candidate_ks(samples.a.n, formula)) {
+    control.throw_if_cancelled();
+    if (!choice.candidates.empty() && double(k) * prices.centre >= choice.chosen().seconds) {
+      choice.stopped = "from k " + std::to_string(k) + " on the centres alone cost more than k " +
+                       std::to_string(choice.chosen().k) + " in all";
+      break;
+    }
+    KCandidate candidate = evaluate(samples, k, eps, seed);
+    candidate.seconds = prices.seconds(candidate);
+    choice.candidates.push_back(candidate);
+    if (candidate.seconds < choice.chosen().seconds) choice.best = choice.candidates.size() - 1;
+    if (candidate.compared > kComparedGrowth * fewest) {
+      choice.stopped =
+          "k " + std::to_string(k) + " compares more pairs than a smaller k: more partitions only add copies";
+      break;
+    }
+    fewest = std::min(fewest, candidate.compared);
+  }
+  choice.k = choice.chosen().k;
+  return choice;
+}
+
+void note_k_choice(const KChoice& choice, std::vector<std::string>& notes) {
+  const KCandidate& chosen = choice.chosen();
+  notes.push_back("k chosen as " + std::to_string(choice.k) + " (cost model on " + std::to_string(choice.sample) +
+                  " sampled points: the least estimated time of " + std::to_string(choice.candidates.size()) +
+                  " candidate k, " + number(chosen.seconds) + " s for " + number(chosen.compared) +
+                  " distance tests and " + number(chosen.copies) + " copies)");
+  std::string list = "k cost model, estimated for the whole set of " + number(choice.whole) +
+                     " pairs (k: distance tests, copies, seconds):";
+  for (const KCandidate& c : choice.candidates)
+    list += " " + std::to_string(c.k) + (c.k == choice.formula ? " (formula)" : "") + ": " + number(c.compared) + ", " +
+            number(c.copies) + ", " + number(c.seconds) + ";";
+  list.back() = choice.stopped.empty() ? '.' : ';';
+  if (!choice.stopped.empty()) list += " larger k not evaluated: " + choice.stopped + ".";
+  notes.push_back(list);
+}
+
+}  // namespace simjoin::gpu
