@@ -35,23 +35,25 @@ __global__ void translate_kernel(const float* points, std::uint64_t n, unsigned 
   norms[row] = norm;
 }
 
-// Half index of dimension k's hi part in a row of the layout of CenteredPoints::words; lo is 4
-// halves further.
-__device__ inline unsigned hi_position(unsigned k) {
+// Half index of dimension k's hi part in a row of the layout of CenteredPoints::words; a split lo is
+// 4 halves further.
+__device__ inline unsigned hi_position(unsigned k, Operands operands) {
   const unsigned in_group = k % 16, t = in_group % 8 / 2, upper = in_group / 8;
+  if (operands == Operands::Plain) return k - in_group + 4 * t + 2 * upper + in_group % 2;
   return 2 * (k - in_group + 4 * t + upper) + in_group % 2;
 }
 
-// One thread per row: the translated row times `scale`, split into FP16 parts.
-__global__ void split_kernel(const float* translated, std::uint64_t n, unsigned stride, float scale, __half* halves) {
+// One thread per row: the translated row times `scale`, packed as FP16 operands.
+__global__ void pack_kernel(const float* translated, std::uint64_t n, unsigned stride, float scale, Operands operands,
+                            __half* halves) {
   const std::uint64_t row = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (row >= n) return;
   const float* in = translated + row * stride;
-  __half* out = halves + row * 2 * stride;
+  __half* out = halves + row * 2 * packed_words(stride, operands);
   for (unsigned k = 0; k < stride; ++k) {
     const split_half::Split parts = split_half::split(in[k] * scale);
-    out[hi_position(k)] = parts.hi;
-    out[hi_position(k) + 4] = parts.lo;
+    out[hi_position(k, operands)] = parts.hi;
+    if (operands == Operands::Split) out[hi_position(k, operands) + 4] = parts.lo;
   }
 }
 
@@ -79,7 +81,8 @@ std::vector<float> reference_point(const PointSet32& a, const PointSet32* b) {
 }
 
 std::vector<CenteredPoints> center_points(const std::vector<const DevicePoints*>& sets, std::size_t dims,
-                                          const std::vector<float>& reference, float& scale) {
+                                          const std::vector<float>& reference, float& scale,
+                                          const ChooseOperands& choose) {
   const std::size_t stride = (dims + 15) / 16 * 16;
   DeviceBuffer<float> device_reference(dims, "reference point");
   device_reference.upload(reference.data(), dims);
@@ -106,12 +109,18 @@ std::vector<CenteredPoints> center_points(const std::vector<const DevicePoints*>
   int exponent = 0;
   std::frexp(largest, &exponent);  // largest < 2^exponent (exponent 0 for largest 0)
   scale = std::ldexp(1.0f, std::min(kMaxScaleExponent, kLargestExponent - exponent));
+  float max_norm = 0;
+  for (const CenteredPoints& set : result) max_norm = std::max(max_norm, set.max_norm);
+  const std::optional<Operands> operands = choose(max_norm, scale);
+  if (!operands) return result;
   for (std::size_t s = 0; s < sets.size(); ++s) {
     CenteredPoints& out = result[s];
-    out.words = DeviceBuffer<std::uint32_t>(out.n * stride, "split point coordinates");
+    out.operands = *operands;
+    out.words =
+        DeviceBuffer<std::uint32_t>(out.n * packed_words(unsigned(stride), out.operands), "packed FP16 operands");
     if (out.n == 0) continue;
-    split_kernel<<<blocks_for(out.n, kThreads), kThreads>>>(translated[s].data(), out.n, unsigned(stride), scale,
-                                                            reinterpret_cast<__half*>(out.words.data()));
+    pack_kernel<<<blocks_for(out.n, kThreads), kThreads>>>(translated[s].data(), out.n, unsigned(stride), scale,
+                                                           out.operands, reinterpret_cast<__half*>(out.words.data()));
     SIMJOIN_CUDA_CHECK_LAUNCH();
   }
   SIMJOIN_CUDA_CHECK(cudaDeviceSynchronize());  // before the translated rows are freed

@@ -59,9 +59,10 @@ Samples sample_sets(const DevicePoints& a, const DevicePoints* b) {
 
 // Candidate k, ascending: powers of two from kFirstK up to an eighth of the sample (each centre then
 // stands for 8 sampled points at least), and the formula's.
-std::vector<std::size_t> candidate_ks(std::size_t m, std::size_t formula) {
-  std::vector<std::size_t> ks{std::min(formula, m)};
-  for (std::size_t k = kFirstK; k <= std::min(kLastK, m / 8); k *= 2) ks.push_back(k);
+std::vector<std::size_t> candidate_ks(std::size_t m, std::size_t formula, std::size_t last) {
+  std::vector<std::size_t> ks;
+  if (formula <= last) ks.push_back(std::min(formula, m));
+  for (std::size_t k = kFirstK; k <= std::min({kLastK, m / 8, last}); k *= 2) ks.push_back(k);
   std::sort(ks.begin(), ks.end());
   ks.erase(std::unique(ks.begin(), ks.end()), ks.end());
   return ks;
@@ -130,7 +131,7 @@ std::string number(double value) {
 }  // namespace
 
 KChoice model_k(const DevicePoints& a, const DevicePoints* b, std::size_t dims, double eps, std::size_t formula,
-                std::uint64_t seed, RunControl& control) {
+                std::size_t last, std::uint64_t seed, RunControl& control) {
   const Samples samples = sample_sets(a, b);
   const Prices prices(double(a.n + (b ? b->n : 0)), dims);
   KChoice choice;
@@ -138,7 +139,7 @@ KChoice model_k(const DevicePoints& a, const DevicePoints* b, std::size_t dims, 
   choice.sample = samples.a.n;
   choice.whole = b ? double(a.n) * double(b->n) : double(a.n) * double(a.n - 1) / 2;
   double fewest = std::numeric_limits<double>::infinity();
-  for (const std::size_t k : candidate_ks(samples.a.n, formula)) {
+  for (const std::size_t k : candidate_ks(samples.a.n, formula, last)) {
     control.throw_if_cancelled();
     if (!choice.candidates.empty() && double(k) * prices.centre >= choice.chosen().seconds) {
       choice.stopped = "from k " + std::to_string(k) + " on the centres alone cost more than k " +
@@ -157,22 +158,17 @@ KChoice model_k(const DevicePoints& a, const DevicePoints* b, std::size_t dims, 
     fewest = std::min(fewest, candidate.compared);
   }
   choice.k = choice.chosen().k;
+  for (const KCandidate& candidate : choice.candidates) choice.fewest = std::min(choice.fewest, candidate.compared);
   return choice;
 }
 
-void note_k_choice(const KChoice& choice, std::vector<std::string>& notes) {
-  const KCandidate& chosen = choice.chosen();
-  notes.push_back("k chosen as " + std::to_string(choice.k) + " (cost model on " + std::to_string(choice.sample) +
-                  " sampled points: the least estimated time of " + std::to_string(choice.candidates.size()) +
-                  " candidate k, " + number(chosen.seconds) + " s for " + number(chosen.compared) +
-                  " distance tests and " + number(chosen.copies) + " copies)");
-  std::string list = "k cost model, estimated for the whole set of " + number(choice.whole) +
-                     " pairs (k: distance tests, copies, seconds):";
+void note_screen(const KChoice& choice, std::vector<std::string>& notes) {
+  std::string list = "pruning screen on " + std::to_string(choice.sample) +
+                     " sampled points with sampled rows as centres, estimated for the whole set of " +
+                     number(choice.whole) + " pairs (k: distance tests, copies):";
   for (const KCandidate& c : choice.candidates)
-    list += " " + std::to_string(c.k) + (c.k == choice.formula ? " (formula)" : "") + ": " + number(c.compared) + ", " +
-            number(c.copies) + ", " + number(c.seconds) + ";";
-  list.back() = choice.stopped.empty() ? '.' : ';';
-  if (!choice.stopped.empty()) list += " larger k not evaluated: " + choice.stopped + ".";
+    list += " " + std::to_string(c.k) + ": " + number(c.compared) + ", " + number(c.copies) + ";";
+  list.back() = '.';
   notes.push_back(list);
 }
 

@@ -1,5 +1,7 @@
 #pragma once
-// gpu-kmeans' automatic k from the data: a cost model evaluated on a sample of the points, on the GPU.
+// gpu-kmeans' pruning screen: a cost model evaluated on a sample of the points, on the GPU. The engine
+// uses its estimated distance tests at k 8 and 16 to ask whether partitions can prune at all
+// (gpu_kmeans.cu says why not its choice of k).
 // For each candidate k (powers of two from 8 to 4096, at most an eighth of the sample, and the formula's
 // k, formula_k) the sample is partitioned as the engine partitions the whole set (nearest centroid, then
 // replication into the eps-bands, kmeans_partition.hpp), and what that costs is scaled to the whole set:
@@ -39,17 +41,17 @@ struct KChoice {
   double whole = 0;                    // the pairs of the whole set: the brute force's distance tests
   std::vector<KCandidate> candidates;  // those evaluated, k ascending
   std::string stopped;                 // why larger k were not evaluated; empty where all were
+  double fewest = 1.0 / 0.0;           // the fewest distance tests of any candidate
   const KCandidate& chosen() const { return candidates[best]; }
 };
 
 // The model over `a` joined with itself (b null) or with `b`, both uploaded with rows padded to a
 // multiple of 4 floats; `dims` their real dimensions, `eps` the search radius of the replication,
-// `formula` formula_k's k, `seed` the draw of each candidate's centres.
+// `formula` formula_k's k, `last` the largest k evaluated, `seed` the draw of each candidate's centres.
 KChoice model_k(const DevicePoints& a, const DevicePoints* b, std::size_t dims, double eps, std::size_t formula,
-                std::uint64_t seed, RunControl& control);
+                std::size_t last, std::uint64_t seed, RunControl& control);
 
-// Two notes: "k chosen as K (cost model on M sampled points: ...)" and every evaluated candidate's
-// estimates, so that a user sees why.
-void note_k_choice(const KChoice& choice, std::vector<std::string>& notes);
+// One note: each candidate's estimated distance tests and copies, for the pruning screen.
+void note_screen(const KChoice& choice, std::vector<std::string>& notes);
 
 }  // namespace simjoin::gpu

@@ -36,6 +36,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cuda/detail/centered_points.hpp"
 #include "cuda/detail/split_half_mma.cuh"
 
 namespace simjoin::gpu::norm_tile {
@@ -45,9 +46,6 @@ constexpr unsigned kThreads = 256;
 
 // Factor f of the error bound above, for rows of `stride` dimensions.
 inline float bound_factor(unsigned stride) { return float(stride + 2) * 0x1p-19f; }
-
-// The products a term: three from split FP16 operands (about float32 accuracy) or one from plain FP16.
-enum class Operands { Split, Plain };
 
 inline float bound_factor(unsigned stride, Operands operands) {
   return bound_factor(stride) + (operands == Operands::Plain ? 0x1p-10f + 0x1p-21f : 0.0f);
@@ -82,15 +80,20 @@ inline float narrowed_accept(float accept, std::size_t dims, unsigned stride, fl
   return narrowed > 0 ? rounded : -1;
 }
 
-// Words per staged row. Fragment loads are 16 bytes (a lane's four words of a 16-dimension step),
-// served per quarter-warp: rows g = 0, 1 must start 16 banks apart (modulo 32), which a row length of
-// 16 modulo 32 words gives.
-__host__ __device__ inline unsigned row_words(unsigned stride) { return stride + (stride % 32 == 0 ? 16 : 0); }
+// Words per staged row. Fragment loads are 16 bytes for split operands (a lane's four words of a
+// 16-dimension step), 8 for plain ones (two), served per quarter-warp (split) or half-warp (plain):
+// rows g = 0, 1 (split) or g = 0..3 (plain) must start 16 or 8 banks apart, modulo 32, which a row
+// length of 16 or 8 modulo 32 words gives.
+__host__ __device__ inline unsigned row_words(unsigned stride, Operands operands) {
+  if (operands == Operands::Split) return stride + (stride % 32 == 0 ? 16 : 0);
+  const unsigned words = packed_words(stride, operands);
+  return words + (40 - words % 32) % 32;
+}
 
 // Shared memory of one block: a row tile, two column tiles (one being filled while the other is
 // used) and their norms.
-__host__ __device__ inline std::size_t shared_bytes(unsigned stride) {
-  return (3 * std::size_t(kTile) * row_words(stride) + 3 * kTile) * sizeof(std::uint32_t);
+__host__ __device__ inline std::size_t shared_bytes(unsigned stride, Operands operands) {
+  return (3 * std::size_t(kTile) * row_words(stride, operands) + 3 * kTile) * sizeof(std::uint32_t);
 }
 
 __device__ inline void copy_async(void* target, const void* source, unsigned bytes, bool valid) {
@@ -111,14 +114,15 @@ __device__ inline void wait_copies(bool one_pending) {
 
 // Starts copying rows [first, first + kTile) of `points` (zeros past `count`) and their norms into
 // shared memory, as one copy group.
+template <Operands kOperands>
 __device__ inline void stage_async(std::uint32_t* target, float* target_norms, const std::uint32_t* points,
                                    const float* norms, std::uint32_t count, std::uint32_t first, unsigned stride) {
-  const unsigned vectors = stride / 4, words = row_words(stride);
+  const unsigned packed = packed_words(stride, kOperands), vectors = packed / 4, words = row_words(stride, kOperands);
   for (unsigned v = threadIdx.x; v < kTile * vectors; v += kThreads) {
     const unsigned point = v / vectors, part = v % vectors;
     const bool valid = first + point < count;
     copy_async(target + point * words + 4 * part,
-               valid ? points + std::size_t(first + point) * stride + 4 * part : points, 16, valid);
+               valid ? points + std::size_t(first + point) * packed + 4 * part : points, 16, valid);
   }
   for (unsigned i = threadIdx.x; i < kTile; i += kThreads) {
     const bool valid = first + i < count;
@@ -143,8 +147,8 @@ __device__ inline unsigned bit_col(int bit) {
   return warp_col() + col_slot / 2 * 8 + 2 * (lane() % 4) + (col_slot & 1);
 }
 
-// One staged tile of split points: kTile rows of row_words(stride) words, their norms, and how many
-// rows are real.
+// One staged tile of packed points: kTile rows of row_words(stride, operands) words, their norms, and
+// how many rows are real.
 struct StagedTile {
   const std::uint32_t* points;
   const float* norms;
@@ -176,7 +180,7 @@ using Accumulators = float[4][4][4];
 template <Operands kOperands>
 __device__ inline void accumulate(const StagedTile& rows, const StagedTile& cols, unsigned stride, float keep,
                                   Accumulators& acc) {
-  const unsigned g = lane() / 4, t = lane() % 4, words = row_words(stride);
+  const unsigned g = lane() / 4, t = lane() % 4, words = row_words(stride, kOperands);
 #pragma unroll
   for (unsigned ni = 0; ni < 4; ++ni)
 #pragma unroll
@@ -187,12 +191,13 @@ __device__ inline void accumulate(const StagedTile& rows, const StagedTile& cols
       for (unsigned mi = 0; mi < 4; ++mi) acc[mi][ni][e] = acc[mi][ni][2 + e] = start;
     }
   for (unsigned k = 0; k < stride; k += 16) {
-    // This lane's words of row (or column) x in this step: hi (2t, 2t+1), hi (2t+8, 2t+9), lo, lo.
+    // This lane's words of row (or column) x in this step: hi (2t, 2t+1), hi (2t+8, 2t+9), then for
+    // split operands lo, lo.
     const auto load = [&](const std::uint32_t* tile, unsigned x) {
       return *reinterpret_cast<const uint4*>(tile + x * words + k + 4 * t);
     };
     const auto load_hi = [&](const std::uint32_t* tile, unsigned x) {
-      return *reinterpret_cast<const uint2*>(tile + x * words + k + 4 * t);
+      return *reinterpret_cast<const uint2*>(tile + x * words + k / 2 + 2 * t);
     };
     std::uint32_t b_hi[4][2], b_lo[4][2];
 #pragma unroll

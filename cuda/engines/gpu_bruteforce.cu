@@ -104,13 +104,13 @@ struct TensorOperands {
 // shared memory while it computes the current one.
 // kMinBlocks: blocks a multiprocessor must hold, 2 where two blocks' tiles fit its shared memory;
 // at 1 (long rows) the split operands keep their accept side in registers without spilling.
-template <norm_tile::Operands kOperands, int kMinBlocks>
+template <Operands kOperands, int kMinBlocks>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
     tensor_kernel(TensorOperands in, const float* a, const float* b, unsigned exact_stride, ExactPairTest test,
                   bool self, std::uint64_t first, std::uint64_t last, PairOutput out) {
   extern __shared__ float4 shared_vectors[];
   std::uint32_t* const rows = reinterpret_cast<std::uint32_t*>(shared_vectors);
-  const std::size_t tile_words = std::size_t(kTile) * norm_tile::row_words(in.stride);
+  const std::size_t tile_words = std::size_t(kTile) * norm_tile::row_words(in.stride, kOperands);
   float* const row_norms = reinterpret_cast<float*>(rows + 3 * tile_words);
   // Column tile `which` (0 or 1) and its norms.
   const auto cols = [&](unsigned which) { return rows + (1 + which) * tile_words; };
@@ -122,19 +122,21 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   const std::uint64_t end = min(last, begin + per_block);
   if (begin >= end) return;
   TilePair pair = tile_pair(begin, self, tiles_a, tiles_b);
-  norm_tile::stage_async(cols(0), col_norms(0), in.cols, in.col_norms, in.col_count, pair.tb * kTile, in.stride);
+  norm_tile::stage_async<kOperands>(cols(0), col_norms(0), in.cols, in.col_norms, in.col_count, pair.tb * kTile,
+                                    in.stride);
   std::uint32_t staged_row_tile = UINT32_MAX;
   unsigned current = 0;
   for (std::uint64_t item = begin; item < end; ++item) {
     if (pair.ta != staged_row_tile) {
-      norm_tile::stage_async(rows, row_norms, in.rows, in.row_norms, in.row_count, pair.ta * kTile, in.stride);
+      norm_tile::stage_async<kOperands>(rows, row_norms, in.rows, in.row_norms, in.row_count, pair.ta * kTile,
+                                        in.stride);
       staged_row_tile = pair.ta;
     }
     const TilePair next = next_tile_pair(pair, self, tiles_b);
     const bool more = item + 1 < end;
     if (more)
-      norm_tile::stage_async(cols(current ^ 1), col_norms(current ^ 1), in.cols, in.col_norms, in.col_count,
-                             next.tb * kTile, in.stride);
+      norm_tile::stage_async<kOperands>(cols(current ^ 1), col_norms(current ^ 1), in.cols, in.col_norms, in.col_count,
+                                        next.tb * kTile, in.stride);
     norm_tile::wait_copies(more);
     __syncthreads();
     const std::uint32_t row0 = pair.ta * kTile, col0 = pair.tb * kTile;
@@ -163,7 +165,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 struct TensorInputs {
   std::vector<CenteredPoints> sets;  // a, then b for A-join-B
   TensorOperands operands;
-  norm_tile::Operands kind = norm_tile::Operands::Split;
+  Operands kind = Operands::Split;
   bool two_blocks = false;  // two blocks' tiles fit a multiprocessor's shared memory
   std::size_t shared_bytes = 0;
   int blocks_per_multiprocessor = 0;
@@ -193,26 +195,25 @@ bool band_fits(float widest_band, float reject, const DevicePoints& da, const De
 
 // The widest rounding band of the form with these operands: f (|p|^2 + |q|^2) at the largest norms,
 // plus what widened_bound adds to the reject bound.
-float widest_band(norm_tile::Operands kind, unsigned stride, float max_norm, float reject, float bound) {
+float widest_band(Operands kind, unsigned stride, float max_norm, float reject, float bound) {
   return norm_tile::bound_factor(stride, kind) * 2 * max_norm + (bound - reject);
 }
 
 // Plain FP16 operands where their band is narrow at once (a wide eps against the points' spread:
 // manifolds, wide joins); split ones otherwise, where they fit (band_fits).
-std::optional<norm_tile::Operands> choose_operands(const JoinInputs& inputs, const DevicePoints& da,
-                                                   const DevicePoints& db, unsigned stride, float max_norm, float bound,
-                                                   std::vector<std::string>& notes, std::string& sampled) {
+std::optional<Operands> choose_operands(const JoinInputs& inputs, const DevicePoints& da, const DevicePoints& db,
+                                        unsigned stride, float max_norm, float bound, std::vector<std::string>& notes,
+                                        std::string& sampled) {
   const float reject = inputs.band.reject;
-  if (widest_band(norm_tile::Operands::Plain, stride, max_norm, reject, bound) <= kBandTakenAtOnce * reject)
-    return norm_tile::Operands::Plain;
-  if (band_fits(widest_band(norm_tile::Operands::Split, stride, max_norm, reject, bound), reject, da, db,
-                inputs.a->dims(), inputs.self_join(), notes, sampled))
-    return norm_tile::Operands::Split;
+  if (widest_band(Operands::Plain, stride, max_norm, reject, bound) <= kBandTakenAtOnce * reject)
+    return Operands::Plain;
+  if (band_fits(widest_band(Operands::Split, stride, max_norm, reject, bound), reject, da, db, inputs.a->dims(),
+                inputs.self_join(), notes, sampled))
+    return Operands::Split;
   return std::nullopt;
 }
 
-norm_tile::TileBounds tile_bounds(norm_tile::Operands kind, const JoinInputs& inputs, unsigned stride, float bound,
-                                  float scale) {
+norm_tile::TileBounds tile_bounds(Operands kind, const JoinInputs& inputs, unsigned stride, float bound, float scale) {
   const float f = norm_tile::bound_factor(stride, kind), f2 = norm_tile::accept_factor(f);
   const float accept = norm_tile::narrowed_accept(inputs.band.accept, inputs.a->dims(), stride, scale);
   const float scale2 = scale * scale;
@@ -223,7 +224,6 @@ norm_tile::TileBounds tile_bounds(norm_tile::Operands kind, const JoinInputs& in
 // Calls use(kernel) with the tensor-core kernel for t's operands and blocks a multiprocessor.
 template <typename Use>
 void with_tensor_kernel(const TensorInputs& t, Use use) {
-  using norm_tile::Operands;
   if (t.kind == Operands::Plain)
     t.two_blocks ? use(tensor_kernel<Operands::Plain, 2>) : use(tensor_kernel<Operands::Plain, 1>);
   else
@@ -249,23 +249,26 @@ std::optional<TensorInputs> tensor_inputs(const JoinInputs& inputs, const Device
   if (a.dims() < kTensorMinDims) return std::nullopt;
   TensorInputs t;
   const unsigned stride = unsigned((a.dims() + 15) / 16 * 16);
-  t.shared_bytes = norm_tile::shared_bytes(stride);
-  if (t.shared_bytes > kMaxSharedBytes) {
+  if (norm_tile::shared_bytes(stride, Operands::Split) > kMaxSharedBytes) {
     notes.push_back("CUDA cores: rows of " + std::to_string(a.dims()) +
                     " dimensions are too long for the tensor-core tiles in shared memory");
     return std::nullopt;
   }
   const std::vector<float> reference = reference_point(a, self ? nullptr : &inputs.queries());
-  float scale = 1;
+  float scale = 1, bound = 0;
+  std::string sampled;
+  std::optional<Operands> kind;
   t.sets = center_points(self ? std::vector<const DevicePoints*>{&da} : std::vector<const DevicePoints*>{&da, &db},
-                         a.dims(), reference, scale);
+                         a.dims(), reference, scale, [&](float max_norm, float found_scale) {
+                           bound = norm_tile::widened_bound(inputs.band.reject, a.dims(), stride, found_scale);
+                           kind = choose_operands(inputs, da, db, stride, max_norm, bound, notes, sampled);
+                           return kind;
+                         });
+  if (!kind) return std::nullopt;
   const CenteredPoints& ca = t.sets.front();
   const CenteredPoints& cb = t.sets.back();
-  const float bound = norm_tile::widened_bound(inputs.band.reject, a.dims(), stride, scale);
-  std::string sampled;
-  const auto kind = choose_operands(inputs, da, db, stride, std::max(ca.max_norm, cb.max_norm), bound, notes, sampled);
-  if (!kind) return std::nullopt;
   t.kind = *kind;
+  t.shared_bytes = norm_tile::shared_bytes(stride, t.kind);
   t.operands = {ca.words.data(),
                 ca.norms.data(),
                 std::uint32_t(ca.n),
@@ -274,7 +277,7 @@ std::optional<TensorInputs> tensor_inputs(const JoinInputs& inputs, const Device
                 std::uint32_t(cb.n),
                 stride,
                 tile_bounds(t.kind, inputs, stride, bound, scale)};
-  const bool plain = t.kind == norm_tile::Operands::Plain;
+  const bool plain = t.kind == Operands::Plain;
   prepare_kernel(t);
   notes.push_back(std::string("tensor cores: norm form from ") + (plain ? "plain" : "split") +
                   " FP16 operands, pairs inside the accept bound emitted at once, the other candidates re-checked "
