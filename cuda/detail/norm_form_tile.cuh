@@ -236,8 +236,9 @@ __device__ inline void accumulate(const StagedTile& rows, const StagedTile& cols
   }
 }
 
-// The candidate and accepted masks of this thread's 8 x 8 pairs of rows x cols.
-template <Operands kOperands>
+// The candidate and accepted masks of this thread's 8 x 8 pairs of rows x cols; without kAccept none
+// is accepted (the accept side's registers would spill where they are scarce).
+template <Operands kOperands, bool kAccept>
 __device__ inline TileMasks candidates(const StagedTile& rows, const StagedTile& cols, unsigned stride,
                                        const TileBounds& bounds) {
   const unsigned g = lane() / 4, t = lane() % 4;
@@ -260,7 +261,7 @@ __device__ inline TileMasks candidates(const StagedTile& rows, const StagedTile&
 #pragma unroll
         for (unsigned e = 0; e < 2; ++e)
           if (acc[mi][ni][2 * h + e] >= limit) masks.candidates |= 1ull << ((mi * 2 + h) * 8 + ni * 2 + e);
-      if (!(bounds.accept > 0)) continue;
+      if (!kAccept || !(bounds.accept > 0)) continue;
       // The largest of this thread's column norms stands in for each column's own (a slightly
       // stricter test, and no column terms held in registers beside the accumulators).
       float col_norm = 0;

@@ -102,8 +102,13 @@ struct TensorOperands {
 // the exact test on the difference form of the frame's rows (a, b, exact_stride). Each block takes a
 // contiguous run of work items, so its row tile changes rarely, and copies the next column tile into
 // shared memory while it computes the current one.
-// kMinBlocks: blocks a multiprocessor must hold, 2 where two blocks' tiles fit its shared memory;
-// at 1 (long rows) the split operands keep their accept side in registers without spilling.
+// kMinBlocks: blocks a multiprocessor must hold, 2 where two blocks' tiles fit its shared memory.
+// Split operands at two blocks have no registers to spare for the accept side (128 a thread: it spilled,
+// and 1 M x 32 clustered points ran 8 % slower), so there every candidate is re-checked, as before it;
+// at one block (long rows) they keep it.
+template <Operands kOperands, int kMinBlocks>
+constexpr bool kAcceptSide = kOperands == Operands::Plain || kMinBlocks == 1;
+
 template <Operands kOperands, int kMinBlocks>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
     tensor_kernel(TensorOperands in, const float* a, const float* b, unsigned exact_stride, ExactPairTest test,
@@ -142,7 +147,8 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     const std::uint32_t row0 = pair.ta * kTile, col0 = pair.tb * kTile;
     const norm_tile::StagedTile row_tile{rows, row_norms, min(kTile, in.row_count - row0)};
     const norm_tile::StagedTile col_tile{cols(current), col_norms(current), min(kTile, in.col_count - col0)};
-    const norm_tile::TileMasks masks = norm_tile::candidates<kOperands>(row_tile, col_tile, in.stride, in.bounds);
+    const norm_tile::TileMasks masks =
+        norm_tile::candidates<kOperands, kAcceptSide<kOperands, kMinBlocks>>(row_tile, col_tile, in.stride, in.bounds);
     __syncthreads();  // the tiles just read may be refilled from here on
     unsigned long long mask = masks.accepted;
     if (masks.candidates & ~masks.accepted)

@@ -93,12 +93,12 @@ std::size_t choose_join_k(GpuRun& run, const DeviceInputs& device, bool replicat
   const PointSet32& a = *run.inputs.a;
   RunStats& stats = run.stats();
   const std::size_t k = choose_k(run.params.k, a.size(), a.dims(), stats.notes);
-  if (run.params.k > 0 || !replicate || a.size() < kKModelMinPoints || run.params.structures) return k;
+  if (run.params.k > 0 || !replicate || a.size() < kKModelMinPoints) return k;
   Phase phase(run, "pruning screen");
   const KChoice screen = model_k(device.a, run.self() ? nullptr : &device.b, a.dims(), run.inputs.search_radius, k,
                                  kScreenLastK, run.params.seed, run.control);
   note_screen(screen, stats.notes);
-  if (screen.fewest < kScreenShare * screen.whole) return k;
+  if (screen.fewest < kScreenShare * screen.whole || run.params.structures) return k;
   stats.notes.push_back("the screen's partitions would compare at least " +
                         std::to_string(int(std::min(100 * screen.fewest / screen.whole, 1e9))) +
                         " % of the whole set's pairs: KMEANS-JOIN cannot prune this data at this eps, so the whole "
