@@ -28,36 +28,13 @@ bool grid_prunes(const GridJoin& join, const JoinInputs& inputs, RunStats& stats
   return false;
 }
 
-// The grid's tasks on every thread, each candidate decided by the exact test.
-void join_cells(const GridJoin& join, const std::vector<GridTask>& tasks, const JoinInputs& inputs,
-                const JoinParams& params, PairSink& sink, RunStats& stats, RunControl& control) {
-  PhaseTimer timer(stats, "join");
-  control.set_phase("join");
-  const bool self = inputs.self_join();
-  const bool unicomp = self && params.unicomp;
-  // Tasks run in cell order, which keeps the neighbour cells of successive tasks in cache.
-  const ExactPairTest is_pair = inputs.pair_test();
-  parallel_rows(
-      tasks.size(), params.threads, control,
-      [&](std::size_t t, PairBuffer& out) {
-        return join.run(tasks[t], [&](std::uint32_t q, std::uint32_t p, float d2) {
-          if (!is_pair(d2, p, q)) return;
-          if (!self)
-            out.push(p, q);
-          else if (unicomp)
-            out.push(std::min(p, q), std::max(p, q));
-          else if (q < p)
-            out.push(q, p);
-        });
-      },
-      sink, stats.compared_pairs);
-}
 }  // namespace
 
 RunResult CpuGridEngine::run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink, RunControl& control) {
   RunResult result;
   RunStats& stats = result.stats;
   const bool self = inputs.self_join();
+  const bool unicomp = self && params.unicomp;
 
   control.set_phase("build grid");
   std::optional<GridJoin> join;
@@ -73,11 +50,28 @@ RunResult CpuGridEngine::run(const JoinInputs& inputs, const JoinParams& params,
     join_by_nested_loop(inputs, params, sink, stats, control);
   } else {
     if (self && !params.unicomp) stats.notes.push_back("unicomp off: every pair is tested from both sides");
-    join_cells(*join, tasks, inputs, params, sink, stats, control);
+    PhaseTimer timer(stats, "join");
+    control.set_phase("join");
+    // Tasks run in cell order, which keeps the neighbour cells of successive tasks in cache.
+    const ExactPairTest is_pair = inputs.pair_test();
+    parallel_rows(
+        tasks.size(), params.threads, control,
+        [&](std::size_t t, PairBuffer& out) {
+          return join->run(tasks[t], [&](std::uint32_t q, std::uint32_t p, float d2) {
+            if (!is_pair(d2, p, q)) return;
+            if (!self)
+              out.push(p, q);
+            else if (unicomp)
+              out.push(std::min(p, q), std::max(p, q));
+            else if (q < p)
+              out.push(q, p);
+          });
+        },
+        sink, stats.compared_pairs);
   }
 
   result.grid = join->take_structure();
-  result.grid->unicomp = self && params.unicomp;
+  result.grid->unicomp = unicomp;
   return result;
 }
 

@@ -125,8 +125,8 @@ class EpsilonGrid {
   std::vector<std::vector<std::int64_t>> occupied_;
   std::vector<float> columns_;  // d columns of n coordinates, cell order
   std::string choice_;
-  double tested_share_ = 1;
   int threads_;
+  float tested_share_ = 1;  // in the padding after threads_: the hot members keep their offsets
 };
 
 }  // namespace simjoin
