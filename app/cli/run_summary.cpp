@@ -30,6 +30,9 @@ void print_run_summary(const RunStats& stats) {
   if (stats.compared_pairs)
     std::printf("compared: %llu distance tests (%.4g%% of all candidate pairs)\n",
                 (unsigned long long)stats.compared_pairs, 100.0 * stats.compared_ratio());
+  if (stats.estimated_tests)
+    std::printf("estimate: %llu distance tests by the index before the join\n",
+                (unsigned long long)stats.estimated_tests);
   if (stats.k)
     std::printf("k:        %d partitions, %llu replicated points\n", stats.k,
                 (unsigned long long)stats.replicated_points);

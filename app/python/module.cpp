@@ -45,6 +45,8 @@ PYBIND11_MODULE(_simjoin, module) {
           "seconds per phase, in the order they ran")
       .def_readonly("replicated_points", &RunStats::replicated_points, "copies made by KMEANS-JOIN replication")
       .def_readonly("compared_pairs", &RunStats::compared_pairs, "distance tests performed")
+      .def_readonly("estimated_tests", &RunStats::estimated_tests,
+                    "distance tests the engine's index expected before the join (0: none)")
       .def_property_readonly("compared_ratio", &RunStats::compared_ratio, "compared_pairs over candidate pairs")
       .def_readonly("extra_bytes", &RunStats::extra_bytes, "engine memory beyond input and output")
       .def_readonly("notes", &RunStats::notes, "choices the engine made")

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <optional>
 
 #include "core/base/error.hpp"
 #include "core/base/parallel.hpp"
 #include "core/engines/cpu_nlj.hpp"
+#include "core/engines/detail/grid_cost.hpp"
 #include "core/engines/detail/grid_join.hpp"
 #include "core/engines/kmeans_placement.hpp"
 #include "core/numeric/numeric_rules.hpp"
@@ -212,36 +214,53 @@ void note_partitions(const PlacedPoints& placed, const PartitionGrids& indexed, 
 // without separated clusters at a wide eps), the whole set is joined by the nested loop instead: the
 // grids inside the partitions would meet each pair in many partitions, and in many dimensions prune
 // little, where the nested loop compares each pair once, vectorised. Below it the grids' pruning
-// inside each partition can still win (one partition holds exactly the whole set's pairs).
+// inside each partition can still win (one partition holds exactly the whole set's pairs), which
+// their cost models then estimate (grids_prune).
 constexpr double kReplicationLimit = 4;
 
-// The pairs the partitions hold, against the whole set's; a note where they cannot prune.
-bool partitions_prune(const PlacedPoints& placed, std::size_t k, bool self, std::size_t n_a, std::size_t n_q,
-                      RunStats& stats) {
+// The pairs partition c holds with its copies.
+double partition_pairs(const PlacedPoints& placed, std::size_t c, bool self) {
   const Grouped& other = placed.queries(self);
-  double compared = 0;
-  for (std::size_t c = 0; c < k; ++c) {
-    const double size_a = double(placed.group_a.start[c + 1] - placed.group_a.start[c]);
-    const double size_q = double(other.start[c + 1] - other.start[c]);
-    compared += self ? size_a * (size_a - 1) / 2 : size_a * size_q;
-  }
-  const double whole = self ? double(n_a) * double(n_a - 1) / 2 : double(n_a) * double(n_q);
-  if (compared <= kReplicationLimit * whole) return true;
-  stats.notes.push_back("the partitions with their copies hold " + std::to_string(std::uint64_t(compared)) +
-                        " pairs, " + std::to_string(int(compared / whole)) +
-                        " times the whole set's: KMEANS-JOIN cannot prune this data at this eps, so the whole "
-                        "set was joined by the nested loop (cpu-nlj)");
+  const double size_a = double(placed.group_a.start[c + 1] - placed.group_a.start[c]);
+  const double size_q = double(other.start[c + 1] - other.start[c]);
+  return self ? size_a * (size_a - 1) / 2 : size_a * size_q;
+}
+
+std::string fell_back(const char* why) {
+  return std::string(why) + ": KMEANS-JOIN cannot prune this data at this eps, so the whole set was joined by the " +
+         "nested loop (cpu-nlj)";
+}
+
+// The pairs the partitions hold, against the whole set's; a note where they cannot prune.
+bool partitions_prune(const PlacedPoints& placed, std::size_t k, bool self, double whole, RunStats& stats) {
+  double held = 0;
+  for (std::size_t c = 0; c < k; ++c) held += partition_pairs(placed, c, self);
+  stats.estimated_tests = std::uint64_t(held);
+  if (held <= kReplicationLimit * whole) return true;
+  char text[160];
+  std::snprintf(text, sizeof text, "the partitions with their copies hold %.0f pairs, %d times the whole set's", held,
+                int(held / whole));
+  stats.notes.push_back(fell_back(text));
   return false;
 }
 
-// The whole set joined by cpu-nlj, its phases, pairs compared and notes added to stats.
-void join_whole_set(const JoinInputs& inputs, const JoinParams& params, PairSink& sink, RunStats& stats,
-                    RunControl& control) {
-  CpuNestedLoopEngine nested_loop;
-  const RunResult whole = nested_loop.run(inputs, params, sink, control);
-  for (const PhaseTime& phase : whole.stats.phases) stats.add_phase(phase.name, phase.seconds);
-  stats.compared_pairs += whole.stats.compared_pairs;
-  stats.notes.insert(stats.notes.end(), whole.stats.notes.begin(), whole.stats.notes.end());
+// The distance tests the partitions' grids estimate (each grid's cost model over its own pairs),
+// against the whole set's pairs; a note where they cannot prune.
+bool grids_prune(const PlacedPoints& placed, const PartitionGrids& indexed, bool self, double whole, RunStats& stats) {
+  double held = 0, tests = 0;
+  for (std::size_t c = 0; c < indexed.grids.size(); ++c) {
+    held += partition_pairs(placed, c, self);
+    tests += indexed.grids[c]->grid().tested_share() * partition_pairs(placed, c, self);
+  }
+  stats.estimated_tests = std::uint64_t(tests);
+  if (tests <= kGridCannotPruneShare * whole) return true;
+  char text[256];
+  std::snprintf(text, sizeof text,
+                "the partitions with their copies hold %.3g pairs, %.2g times the whole set's %.3g, and their grids "
+                "estimate %.3g distance tests, %.0f%% of the whole set's pairs (above %.0f%%)",
+                held, held / whole, whole, tests, 100 * tests / whole, 100 * kGridCannotPruneShare);
+  stats.notes.push_back(fell_back(text));
+  return false;
 }
 
 // The partitions of A, for the views: centroids, membership and copies.
@@ -294,15 +313,19 @@ RunResult CpuKMeansEngine::run(const JoinInputs& inputs, const JoinParams& param
   control.report(0.05);
 
   PlacedPoints placed = place_and_group(inputs, clusters, k, params, replicate_, stats, control);
-  if (replicate_ && !partitions_prune(placed, k, self, a.size(), inputs.queries().size(), stats)) {
-    join_whole_set(inputs, params, sink, stats, control);
-    note_partitions(placed, PartitionGrids{}, k, clusters.iterations, self, stats);
+  const double whole = double(candidate_pairs(self, a.size(), inputs.queries().size()));
+  PartitionGrids indexed;
+  if (replicate_ && !partitions_prune(placed, k, self, whole, stats)) {
+    join_by_nested_loop(inputs, params, sink, stats, control);
   } else {
-    PartitionGrids indexed = index_partitions(inputs, placed, k, params, stats, control);
+    indexed = index_partitions(inputs, placed, k, params, stats, control);
     control.report(0.15);
-    join_partitions(inputs, placed, indexed, params, sink, stats, control);
-    note_partitions(placed, indexed, k, clusters.iterations, self, stats);
+    if (replicate_ && !grids_prune(placed, indexed, self, whole, stats))
+      join_by_nested_loop(inputs, params, sink, stats, control);
+    else
+      join_partitions(inputs, placed, indexed, params, sink, stats, control);
   }
+  note_partitions(placed, indexed, k, clusters.iterations, self, stats);
   keep_partitions(result, k, clusters, placed.placed_a);
   return result;
 }

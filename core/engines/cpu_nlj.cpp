@@ -88,4 +88,14 @@ RunResult CpuNestedLoopEngine::run(const JoinInputs& inputs, const JoinParams& p
   return result;
 }
 
+void join_by_nested_loop(const JoinInputs& inputs, const JoinParams& params, PairSink& sink, RunStats& stats,
+                         RunControl& control) {
+  CpuNestedLoopEngine nested_loop;
+  const RunResult whole = nested_loop.run(inputs, params, sink, control);
+  for (const PhaseTime& phase : whole.stats.phases) stats.add_phase(phase.name, phase.seconds);
+  stats.compared_pairs += whole.stats.compared_pairs;
+  stats.extra_bytes += whole.stats.extra_bytes;
+  stats.notes.insert(stats.notes.end(), whole.stats.notes.begin(), whole.stats.notes.end());
+}
+
 }  // namespace simjoin

@@ -16,4 +16,9 @@ class CpuNestedLoopEngine final : public Engine {
   RunResult run(const JoinInputs& inputs, const JoinParams& params, PairSink& sink, RunControl& control) override;
 };
 
+// The whole join by the nested loop, for an index engine that finds it cannot prune the data: the
+// loop's phases, distance tests, memory and notes are added to the engine's `stats`.
+void join_by_nested_loop(const JoinInputs& inputs, const JoinParams& params, PairSink& sink, RunStats& stats,
+                         RunControl& control);
+
 }  // namespace simjoin

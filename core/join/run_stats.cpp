@@ -44,6 +44,7 @@ void to_json(nlohmann::json& json, const RunStats& stats) {
           {"replicated_points", stats.replicated_points},
           {"compared_pairs", stats.compared_pairs},
           {"compared_ratio", stats.compared_ratio()},
+          {"estimated_tests", stats.estimated_tests},
           {"extra_bytes", stats.extra_bytes},
           {"notes", stats.notes}};
 }

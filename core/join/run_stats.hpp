@@ -29,8 +29,13 @@ struct RunStats {
   std::vector<PhaseTime> phases;
   std::uint64_t replicated_points = 0;  // copies made by replication (KMEANS-JOIN)
   std::uint64_t compared_pairs = 0;     // distance tests performed
-  std::uint64_t extra_bytes = 0;        // engine memory beyond input and output
-  std::vector<std::string> notes;       // choices the engine made (e.g. indexed dimensions)
+  // Distance tests the engine's index expected to make, known before the join: the grid's cost model
+  // (cpu-grid, and the grids inside cpu-kmeans' partitions) or the pairs KMEANS-JOIN's partitions hold
+  // with their copies. Beside compared_pairs it shows what the index would have pruned, also where the
+  // engine found it could not prune and joined by the nested loop. 0 where the engine estimates none.
+  std::uint64_t estimated_tests = 0;
+  std::uint64_t extra_bytes = 0;   // engine memory beyond input and output
+  std::vector<std::string> notes;  // choices the engine made (e.g. indexed dimensions)
 
   // compared_pairs over the number of candidate pairs (n(n-1)/2, or n*n_b).
   double compared_ratio() const;

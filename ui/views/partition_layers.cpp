@@ -57,6 +57,19 @@ void explain_one_partition(const ViewInput& in, Layers& out) {
                           : "One partition (k = 1): nothing is copied. Set k above 1 to see replication");
 }
 
+// Why KMEANS-JOIN wins or loses on this data: the copies, and the distance tests its partitions were
+// expected to make (counted or estimated before the join) against the whole set's pairs.
+void explain_tests(const ViewInput& in, Layers& out) {
+  if (!in.stats || in.stats->estimated_tests == 0) return;
+  const RunStats& stats = *in.stats;
+  const std::uint64_t whole = candidate_pairs(stats.n_b == 0, stats.n, stats.n_b);
+  out.notes.push_back(count_text(stats.replicated_points) + " copies; the partitions were expected to make " +
+                      count_text(stats.estimated_tests) + " distance tests, " +
+                      number(double(stats.estimated_tests) / double(std::max<std::uint64_t>(whole, 1))) +
+                      " times the whole set's " + count_text(whole) + " pairs; the run made " +
+                      count_text(stats.compared_pairs));
+}
+
 // The pairs the approximate engine missed, as lines between their points, with the recall they leave.
 void add_missed_pairs(const ViewInput& in, Layers& out) {
   if (in.points->size() > kMaxMissedPairPoints) {
@@ -206,6 +219,7 @@ bool replication_layers(const ViewInput& in, Layers& out, std::vector<Rgb>& colo
   const auto counts = replication_counts(s);
   add_centroids(in, plane, out);
   explain_one_partition(in, out);
+  explain_tests(in, out);
   if (approximate(in))
     out.notes.push_back(in.stats->engine +
                         " makes no copies: pairs whose points lie on either side of a bisector "

@@ -55,6 +55,7 @@ EpsilonGrid::EpsilonGrid(const PointRows& points, const PointRows& queries, bool
   }
   const IndexChoice choice = choose_indexed_dims(points, queries, self_join, grid_, threads, control);
   const std::size_t m = choice.dims;
+  tested_share_ = float(choice.tested_share);
   grid_.indexed_dims.resize(m);
   grid_.origin.resize(m);
 

@@ -37,6 +37,8 @@ class EpsilonGrid {
   std::size_t indexed() const { return grid_.indexed_dims.size(); }
   // Why this many dimensions are indexed, for the run's notes.
   const std::string& choice() const { return choice_; }
+  // The cost model's estimated distance tests over all pairs of queries and points (IndexChoice).
+  double tested_share() const { return tested_share_; }
 
   // Groups other rows (the queries of A join B) by this grid's cells, in the form of structure().
   GridStructure group(const PointRows& rows) const;
@@ -124,6 +126,7 @@ class EpsilonGrid {
   std::vector<float> columns_;  // d columns of n coordinates, cell order
   std::string choice_;
   int threads_;
+  float tested_share_ = 1;  // in the padding after threads_: the hot members keep their offsets
 };
 
 }  // namespace simjoin

@@ -172,7 +172,9 @@ IndexChoice choose_indexed_dims(const PointRows& points, const PointRows& querie
                        estimate_text(best, est_tests[best], est_lookups[best]);
   if (best > 0) reason += "; " + estimate_text(best - 1, est_tests[best - 1], est_lookups[best - 1]);
   if (best < dims) reason += "; " + estimate_text(best + 1, est_tests[best + 1], est_lookups[best + 1]);
-  return {best, reason};
+  // Every query against every point but itself: what the unindexed estimate (m = 0) counts.
+  const double all_pairs = double(queries.size()) * (double(points.size()) - (self_join ? 1 : 0));
+  return {best, reason, all_pairs > 0 ? std::min(1.0, est_tests[best] / all_pairs) : 1.0};
 }
 
 }  // namespace simjoin

@@ -1,0 +1,111 @@
+// Index engines on data they cannot prune: points near a low-dimensional subspace of 128-D, with
+// noise and no clusters, at an eps of about 64 neighbours a point. cpu-grid and cpu-kmeans find from
+// their own estimates that they would test most pairs, join the whole set by the nested loop, say so
+// with the numbers, and stay exact; on tight clusters of the same size they keep their index.
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "core/engines/cpu_grid.hpp"
+#include "core/engines/cpu_kmeans.hpp"
+#include "tests/core/oracle_check.hpp"
+
+using namespace simjoin;
+using namespace simjoin::testing;
+
+namespace {
+constexpr std::size_t kPoints = 2000, kDims = 128, kLatent = 16;
+
+// Gaussian coordinates on a random 16-dimensional subspace, plus isotropic noise of a tenth of their
+// spread in every dimension.
+PointSet subspace_points(std::uint64_t seed) {
+  std::mt19937_64 random(seed);
+  std::normal_distribution<double> normal;
+  std::vector<double> basis(kLatent * kDims);
+  for (double& x : basis) x = normal(random) / std::sqrt(double(kLatent));
+  PointSet points(kPoints, kDims);
+  std::vector<double> latent(kLatent);
+  for (std::size_t i = 0; i < kPoints; ++i) {
+    for (double& z : latent) z = normal(random);
+    for (std::size_t k = 0; k < kDims; ++k) {
+      double x = 0.1 * normal(random);
+      for (std::size_t l = 0; l < kLatent; ++l) x += latent[l] * basis[l * kDims + k];
+      points.point(i)[k] = x;
+    }
+  }
+  return points;
+}
+
+// The median over a sample of the distance to the 64th nearest other point.
+double eps_for_64_neighbours(const PointSet& points) {
+  std::vector<double> kth;
+  for (std::size_t s = 0; s < points.size(); s += points.size() / 40) {
+    std::vector<double> distances;
+    for (std::size_t j = 0; j < points.size(); ++j) {
+      double sum = 0;
+      for (std::size_t k = 0; k < points.dims(); ++k) sum += std::pow(points.point(s)[k] - points.point(j)[k], 2);
+      if (j != s) distances.push_back(std::sqrt(sum));
+    }
+    std::nth_element(distances.begin(), distances.begin() + 63, distances.end());
+    kth.push_back(distances[63]);
+  }
+  std::nth_element(kth.begin(), kth.begin() + std::ptrdiff_t(kth.size() / 2), kth.end());
+  return kth[kth.size() / 2];
+}
+
+bool fell_back(const RunStats& stats) {
+  return std::any_of(stats.notes.begin(), stats.notes.end(), [](const std::string& note) {
+    return note.find("cannot prune this data at this eps, so the whole set was joined by the nested loop") !=
+           std::string::npos;
+  });
+}
+
+// The stats of cpu-grid's and cpu-kmeans' runs on `points`, each run's pairs checked against the
+// oracle's (computed once: it is most of the test's time).
+std::vector<RunStats> run_both(const PointSet& points, double eps, std::uint64_t seed) {
+  const std::vector<Pair> expected = oracle_pairs(points, nullptr, eps);
+  EXPECT_GT(expected.size(), points.size());  // a join with work to do, not an empty one
+  JoinParams params;
+  params.eps = eps;
+  params.k = 8;  // cpu-kmeans: enough partitions for copies along their borders
+  params.seed = seed;
+  CpuGridEngine grid;
+  CpuKMeansEngine kmeans;
+  std::vector<RunStats> stats;
+  for (Engine* engine : {static_cast<Engine*>(&grid), static_cast<Engine*>(&kmeans)}) {
+    RunResult result;
+    EXPECT_EQ(run_pairs(*engine, points, nullptr, params, &result), expected) << engine->name();
+    stats.push_back(result.stats);
+  }
+  return stats;
+}
+}  // namespace
+
+TEST(IndexEnginesWithoutClusters, JoinByTheNestedLoopAndSayWhy) {
+  const std::uint64_t seed = test_seed() + 42;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet points = subspace_points(seed);
+  const double eps = eps_for_64_neighbours(points);
+  const std::uint64_t whole = kPoints * (kPoints - 1) / 2;
+  for (const RunStats& stats : run_both(points, eps, seed)) {
+    SCOPED_TRACE(stats.engine);
+    EXPECT_TRUE(fell_back(stats));
+    EXPECT_EQ(stats.compared_pairs, whole);  // the nested loop's, each pair once
+    EXPECT_GT(stats.estimated_tests, whole / 2);
+  }
+}
+
+TEST(IndexEnginesWithoutClusters, TightClustersKeepTheIndex) {
+  const std::uint64_t seed = test_seed() + 43;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  // 20 clusters about 0.11 across, centres some 4.6 apart: eps 0.2 holds most of a cluster.
+  const PointSet points = random_points(Distribution::Clusters, kPoints, kDims, seed, 0, 1, 20, 0.01);
+  const std::uint64_t whole = kPoints * (kPoints - 1) / 2;
+  for (const RunStats& stats : run_both(points, 0.2, seed)) {
+    SCOPED_TRACE(stats.engine);
+    EXPECT_FALSE(fell_back(stats));
+    EXPECT_LT(stats.compared_pairs, whole / 4);
+    EXPECT_GT(stats.estimated_tests, 0u);
+    EXPECT_LT(stats.estimated_tests, whole / 2);
+  }
+}
