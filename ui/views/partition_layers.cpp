@@ -208,6 +208,7 @@ bool partition_layers(const ViewInput& in, Layers& out, std::vector<Rgb>& colors
   partition_legend(in, replication_counts(s), out);
   add_centroids(in, view_plane(*in.points, in.pca, in.axes), out);
   explain_one_partition(in, out);
+  explain_tests(in, out);  // as in the replication view, so that switching between them keeps the view's size
   if (in.picked) explain_copies(in, out);
   return true;
 }
