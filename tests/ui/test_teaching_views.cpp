@@ -3,6 +3,7 @@
 // super-cells, and replication point by point (the copies listed equal the engine's structure, the
 // partitions' colours, numbered centroids, copy markers, plane traces for d > 2, no bands without
 // replication).
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <set>
@@ -363,6 +364,26 @@ class TestTeachingViews : public QObject {
     QVERIFY(segments_coloured(layers, {0, 0, 0}) > 0);
     for (const auto& entry : layers.legend) QVERIFY(!QString::fromStdString(entry.label).contains("receives copies"));
     QVERIFY(!layers.notes.empty());
+  }
+
+  // The note that says why KMEANS-JOIN loses: shown where the partitions were expected to test at
+  // least half the whole set's pairs, not where they prune.
+  void replicationViewExplainsTestsWhereThePartitionsCannotPrune() {
+    const PointSet points = random_points(1000, 2, 60);
+    RunResult result = run("cpu-kmeans", points, 0.04, 4);
+    const auto explained = [&](const RunResult& shown) {
+      View view(points, {true, 0, 1}, ViewMode::Replication, &shown, 0.04);
+      const Layers layers = build_layers(view.input);
+      return std::any_of(layers.notes.begin(), layers.notes.end(), [](const std::string& note) {
+        return note.find("times the whole set's") != std::string::npos;
+      });
+    };
+    const std::uint64_t whole = candidate_pairs(true, points.size(), 0);
+    QVERIFY(result.stats.estimated_tests > 0);
+    QVERIFY(2 * result.stats.estimated_tests < whole);
+    QVERIFY(!explained(result));
+    result.stats.estimated_tests = whole;
+    QVERIFY(explained(result));
   }
 
   // One partition has no bisector and copies nothing: no cell outline or eps-band frames the data,
