@@ -249,8 +249,9 @@ bool partitions_prune(const PlacedPoints& placed, std::size_t k, bool self, doub
 bool grids_prune(const PlacedPoints& placed, const PartitionGrids& indexed, bool self, double whole, RunStats& stats) {
   double held = 0, tests = 0;
   for (std::size_t c = 0; c < indexed.grids.size(); ++c) {
-    held += partition_pairs(placed, c, self);
-    tests += indexed.grids[c]->grid().tested_share() * partition_pairs(placed, c, self);
+    const double pairs = partition_pairs(placed, c, self);
+    held += pairs;
+    tests += indexed.grids[c]->grid().tested_share() * pairs;
   }
   stats.estimated_tests = std::uint64_t(tests);
   if (tests <= kGridCannotPruneShare * whole) return true;

@@ -29,8 +29,8 @@ struct DeviceClustering {
 
 // The formula's k: sqrt(n) min(max(d, 8), 128) / 512, at least 1 and at most 4096 (in proportion to d
 // up to 128 dimensions, where clusters stand further apart and replication grows less with k;
-// docs/benchmarks.md, "Automatic k"). gpu-rejoin, gpu-kmeans-approx and gpu-kmeans below
-// kKModelMinPoints take it; gpu-kmeans above prices candidate k on a sample (kmeans_cost.hpp).
+// docs/benchmarks.md, "Automatic k"). Every automatic k is this one; from kKModelMinPoints points
+// gpu-kmeans first screens a sample for data no partitioning can prune (kmeans_cost.hpp).
 std::size_t formula_k(std::size_t n, std::size_t d);
 
 // k = 0 picks formula_k; k > n becomes n; k above 4096 is a usage error. Choices are explained in notes.

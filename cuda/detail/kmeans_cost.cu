@@ -138,7 +138,6 @@ KChoice model_k(const DevicePoints& a, const DevicePoints* b, std::size_t dims, 
   choice.formula = formula;
   choice.sample = samples.a.n;
   choice.whole = b ? double(a.n) * double(b->n) : double(a.n) * double(a.n - 1) / 2;
-  double fewest = std::numeric_limits<double>::infinity();
   for (const std::size_t k : candidate_ks(samples.a.n, formula, last)) {
     control.throw_if_cancelled();
     if (!choice.candidates.empty() && double(k) * prices.centre >= choice.chosen().seconds) {
@@ -150,15 +149,14 @@ KChoice model_k(const DevicePoints& a, const DevicePoints* b, std::size_t dims, 
     candidate.seconds = prices.seconds(candidate);
     choice.candidates.push_back(candidate);
     if (candidate.seconds < choice.chosen().seconds) choice.best = choice.candidates.size() - 1;
-    if (candidate.compared > kComparedGrowth * fewest) {
+    if (candidate.compared > kComparedGrowth * choice.fewest) {
       choice.stopped =
           "k " + std::to_string(k) + " compares more pairs than a smaller k: more partitions only add copies";
       break;
     }
-    fewest = std::min(fewest, candidate.compared);
+    choice.fewest = std::min(choice.fewest, candidate.compared);
   }
   choice.k = choice.chosen().k;
-  for (const KCandidate& candidate : choice.candidates) choice.fewest = std::min(choice.fewest, candidate.compared);
   return choice;
 }
 

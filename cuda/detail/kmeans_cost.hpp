@@ -6,11 +6,11 @@
 // k, formula_k) the sample is partitioned as the engine partitions the whole set (nearest centroid, then
 // replication into the eps-bands, kmeans_partition.hpp), and what that costs is scaled to the whole set:
 // the partition join's distance tests, the copies, and the work that grows with k (k-means++ seeding,
-// Lloyd rounds, band tests). Each is priced by a rate measured on an H200 (kmeans_cost.cu); the
-// cheapest k wins. Where even it would compare more pairs than the brute force's share of the whole set,
-// gpu-kmeans joins the whole set by the brute force without clustering (gpu_kmeans.cu).
+// Lloyd rounds, band tests). Each is priced by a rate measured on an H200 (kmeans_cost.cu), which ranks
+// the candidates (KChoice::k); the screen acts on the fewest estimated distance tests alone.
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -41,7 +41,7 @@ struct KChoice {
   double whole = 0;                    // the pairs of the whole set: the brute force's distance tests
   std::vector<KCandidate> candidates;  // those evaluated, k ascending
   std::string stopped;                 // why larger k were not evaluated; empty where all were
-  double fewest = 1.0 / 0.0;           // the fewest distance tests of any candidate
+  double fewest = std::numeric_limits<double>::infinity();  // the fewest distance tests of any candidate
   const KCandidate& chosen() const { return candidates[best]; }
 };
 

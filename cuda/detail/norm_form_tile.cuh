@@ -24,7 +24,7 @@
 // rate): rounding a scaled coordinate to FP16 is relative 2^-11 (the products stay exact in float32),
 // so 2 p.q moves by at most 2 (2 2^-11 + 2^-22) sum |p_k q_k| <= (2^-10 + 2^-22)(|p|^2 + |q|^2); a
 // subnormal hi (below 2^-14) is off by 2^-25 at most, as the split's lo is, inside the absolute part.
-// plain_bound_factor adds that term whole to f, whose margin still covers the rest.
+// bound_factor(stride, Operands::Plain) adds that term whole to f, whose margin still covers the rest.
 //
 // The accept side, the mirror: the exact test's accept bound A is proven (core/frame/join_frame.cpp)
 // for the exact squared distance S of the frame's float32 coordinates: S <= A is a pair for the

@@ -82,7 +82,7 @@ double pruning_share(std::size_t dims) { return dims >= kTensorMinDims ? 0.5 : 1
 // few milliseconds. Rows as centres split tight clusters that k-means would keep whole, so on clustered
 // data the screen overestimates the distance tests: 2.2 times the whole set's pairs on 1 M x 128 in
 // 10,000 clusters at eps 0.09 (where the partitions at k 1024 compare far fewer), against 6.0 and 6.7
-// on the manifold stand-ins at 16 and 64 neighbours a point (docs/benchmarks.md, "Automatic k"). The
+// on the manifold stand-ins at 16 and 64 neighbours a point (docs/benchmarks.md, "Engines V and VI"). The
 // whole set goes to the brute force only from kScreenShare times its pairs. Choosing k itself from such
 // estimates chose k 4096 on the clusters (twice to five times slower than the formula's), so k stays
 // the formula's.
