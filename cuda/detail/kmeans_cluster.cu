@@ -237,7 +237,7 @@ DeviceClustering seed_clustering(GpuResources& resources, const PointSet32& poin
   return result;
 }
 
-void refine_clustering(const DevicePoints& points, DeviceClustering& clustering, RunControl& control) {
+void refine_clustering(const DevicePoints& points, DeviceClustering& clustering, RunControl& control, int rounds) {
   const std::size_t k = clustering.k, stride = points.stride, n = points.n;
   if (clustering.membership.size() != n) clustering.membership = DeviceBuffer<std::uint32_t>(n, "k-means membership");
   clustering.fitted = std::min(n, kGpuKMeansFitting.points(k));
@@ -250,7 +250,7 @@ void refine_clustering(const DevicePoints& points, DeviceClustering& clustering,
   DeviceBuffer<unsigned> counts(k, "k-means counts");
   DeviceBuffer<RoundProgress> progress(1, "k-means progress");
   assign(fitted, clustering, membership, nullptr);
-  for (int round = 0; round < kKMeansRounds; ++round) {
+  for (int round = 0; round < rounds; ++round) {
     control.throw_if_cancelled();
     ++clustering.iterations;
     SIMJOIN_CUDA_CHECK(cudaMemsetAsync(progress.data(), 0, sizeof(RoundProgress)));

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/base/run_control.hpp"
+#include "core/numeric/numeric_rules.hpp"
 #include "core/points/point_set.hpp"
 #include "cuda/detail/device_points.hpp"
 
@@ -29,8 +30,9 @@ struct DeviceClustering {
 
 // The formula's k: sqrt(n) min(max(d, 8), 128) / 512, at least 1 and at most 4096 (in proportion to d
 // up to 128 dimensions, where clusters stand further apart and replication grows less with k;
-// docs/benchmarks.md, "Automatic k"). Every automatic k is this one; from kKModelMinPoints points
-// gpu-kmeans first screens a sample for data no partitioning can prune (kmeans_cost.hpp).
+// docs/benchmarks.md, "Automatic k"). It is gpu-kmeans' automatic k below kKModelMinPoints points or
+// kKModelMinCoordinates coordinates; above, a cost model on a sample chooses k, the formula's among the
+// candidates (kmeans_cost.hpp).
 std::size_t formula_k(std::size_t n, std::size_t d);
 
 // k = 0 picks formula_k; k > n becomes n; k above 4096 is a usage error. Choices are explained in notes.
@@ -48,10 +50,11 @@ constexpr std::size_t kKMeansRowMultiple = 4;
 // k-means++ seeds (centroids only, rows padded like the points; no membership yet).
 DeviceClustering seed_clustering(GpuResources& resources, const PointSet32& points, std::size_t k, std::uint64_t seed);
 
-// Lloyd rounds over `points` from the clustering's current centroids (the seeds, or for RE-JOIN the
-// centroids in use); resizes the membership to the
-// points and counts the rounds in clustering.iterations.
-void refine_clustering(const DevicePoints& points, DeviceClustering& clustering, RunControl& control);
+// At most `rounds` Lloyd rounds over `points` from the clustering's current centroids (the seeds, or for
+// RE-JOIN the centroids in use); resizes the membership to the points and counts the rounds in
+// clustering.iterations.
+void refine_clustering(const DevicePoints& points, DeviceClustering& clustering, RunControl& control,
+                       int rounds = kKMeansRounds);
 
 // Nearest centroid (lowest index on ties) of every point of `points`, into membership.
 void assign_nearest(const DevicePoints& points, const DeviceClustering& clustering, std::uint32_t* membership);

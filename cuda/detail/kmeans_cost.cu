@@ -11,10 +11,10 @@
 namespace simjoin::gpu {
 
 namespace {
-// The rates of one NVIDIA H200, `simjoin bench`, medians of 3 (docs/benchmarks.md, "Automatic k from the
-// data"). A compared pair of the partition join takes kPairSeconds + kPairSecondsPerDim d: 8e10 pairs a
-// second at d 128 (1 M x 128 unit vectors in 10,000 clusters, eps 0.06: 9.27e9 pairs in 113 ms at k 250,
-// 2.59e10 in 303 ms at k 128) and 7.5e11 at d 8 (W1: 1.7e10 pairs in 22.7 ms, on an H100).
+// The rates of one NVIDIA H200, `simjoin bench`, medians of 3 (docs/benchmarks.md, "gpu-kmeans: the
+// formula's k, and a screen for data that cannot prune"). A compared pair of the partition join takes kPairSeconds +
+// kPairSecondsPerDim d: 8e10 pairs a second at d 128 (1 M x 128 unit vectors in 10,000 clusters, eps 0.06: 9.27e9 pairs
+// in 113 ms at k 250, 2.59e10 in 303 ms at k 128) and 7.5e11 at d 8 (W1: 1.7e10 pairs in 22.7 ms, on an H100).
 constexpr double kPairSeconds = 5.9e-13, kPairSecondsPerDim = 9.3e-14;
 // A centre costs kSeedingSeconds of k-means++ seeding, whose rounds are launch-bound (the same set at
 // eps 0.09: 11.4 ms at k 250, 41.2 at k 1024), and kFittingSeconds of Lloyd rounds and band tests for
@@ -29,6 +29,23 @@ constexpr double kCopySeconds128 = 2.3e-9;
 // clusters' own scale more partitions only add copies.
 constexpr double kComparedGrowth = 1.25;
 constexpr std::size_t kFirstK = 8, kLastK = 4096;
+constexpr double kNearFormula = 1.25;
+// The formula's k stands unless another candidate's estimate is this many times smaller: the estimates
+// do not see how many Lloyd rounds the whole set takes (2.5 to 20.6 ms from k 64 to 128 on W5), and
+// where the formula's k is near the best the model would trade a small gain for that risk.
+constexpr double kFormulaMargin = 1.5;
+// The formula's k is evaluated first; where the steps it changes are estimated below this many seconds,
+// no other k could gain more than the other candidates' evaluation costs (1 to 3 ms each), which would
+// make gpu-kmeans slower on sets the formula serves well (200 k x 128 in 2,000 clusters, below
+// kKModelMinCoordinates now: evaluating four candidates took 7.5 ms of a 54 ms run).
+constexpr double kWorthSearching = 0.025;
+// Lloyd rounds on the sample from the drawn rows. Rows alone as centres split tight clusters that
+// k-means keeps whole and leave every point of a cluster without a centre near several bisectors: on
+// 1 M x 128 in 10,000 clusters at eps 0.09 they estimated 1.2e12 distance tests at k 250 where the
+// engine's partitions compared 5.8e10. After a few rounds each centre is the mean of the clusters it
+// holds, as the engine's are: 7.3e10 estimated after 5 rounds, 8.9e10 after 3 (docs/benchmarks.md, "k from
+// a sample"). A round costs 0.2 to 0.8 ms on the sample.
+constexpr int kModelRounds = 3;
 
 // The samples the candidates partition and how many of the whole set's points and pairs a sampled one
 // stands for.
@@ -57,24 +74,26 @@ Samples sample_sets(const DevicePoints& a, const DevicePoints* b) {
   return samples;
 }
 
-// Candidate k, ascending: powers of two from kFirstK up to an eighth of the sample (each centre then
-// stands for 8 sampled points at least), and the formula's.
+// Candidate k, ascending: the formula's, and powers of two from a quarter of it (at least kFirstK) up to
+// an eighth of the sample (each centre then stands for 8 sampled points at least), but for those within
+// kNearFormula of the formula's, which would estimate about as much. The best k of the sweeps lay within
+// a quarter to four times the formula's (docs/benchmarks.md, "k from a sample"), and each candidate
+// costs a few milliseconds.
 std::vector<std::size_t> candidate_ks(std::size_t m, std::size_t formula, std::size_t last) {
   std::vector<std::size_t> ks;
   if (formula <= last) ks.push_back(std::min(formula, m));
-  for (std::size_t k = kFirstK; k <= std::min({kLastK, m / 8, last}); k *= 2) ks.push_back(k);
+  std::size_t first = kFirstK;
+  while (first * 2 <= formula / 4) first *= 2;
+  for (std::size_t k = first; k <= std::min({kLastK, m / 8, last}); k *= 2)
+    if (double(k) > kNearFormula * double(formula) || double(k) * kNearFormula < double(formula)) ks.push_back(k);
   std::sort(ks.begin(), ks.end());
   ks.erase(std::unique(ks.begin(), ks.end()), ks.end());
   return ks;
 }
 
-// A candidate's centres: k rows of the sample drawn at random. k-means++ seeding costs 4e-5 s a centre
-// (the sum over the candidates would exceed the run it prices) and Lloyd rounds as much again; drawn
-// rows lie where the points are dense, as the seeds do, and cut the sample into cells of about the
-// sizes k-means leaves, which the join's pairs and the band's copies depend on. Drawn, not evenly
-// spaced: points stored in a periodic order (clusters interleaved) would put evenly spaced rows in a
-// few clusters. Where k is near the number of clusters, drawn rows miss some clusters that k-means++
-// finds, so the model errs there towards more copies than the engine makes.
+// A candidate's first centres: k rows of the sample drawn at random (k-means++ seeding costs 4e-5 s a
+// centre: the sum over the candidates would exceed the run it prices). Drawn, not evenly spaced: points
+// stored in a periodic order (clusters interleaved) would put evenly spaced rows in a few clusters.
 DeviceBuffer<float> drawn_rows(const DevicePoints& sample, std::size_t k, std::uint64_t seed) {
   const std::vector<std::size_t> drawn = sample_indices(sample.n, k, seed);
   const std::vector<std::uint32_t> ids(drawn.begin(), drawn.end());
@@ -92,10 +111,11 @@ PartitionedPoints partition_sample(const DevicePoints& sample, const DeviceClust
 }
 
 // The distance tests and copies of candidate k, estimated for the whole set (seconds not yet priced).
-KCandidate evaluate(const Samples& samples, std::size_t k, double eps, std::uint64_t seed) {
+KCandidate evaluate(const Samples& samples, std::size_t k, double eps, std::uint64_t seed, RunControl& control) {
   DeviceClustering centres;
   centres.k = k;
   centres.centroids = drawn_rows(samples.a, k, seed);
+  refine_clustering(samples.a, centres, control, kModelRounds);
   const DeviceBuffer<double> gaps = centroid_gaps(centres, samples.a.stride);  // k x k: 128 MiB at k 4096
   const PartitionedPoints parts_a = partition_sample(samples.a, centres, gaps.data(), eps);
   const PartitionedPoints parts_b =
@@ -128,6 +148,43 @@ std::string number(double value) {
   std::snprintf(text, sizeof text, "%.3g", value);
   return text;
 }
+
+// Where the formula's k was evaluated and the cheapest candidate is not kFormulaMargin times cheaper.
+void keep_formula(KChoice& choice) {
+  for (std::size_t i = 0; i < choice.candidates.size(); ++i)
+    if (choice.candidates[i].k == choice.formula &&
+        choice.candidates[i].seconds <= kFormulaMargin * choice.chosen().seconds)
+      choice.best = i;
+}
+
+// The candidates in ascending k, the cheapest (or the formula's) chosen.
+KChoice finished(KChoice choice) {
+  std::sort(choice.candidates.begin(), choice.candidates.end(),
+            [](const KCandidate& x, const KCandidate& y) { return x.k < y.k; });
+  for (std::size_t i = 0; i < choice.candidates.size(); ++i) {
+    if (choice.candidates[i].seconds < choice.chosen().seconds) choice.best = i;
+    choice.fewest = std::min(choice.fewest, choice.candidates[i].compared);
+  }
+  if (choice.candidates.empty()) return choice;
+  keep_formula(choice);
+  choice.k = choice.chosen().k;
+  return choice;
+}
+
+// Why the ascending search ends before candidate k: larger k only add centres, or (once evaluated, `next`)
+// k compares more pairs than a smaller one. Empty where it goes on.
+std::string stop_reason(const KChoice& choice, std::size_t k, const Prices& prices, const KCandidate* next) {
+  double cheapest = std::numeric_limits<double>::infinity(), fewest_below = cheapest;
+  for (const KCandidate& c : choice.candidates) {
+    cheapest = std::min(cheapest, c.seconds);
+    if (c.k < k) fewest_below = std::min(fewest_below, c.compared);
+  }
+  if (!next && double(k) * prices.centre >= cheapest)
+    return "from k " + std::to_string(k) + " on the centres alone cost more than the cheapest candidate in all";
+  if (next && next->compared > kComparedGrowth * fewest_below)
+    return "k " + std::to_string(k) + " compares more pairs than a smaller k: more partitions only add copies";
+  return {};
+}
 }  // namespace
 
 KChoice model_k(const DevicePoints& a, const DevicePoints* b, std::size_t dims, double eps, std::size_t formula,
@@ -138,35 +195,40 @@ KChoice model_k(const DevicePoints& a, const DevicePoints* b, std::size_t dims, 
   choice.formula = formula;
   choice.sample = samples.a.n;
   choice.whole = b ? double(a.n) * double(b->n) : double(a.n) * double(a.n - 1) / 2;
-  for (const std::size_t k : candidate_ks(samples.a.n, formula, last)) {
-    control.throw_if_cancelled();
-    if (!choice.candidates.empty() && double(k) * prices.centre >= choice.chosen().seconds) {
-      choice.stopped = "from k " + std::to_string(k) + " on the centres alone cost more than k " +
-                       std::to_string(choice.chosen().k) + " in all";
-      break;
-    }
-    KCandidate candidate = evaluate(samples, k, eps, seed);
+  const auto add = [&](std::size_t k) -> const KCandidate& {
+    KCandidate candidate = evaluate(samples, k, eps, seed, control);
     candidate.seconds = prices.seconds(candidate);
     choice.candidates.push_back(candidate);
-    if (candidate.seconds < choice.chosen().seconds) choice.best = choice.candidates.size() - 1;
-    if (candidate.compared > kComparedGrowth * choice.fewest) {
-      choice.stopped =
-          "k " + std::to_string(k) + " compares more pairs than a smaller k: more partitions only add copies";
-      break;
-    }
-    choice.fewest = std::min(choice.fewest, candidate.compared);
+    return choice.candidates.back();
+  };
+  const std::vector<std::size_t> ks = candidate_ks(samples.a.n, formula, last);
+  const bool formula_listed = std::find(ks.begin(), ks.end(), formula) != ks.end();
+  if (formula_listed && add(formula).seconds < kWorthSearching) {
+    choice.stopped = "the formula's k is estimated at under 25 ms: no other k could gain what evaluating it costs";
+    return finished(std::move(choice));
   }
-  choice.k = choice.chosen().k;
-  return choice;
+  for (const std::size_t k : ks) {
+    if (k == formula) continue;
+    control.throw_if_cancelled();
+    choice.stopped = stop_reason(choice, k, prices, nullptr);
+    if (!choice.stopped.empty()) break;
+    choice.stopped = stop_reason(choice, k, prices, &add(k));
+    if (!choice.stopped.empty()) break;
+  }
+  return finished(std::move(choice));
 }
 
-void note_screen(const KChoice& choice, std::vector<std::string>& notes) {
-  std::string list = "pruning screen on " + std::to_string(choice.sample) +
-                     " sampled points with sampled rows as centres, estimated for the whole set of " +
-                     number(choice.whole) + " pairs (k: distance tests, copies):";
+void note_model(const KChoice& choice, std::vector<std::string>& notes) {
+  notes.push_back("k chosen as " + std::to_string(choice.k) + " (cost model on " + std::to_string(choice.sample) +
+                  " sampled points, k-means at each candidate k; the formula's k " + std::to_string(choice.formula) +
+                  " stands unless another is estimated 1.5 times faster)");
+  std::string list = "cost model, estimated for the whole set of " + number(choice.whole) +
+                     " pairs (k: distance tests, copies, seconds of the steps k changes):";
   for (const KCandidate& c : choice.candidates)
-    list += " " + std::to_string(c.k) + ": " + number(c.compared) + ", " + number(c.copies) + ";";
+    list += " " + std::to_string(c.k) + ": " + number(c.compared) + ", " + number(c.copies) + ", " + number(c.seconds) +
+            ";";
   list.back() = '.';
+  if (!choice.stopped.empty()) list += " Stopped: " + choice.stopped + ".";
   notes.push_back(list);
 }
 

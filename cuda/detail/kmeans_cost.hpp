@@ -1,13 +1,14 @@
 #pragma once
-// gpu-kmeans' pruning screen: a cost model evaluated on a sample of the points, on the GPU. The engine
-// uses its estimated distance tests at k 8 and 16 to ask whether partitions can prune at all
-// (gpu_kmeans.cu says why not its choice of k).
+// gpu-kmeans' choice of k: a cost model evaluated on a sample of the points, on the GPU.
 // For each candidate k (powers of two from 8 to 4096, at most an eighth of the sample, and the formula's
-// k, formula_k) the sample is partitioned as the engine partitions the whole set (nearest centroid, then
-// replication into the eps-bands, kmeans_partition.hpp), and what that costs is scaled to the whole set:
-// the partition join's distance tests, the copies, and the work that grows with k (k-means++ seeding,
-// Lloyd rounds, band tests). Each is priced by a rate measured on an H200 (kmeans_cost.cu), which ranks
-// the candidates (KChoice::k); the screen acts on the fewest estimated distance tests alone.
+// k, formula_k) the sample is clustered (a few Lloyd rounds from drawn rows) and partitioned as the engine
+// partitions the whole set (nearest centroid, then replication into the eps-bands,
+// kmeans_partition.hpp), and what that costs is scaled to the whole set: the partition join's distance
+// tests, the copies, and the work that grows with k (k-means++ seeding, Lloyd rounds, band tests). Each
+// is priced by a rate measured on an H200 (kmeans_cost.cu); the cheapest candidate is the k, unless the
+// formula's is estimated within 1.5 times of it (kFormulaMargin: then the formula's stands). Where even
+// the fewest estimated distance tests are many times the whole set's pairs, no k prunes
+// (gpu_kmeans.cu).
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -19,10 +20,14 @@
 
 namespace simjoin::gpu {
 
-// Below this many points of A the formula stands: the whole run takes milliseconds.
+// Below this many points of A, or this many coordinates (n d), the formula stands. There the run takes
+// tens of milliseconds, of which the model's few were a measurable share (200 k x 128 in 2,000 clusters:
+// 7.5 ms of 54, then 2 to 4 ms; bench-compare 6 to 13 % slower), and the formula's k was within 1.11 of the
+// sweeps' best k on every such set (docs/benchmarks.md, "k from a sample").
 constexpr std::size_t kKModelMinPoints = 50000;
-// Points of each set the model partitions (evenly spaced rows): about 10 ms for every candidate of a
-// set of 1 M x 128 points.
+constexpr double kKModelMinCoordinates = 5e7;
+// Points of each set the model partitions (evenly spaced rows): 1.5 to 5 ms a candidate at d 128 (three
+// Lloyd rounds, the replication, the partitions' pairs), 15 to 18 ms in all on 1 M x 128.
 constexpr std::size_t kKModelSample = 32768;
 
 // One candidate k, estimated for the whole set.
@@ -34,8 +39,8 @@ struct KCandidate {
 };
 
 struct KChoice {
-  std::size_t k = 0;                   // the cheapest candidate's
-  std::size_t best = 0;                // its index in candidates
+  std::size_t k = 0;                   // the chosen candidate's
+  std::size_t best = 0;                // its index in candidates: the cheapest, or the formula's
   std::size_t sample = 0;              // points of A the model partitioned
   std::size_t formula = 0;             // formula_k, one of the candidates
   double whole = 0;                    // the pairs of the whole set: the brute force's distance tests
@@ -47,11 +52,11 @@ struct KChoice {
 
 // The model over `a` joined with itself (b null) or with `b`, both uploaded with rows padded to a
 // multiple of 4 floats; `dims` their real dimensions, `eps` the search radius of the replication,
-// `formula` formula_k's k, `last` the largest k evaluated, `seed` the draw of each candidate's centres.
+// `formula` formula_k's k, `last` the largest k evaluated, `seed` the draw of each candidate's first centres.
 KChoice model_k(const DevicePoints& a, const DevicePoints* b, std::size_t dims, double eps, std::size_t formula,
                 std::size_t last, std::uint64_t seed, RunControl& control);
 
-// One note: each candidate's estimated distance tests and copies, for the pruning screen.
-void note_screen(const KChoice& choice, std::vector<std::string>& notes);
+// Two notes: the k chosen, and each candidate's estimated distance tests, copies and seconds.
+void note_model(const KChoice& choice, std::vector<std::string>& notes);
 
 }  // namespace simjoin::gpu

@@ -75,32 +75,31 @@ void join_on_devices(GpuRun& run, const DeviceExact& exact, const PartitionedPoi
 // which, with the counts that explain it.
 double pruning_share(std::size_t dims) { return dims >= kTensorMinDims ? 0.5 : 1.0; }
 
-// The k to cluster at: the one asked for, else formula_k's; 0 where a screen on a sample finds that the
-// partitions cannot prune, as partitions_prune below would after clustering: the whole set is then
+// The k to cluster at: the one asked for; formula_k's below kKModelMinPoints points or
+// kKModelMinCoordinates coordinates, or where the partitions are not replicated; else the cost model's on
+// a sample (kmeans_cost.hpp). 0 where even its fewest estimated distance tests reach kScreenShare times
+// the whole set's pairs, as partitions_prune below would find after clustering: the whole set is then
 // joined by the brute force without seeding, k-means or replication, unless the views ask for the
-// partitions. The screen partitions the sample at k 8 and 16 around sampled rows (kmeans_cost.hpp), a
-// few milliseconds. Rows as centres split tight clusters that k-means would keep whole, so on clustered
-// data the screen overestimates the distance tests: 2.2 times the whole set's pairs on 1 M x 128 in
-// 10,000 clusters at eps 0.09 (where the partitions at k 1024 compare far fewer), against 6.0 and 6.7
-// on the manifold stand-ins at 16 and 64 neighbours a point (docs/benchmarks.md, "Engines V and VI"). The
-// whole set goes to the brute force only from kScreenShare times its pairs. Choosing k itself from such
-// estimates chose k 4096 on the clusters (twice to five times slower than the formula's), so k stays
-// the formula's.
+// partitions. On the manifold stand-ins at 16 and 64 neighbours a point the model estimated 14 and 18
+// times the whole set's pairs at its smallest k (32); on 1 M x 128 in 10,000 tight clusters at eps 0.09,
+// 0.3 % of them at k 1024 (docs/benchmarks.md, "k from a sample").
 constexpr double kScreenShare = 4;
-constexpr std::size_t kScreenLastK = 16;
+constexpr std::size_t kModelLastK = 4096;
 
 std::size_t choose_join_k(GpuRun& run, const DeviceInputs& device, bool replicate) {
   const PointSet32& a = *run.inputs.a;
   RunStats& stats = run.stats();
-  const std::size_t k = choose_k(run.params.k, a.size(), a.dims(), stats.notes);
-  if (run.params.k > 0 || !replicate || a.size() < kKModelMinPoints) return k;
-  Phase phase(run, "pruning screen");
-  const KChoice screen = model_k(device.a, run.self() ? nullptr : &device.b, a.dims(), run.inputs.search_radius, k,
-                                 kScreenLastK, run.params.seed, run.control);
-  note_screen(screen, stats.notes);
-  if (screen.fewest < kScreenShare * screen.whole || run.params.structures) return k;
-  stats.notes.push_back("the screen's partitions would compare at least " +
-                        std::to_string(int(std::min(100 * screen.fewest / screen.whole, 1e9))) +
+  if (run.params.k > 0 || !replicate || a.size() < kKModelMinPoints ||
+      double(a.size()) * double(a.dims()) < kKModelMinCoordinates)
+    return choose_k(run.params.k, a.size(), a.dims(), stats.notes);
+  Phase phase(run, "choosing k");
+  const KChoice choice = model_k(device.a, run.self() ? nullptr : &device.b, a.dims(), run.inputs.search_radius,
+                                 formula_k(a.size(), a.dims()), kModelLastK, run.params.seed, run.control);
+  note_model(choice, stats.notes);
+  if (choice.fewest < kScreenShare * choice.whole || run.params.structures) return choice.k;
+  stats.estimated_tests = std::uint64_t(std::min(choice.fewest, 1e19));
+  stats.notes.push_back("the cost model's partitions would compare at least " +
+                        std::to_string(int(std::min(100 * choice.fewest / choice.whole, 1e9))) +
                         " % of the whole set's pairs: KMEANS-JOIN cannot prune this data at this eps, so the whole "
                         "set was joined by the brute force, without k-means");
   return 0;
@@ -121,6 +120,7 @@ bool partitions_prune(const PartitionedPoints& a, const PartitionedPoints& b, bo
   }
   const double whole = self ? double(n_a) * double(n_a - (n_a > 0)) / 2 : double(n_a) * double(n_b);
   const double compared = double(partition_work(a, b, self ? JoinShape::Self : JoinShape::Cross, k).compared);
+  stats.estimated_tests = std::uint64_t(compared);
   if (compared <= pruning_share(dims) * whole) return true;
   stats.notes.push_back("replication made " + copies + "; the partitions would compare " +
                         std::to_string(std::uint64_t(compared)) + " pairs, " +

@@ -269,46 +269,50 @@ TEST_F(GpuKMeans, SamePartitionsAsCpuKMeansOnSeparatedClusters) {
   EXPECT_EQ(differ, 0u) << "points in other partitions";
 }
 
-// Above 50,000 points a screen on a sample (cuda/detail/kmeans_cost.hpp) first asks whether partitions
-// can prune. On 400 tight clusters in 8-D they can: the engine clusters at the formula's k, the
-// screen's estimates in a note, and stays exact, in a self-join and in A join B.
-TEST_F(GpuKMeans, PruningScreenKeepsClusteredDataPartitioned) {
+// From 5e7 coordinates a cost model on a sample (cuda/detail/kmeans_cost.hpp) chooses k and asks
+// whether partitions can prune. On 4,000 tight clusters in 128-D (400,000 points) they can: the engine
+// clusters at the model's k, with its estimates in a note, and stays exact, in a self-join and in A join B.
+TEST_F(GpuKMeans, CostModelKeepsClusteredDataPartitioned) {
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
-  const PointSet a = random_points(Distribution::Clusters, 60000, 8, seed, 0, 10, 400, 0.02);
-  const PointSet b = random_points(Distribution::Clusters, 20000, 8, seed + 1, 0, 10, 400, 0.02);
+  const PointSet a = random_points(Distribution::Clusters, 400000, 128, seed, 0, 10, 4000, 0.0033);
+  const PointSet b = random_points(Distribution::Clusters, 20000, 128, seed + 1, 0, 10, 400, 0.0033);
   JoinParams params;
   params.eps = 0.05;
   params.seed = seed;
   RunResult result;
   const std::vector<Pair> got = run_pairs(engine_named("gpu-kmeans"), a, nullptr, params, &result);
-  EXPECT_TRUE(has_note(result.stats, "k chosen as " + std::to_string(result.stats.k) + " (sqrt(n)"));
-  EXPECT_TRUE(has_note(result.stats, "pruning screen on 32768 sampled points"));
+  EXPECT_TRUE(has_note(result.stats, "k chosen as " + std::to_string(result.stats.k) + " (cost model on 32768"));
+  EXPECT_TRUE(has_note(result.stats, "cost model, estimated for the whole set"));
   EXPECT_GT(result.stats.k, 0);
   EXPECT_TRUE(has_note(result.stats, "Lloyd iterations"));
-  const std::vector<Pair> grid = run_pairs(engine_named("cpu-grid"), a, nullptr, params);
-  EXPECT_GT(grid.size(), 1000u);
-  EXPECT_MATCHES_ORACLE(compare_pairs(got, grid));
+  EXPECT_GT(result.stats.estimated_tests, 0u);
+  EXPECT_LT(result.stats.estimated_tests, candidate_pairs(true, a.size(), 0) / 4);
+  const std::vector<Pair> brute = run_pairs(engine_named("gpu-bruteforce"), a, nullptr, params);
+  EXPECT_GT(brute.size(), 10000u);
+  EXPECT_MATCHES_ORACLE(compare_pairs(got, brute));
   EXPECT_MATCHES_ORACLE(compare_on_subset(got, a, params.eps, kSubset, seed + 2));
   const std::vector<Pair> cross = run_pairs(engine_named("gpu-kmeans"), a, &b, params, &result);
-  EXPECT_TRUE(has_note(result.stats, "pruning screen on 32768 sampled points"));
-  EXPECT_MATCHES_ORACLE(compare_pairs(cross, run_pairs(engine_named("cpu-grid"), a, &b, params)));
+  EXPECT_TRUE(has_note(result.stats, "(cost model on 32768 sampled points"));
+  EXPECT_MATCHES_ORACLE(compare_pairs(cross, run_pairs(engine_named("gpu-bruteforce"), a, &b, params)));
 }
 
-// Uniform points in [0, 1]^128 at eps 3.8 (about 25 neighbours a point): no k prunes, and the whole
-// set is joined by the brute force, exactly, whether the screen or the counted copies find it; where
-// the views ask for the partitions, it clusters at the formula's k, as before.
+// Uniform points in [0, 1]^128, 400,000 of them at eps 3.55 (a neighbour or two a point): no k prunes,
+// and the whole set is joined by the brute force, exactly, whether the cost model or the counted copies
+// find it; where the views ask for the partitions, it clusters at the model's k.
 TEST_F(GpuKMeans, DataThatCannotPruneJoinsByTheBruteForce) {
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
-  const PointSet points = random_points(Distribution::Uniform, 60000, 128, seed, 0, 1);
+  const PointSet points = random_points(Distribution::Uniform, 400000, 128, seed, 0, 1);
   JoinParams params;
-  params.eps = 3.8;
+  params.eps = 3.55;
   params.seed = seed;
   RunResult result;
   const std::vector<Pair> got = run_pairs(engine_named("gpu-kmeans"), points, nullptr, params, &result);
-  EXPECT_TRUE(has_note(result.stats, "pruning screen on 32768 sampled points"));
+  EXPECT_TRUE(has_note(result.stats, "(cost model on 32768 sampled points"));
   EXPECT_TRUE(has_note(result.stats, "so the whole set was joined by the brute force"));
+  EXPECT_GT(result.stats.estimated_tests, candidate_pairs(true, points.size(), 0) / 2);
+  EXPECT_GT(got.size(), 1000u);
   EXPECT_MATCHES_ORACLE(compare_pairs(got, run_pairs(engine_named("gpu-bruteforce"), points, nullptr, params)));
   EXPECT_MATCHES_ORACLE(compare_on_subset(got, points, params.eps, 4000, seed + 1));
   params.structures = true;
