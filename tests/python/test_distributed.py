@@ -75,7 +75,11 @@ def test_self_join(client, tmp_path, rng, d, kind):
     want = expected(X, eps)
     assert len(want) > 0
     assert np.array_equal(got, want), f"{len(got)} pairs, simjoin.join gives {len(want)}"
-    assert manifest["replication_factor"] > 0 and manifest["k"] == 12
+    assert manifest["replication_factor"] > 0
+    if kind == "uniform" and d >= 16:  # copies reach every partition: the rows are joined by blocks
+        assert "cannot prune" in manifest["plan"]["reason"] and manifest["k"] == 1
+    else:
+        assert manifest["k"] == 12 and manifest["plan"]["blocks_a"] is None
 
 
 @pytest.mark.parametrize("d", [3, 16])
@@ -115,12 +119,33 @@ def test_skewed_set_splits_its_large_partition(client, tmp_path, rng):
     assert np.array_equal(got, expected(X, eps))
 
 
-def test_partition_that_cannot_be_split_is_refused(client, tmp_path, rng):
-    """Identical points over the budget: no centroids split them, and no manifest is written."""
+def test_identical_points_over_the_budget_are_joined_by_blocks(client, tmp_path, rng):
+    """Identical points over the budget: no centroids split them, so blocks of rows are joined pair by
+    pair, two blocks within the budget: exactly the pairs, each once."""
     X = np.concatenate([np.full((2000, 3), 0.25), rng.uniform(0, 1, (500, 3))])
-    with pytest.raises(sd.PartitionTooLargeError, match="partition_bytes"):
-        sd.join(X, 0.01, client=client, out=tmp_path / "out", k=2, partition_bytes=96 * 1500, progress=False)
-    assert not (tmp_path / "out" / "manifest.json").exists()
+    got, manifest = run(client, tmp_path, X, 0.01, k=2, partition_bytes=96 * 1500)
+    plan = manifest["plan"]
+    assert "splitting it does not help" in plan["reason"]
+    assert len(plan["blocks_a"]) > 1 and all(rows <= plan["budget_entries"] // 2 for _, rows in plan["blocks_a"])
+    assert manifest["k"] == len(plan["blocks_a"]) * (len(plan["blocks_a"]) + 1) // 2
+    assert np.array_equal(got, expected(X, 0.01))
+
+
+def test_data_partitions_cannot_prune_is_joined_by_blocks(client, tmp_path, rng):
+    """Uniform points in 16-D at an eps of a few dozen neighbours: copies reach most partitions, which
+    would compare more pairs than the whole set holds; the rows are joined by blocks instead, in a
+    self-join and A join B, in one block and in several."""
+    X, Y = rng.uniform(0, 1, (3000, 16)), rng.uniform(0, 1, (1100, 16))
+    eps = eps_for(rng, X, 0.01)
+    got, manifest = run(client, tmp_path, X, eps, k=8)
+    assert "cannot prune" in manifest["plan"]["reason"] and manifest["k"] == 1
+    assert np.array_equal(got, expected(X, eps))
+    got, manifest = run(client, tmp_path, X, eps, Y=Y, k=8, partition_bytes=408 * 1400)
+    assert manifest["k"] == len(manifest["plan"]["blocks_a"]) * len(manifest["plan"]["blocks_b"]) > 1
+    assert np.array_equal(got, expected(X, eps, Y))
+    got, manifest = run(client, tmp_path, X, eps, k=8, partition_bytes=408 * 1400)
+    assert len(manifest["plan"]["blocks_a"]) == 5
+    assert np.array_equal(got, expected(X, eps))
 
 
 def test_files_dask_arrays_and_counting(client, tmp_path, rng):

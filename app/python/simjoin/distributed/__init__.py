@@ -8,9 +8,9 @@ epsilon-overlap replication, one simjoin.join task per partition. See docs/distr
         pairs = sd.read_pairs("pairs/")                        # (m, 2) uint64 dask.array, global row ids
 """
 from .cluster import connect, local_cluster, tls_security
-from .errors import EngineUnavailableError, InputError, MainGuardError, OutputError, PartitionTooLargeError
+from .errors import EngineUnavailableError, InputError, MainGuardError, OutputError
 from .join import join
 from .results import read_pairs
 
 __all__ = ["join", "read_pairs", "local_cluster", "connect", "tls_security", "InputError", "OutputError",
-           "PartitionTooLargeError", "EngineUnavailableError", "MainGuardError"]
+           "EngineUnavailableError", "MainGuardError"]

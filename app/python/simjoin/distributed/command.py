@@ -14,7 +14,7 @@ import distributed
 from .. import checked_eps
 from .._simjoin import EPS_RULE
 from .cluster import connect, local_cluster, tls_security
-from .errors import EngineUnavailableError, InputError, OutputError, PartitionTooLargeError
+from .errors import EngineUnavailableError, InputError, OutputError
 from .join import check_parameters, join
 
 EXIT_USAGE, EXIT_INPUT, EXIT_RESOURCES, EXIT_CANCELLED = 2, 3, 4, 130
@@ -121,7 +121,7 @@ def run(args, fail):
         return refuse(EXIT_CANCELLED, "interrupted; the run's shards were removed")
     except InputError as error:  # OutputError too
         return refuse(EXIT_INPUT, error)
-    except (PartitionTooLargeError, MemoryError, EngineUnavailableError) as error:
+    except (MemoryError, EngineUnavailableError) as error:
         return refuse(EXIT_RESOURCES, error)
     except ValueError as error:
         return refuse(EXIT_USAGE, error)

@@ -11,10 +11,6 @@ class OutputError(InputError):
     """An output directory that cannot be written: a file of that name, no permission. Exit code 3."""
 
 
-class PartitionTooLargeError(MemoryError):
-    """A partition that no worker has the memory for, even after splitting it. Exit code 4."""
-
-
 class EngineUnavailableError(RuntimeError):
     """The engine exists but cannot run on the workers (a GPU engine without a GPU). Exit code 4."""
 

@@ -11,7 +11,7 @@ from distributed.security import Security
 
 import simjoin
 
-from . import main_guard, manifest
+from . import blocks, main_guard, manifest
 from .cluster import connect, local_cluster, worker_resources
 from .errors import EngineUnavailableError, InputError
 from .inputs import chunks_of
@@ -42,11 +42,13 @@ def join(points: Inputs, eps: float, Y: Optional[Inputs] = None, *,
         already there, only the previous run's manifest and the shards it lists are removed.
     output: "pairs", or "count" (no shards). k: partitions (None: from partition_bytes and cores).
     partition_bytes: memory one partition task may use (default: a quarter of the smallest worker's
-        memory limit); a partition over it is split again.
+        memory limit); a partition over it is split again. Where no split makes every partition fit, or
+        where the partitions would compare more pairs than the whole set holds, blocks of rows are joined
+        pairwise instead, two blocks within it (blocks.py).
     Returns the manifest (a dict; "pairs" is the total). Raises ValueError for bad parameters (an
     unknown engine among them, before any work), InputError naming the shard for bad input, OutputError
-    for an `out` that cannot be written, EngineUnavailableError for an engine the workers cannot run,
-    PartitionTooLargeError when a partition cannot fit. Interrupted or failed, it leaves no shard of its
+    for an `out` that cannot be written, EngineUnavailableError for an engine the workers cannot run.
+    Interrupted or failed, it leaves no shard of its
     own behind. Starting its own cluster from a script, it needs the `if __name__ == "__main__":` guard
     (MainGuardError otherwise, at once).
     """
@@ -135,7 +137,8 @@ def _run(client, points, Y, settings, k, partition_bytes, progress, chunk_rows, 
     plan.seconds["plan"] = time.perf_counter() - started  # with reading the inputs' headers
     if progress:
         print(plan.summary(), flush=True)
-    shards, phases = _shuffle_and_join(client, chunks_a, chunks_b, plan, dict(settings, d=d), progress)
+    join_tasks = _join_blocks if plan.by_blocks else _shuffle_and_join
+    shards, phases = join_tasks(client, chunks_a, chunks_b, plan, dict(settings, d=d), progress)
     document = _manifest(plan, shards, output, engine, bool(chunks_b))
     document["times"] = _times(plan, shards, phases, time.perf_counter() - started)
     if out is not None:
@@ -169,6 +172,32 @@ def _shuffle_and_join(client, chunks_a, chunks_b, plan, settings, progress):
         client.cancel(assembled + joined)
 
 
+def _join_blocks(client, chunks_a, chunks_b, plan, settings, progress):
+    """Each block gathered on a worker, then one partition task per pair of blocks (blocks.py): two
+    phases, timed apart, as _shuffle_and_join's."""
+    token = uuid.uuid4().hex
+    gathered_a = blocks.gathered_blocks(chunks_a, plan.blocks_a, "a", token)
+    gathered_b = blocks.gathered_blocks(chunks_b, plan.blocks_b, "b", token)
+    phase_started = time.perf_counter()
+    gathered = client.compute(gathered_a + gathered_b)
+    joined = []
+    try:
+        _wait(gathered, progress)
+        gather_seconds = time.perf_counter() - phase_started
+        phase_started = time.perf_counter()
+        side_a, side_b = gathered[:len(gathered_a)], gathered[len(gathered_a):]
+        pairs = blocks.block_pairs(len(side_a), len(side_b), bool(chunks_b))
+        # A block joined with itself is a self-join (no second side); otherwise the second block is Y.
+        others = [side_b[j] if chunks_b else (None if i == j else side_a[j]) for i, j in pairs]
+        joined = [client.submit(join_partition, t, side_a[i], other, settings, pure=False,
+                                key=f"simjoin-blocks-{t}-{token}") for t, ((i, _), other) in enumerate(zip(pairs, others))]
+        _wait(joined, progress)
+        shards = client.gather(joined)
+        return shards, {"shuffle": gather_seconds, "tasks": time.perf_counter() - phase_started}
+    finally:
+        client.cancel(gathered + joined)
+
+
 def _wait(futures, progress):
     if progress:
         distributed.progress(futures)
@@ -190,5 +219,5 @@ def _times(plan, shards, phases, total):
 
 def _manifest(plan, shards, output, engine, ab_join):
     return {"format": "simjoin.distributed 1", "n": plan.n_a, "n_b": plan.n_b if ab_join else None, "d": plan.d,
-            "eps": plan.eps, "k": plan.k, "engine": engine, "output": output, "pairs": sum(s["pairs"] for s in shards),
+            "eps": plan.eps, "k": plan.tasks, "engine": engine, "output": output, "pairs": sum(s["pairs"] for s in shards),
             "replication_factor": plan.replication, "plan": plan.to_dict(), "shards": shards}

@@ -3,7 +3,8 @@ over the chunks on the workers), k-means centroids fitted on those rows as cpu-k
 partition sizes their bisector band rule gives (a second pass, which also cuts each chunk into its
 pieces per partition and keeps them on its worker for the shuffle), splitting any partition over
 budget until every one fits. The rule itself is the engines' C++ (simjoin._simjoin.partition_plan);
-nothing of it is written here."""
+nothing of it is written here. Where no split makes every partition fit, or where the partitions would
+compare more pairs than the whole set holds, the plan joins blocks of rows instead (blocks.py)."""
 import math
 import time
 from dataclasses import dataclass, field
@@ -12,7 +13,8 @@ import dask
 import numpy as np
 
 from .. import _simjoin
-from .errors import InputError, PartitionTooLargeError
+from . import blocks
+from .errors import InputError
 from .shuffle import split_chunk
 
 SAMPLE_BYTES = 1 << 25    # the client holds at most this much of a sample, and as much of the fitting rows
@@ -37,6 +39,20 @@ class Plan:
     placed: list = None            # futures of each chunk's pieces (shuffle.split_chunk), on the workers
     splits: int = 0
     seconds: dict = field(default_factory=dict)
+    blocks_a: list = None          # (first, rows) of A's blocks where the plan joins blocks, else None
+    blocks_b: list = None
+    reason: str = ""               # why the plan joins blocks
+
+    @property
+    def by_blocks(self):
+        return self.blocks_a is not None
+
+    @property
+    def tasks(self):
+        """Partition tasks: one per partition, or one per pair of blocks."""
+        if self.by_blocks:
+            return len(blocks.block_pairs(len(self.blocks_a), len(self.blocks_b), self.n_b > 0))
+        return self.k
 
     @property
     def k(self):
@@ -60,7 +76,16 @@ class Plan:
         """Bytes of points and copies moved to the partition tasks: coordinates and a row id each."""
         return (self.n_a + self.n_b + self.copies) * (8 * self.d + 8)
 
+    def partition_pairs(self):
+        """The pairs the partitions' points and copies would compare, and the whole set's pairs."""
+        if self.n_b:
+            return sum(int(x) * int(y) for x, y in zip(self.entries_a, self.entries_b)), self.n_a * self.n_b
+        return sum(int(x) * (int(x) - 1) // 2 for x in self.entries_a), self.n_a * (self.n_a - 1) // 2
+
     def summary(self):
+        if self.by_blocks:
+            return (f"plan: {self.tasks} pairs of blocks of at most {self.blocks_a[0][1]} rows, without partitions: "
+                    f"{self.reason}")
         return (f"plan: k = {self.k} partitions ({self.splits} split), replication factor {self.replication:.3f}, "
                 f"largest partition {self.largest} points, estimated shuffle {self.shuffle_bytes / 1e6:.1f} MB")
 
@@ -68,7 +93,8 @@ class Plan:
         return {"k": self.k, "low": self.low, "high": self.high, "centroids": self.centroids.tolist(),
                 "entries_a": self.entries_a.tolist(), "entries_b": self.entries_b.tolist(),
                 "replication_factor": self.replication, "copies": self.copies, "largest_partition": self.largest,
-                "budget_entries": self.budget_entries, "splits": self.splits, "shuffle_bytes": self.shuffle_bytes}
+                "budget_entries": self.budget_entries, "splits": self.splits, "shuffle_bytes": self.shuffle_bytes,
+                "blocks_a": self.blocks_a, "blocks_b": self.blocks_b, "reason": self.reason}
 
 
 def scan_chunk(block, name, first, stride, fitting):
@@ -134,8 +160,8 @@ def _stack(scans, part=2):
 
 
 def make_plan(client, chunks_a, chunks_b, d, eps, budget_bytes, cores, k=None, seed=1):
-    """The plan for joining chunks_a with chunks_b (empty for a self-join); PartitionTooLargeError when
-    some partition stays over budget_bytes."""
+    """The plan for joining chunks_a with chunks_b (empty for a self-join): partitions within budget_bytes,
+    or blocks of rows where they cannot be made to fit or cannot prune."""
     started = time.perf_counter()
     n_a, n_b = sum(c.rows for c in chunks_a), sum(c.rows for c in chunks_b)
     if n_a == 0:
@@ -150,22 +176,30 @@ def make_plan(client, chunks_a, chunks_b, d, eps, budget_bytes, cores, k=None, s
     centroids = _simjoin.fit_centroids(_stack(scans[:len(chunks_a)], 3), k, seed, eps, low, high)
     plan = Plan(float(eps), d, n_a, n_b, low, high, centroids, budget_entries=budget)
     plan.seconds["scan and fit"] = time.perf_counter() - started
+    fits = prunes = False
     for _ in range(SPLIT_ROUNDS):
         plan.chunk_entries = _place(client, chunks_a + chunks_b, plan)
         plan.entries_a = np.sum(plan.chunk_entries[:len(chunks_a)], axis=0)
         plan.entries_b = np.sum(plan.chunk_entries[len(chunks_a):], axis=0) if chunks_b else np.zeros(plan.k, int)
         over = np.flatnonzero(plan.entries_a + plan.entries_b > budget)
-        if len(over) == 0:
+        compared, whole = plan.partition_pairs()
+        # Splitting partitions that cannot prune only multiplies the copies.
+        fits, prunes = len(over) == 0, compared <= whole
+        if fits or not prunes or not _split(plan, over, _stack(scans), seed):
             break
-        _split(plan, over, _stack(scans), seed)
-    else:
-        _refuse(plan)
+    if not prunes:
+        _join_blocks(plan, f"the partitions' points and copies would compare {compared} pairs, "
+                           f"{compared / max(1, whole):.2f} times the whole set's {whole}: k-means partitions cannot "
+                           f"prune this data at this eps")
+    elif not fits:
+        _join_blocks(plan, _too_large(plan))
     plan.seconds["plan"] = time.perf_counter() - started
     return plan
 
 
 def _split(plan, over, sample, seed):
-    """Replaces each partition over budget by centroids fitted on its share of the sample."""
+    """Replaces each partition over budget by centroids fitted on its share of the sample; False where none
+    could be split."""
     home, _, _ = _simjoin.partition_plan(sample, plan.centroids, plan.eps, plan.low, plan.high, "sample")
     entries = plan.entries_a + plan.entries_b
     kept, added = np.ones(plan.k, dtype=bool), []
@@ -178,14 +212,21 @@ def _split(plan, over, sample, seed):
         added.append(_simjoin.fit_centroids(own, parts, seed, plan.eps, plan.low, plan.high))
         plan.splits += 1
     if not added:
-        _refuse(plan)
+        return False
     plan.centroids = np.concatenate([plan.centroids[kept]] + added)
+    return True
 
 
-def _refuse(plan):
+def _too_large(plan):
     entries = plan.entries_a + plan.entries_b
     c = int(np.argmax(entries))
-    raise PartitionTooLargeError(
-        f"partition {c} holds {entries[c]} points and copies, over the {plan.budget_entries} a worker has memory for, "
-        f"and splitting it does not help (identical points, or eps wide against the cluster); "
-        f"give the workers more memory or raise partition_bytes")
+    return (f"partition {c} holds {entries[c]} points and copies, over the {plan.budget_entries} a task has memory "
+            f"for, and splitting it does not help (identical points, or eps wide against the clusters)")
+
+
+def _join_blocks(plan, reason):
+    """Turns the plan to blocks of rows (blocks.py), two of which fit a task's budget."""
+    rows = max(1, plan.budget_entries // 2)
+    plan.blocks_a, plan.blocks_b = blocks.cut(plan.n_a, rows), blocks.cut(plan.n_b, rows)
+    plan.reason = reason
+    plan.placed = None  # the partitions' pieces are not needed

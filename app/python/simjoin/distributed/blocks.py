@@ -1,0 +1,42 @@
+"""The join without partitions, for data k-means partitions cannot serve: where no split brings every
+partition within a task's memory (identical points, an eps wide against the clusters) or where the
+partitions' points and copies would compare more pairs than the whole set holds (data without clusters,
+whose copies reach most partitions). The rows are cut into consecutive blocks of at most half a task's
+budget, each block gathered from the chunks on a worker, and one task joins each pair of blocks: a block
+with itself (a self-join) or with a later block, or every block of A with every block of B. Each pair of
+rows lies in exactly one pair of blocks, so every pair is reported once, and no copy is made."""
+import dask
+import numpy as np
+
+
+def cut(n, rows):
+    """(first, rows) of the consecutive blocks of at most `rows` rows that cover rows [0, n)."""
+    return [(first, min(rows, n - first)) for first in range(0, n, rows)]
+
+
+def block_pairs(n_blocks_a, n_blocks_b, ab_join):
+    """The (block of A, block of the other side) each task joins: i <= j of A's blocks for a self-join."""
+    if ab_join:
+        return [(i, j) for i in range(n_blocks_a) for j in range(n_blocks_b)]
+    return [(i, j) for i in range(n_blocks_a) for j in range(i, n_blocks_a)]
+
+
+def gather(first, rows, chunk_firsts, *loads):
+    """One block as a partition task takes it: row ids, values, and no partitions above (the reporting rule
+    of the partitions has nothing to leave out). `loads` are the arrays of the chunks the block overlaps,
+    which begin at global rows chunk_firsts."""
+    parts = [array[max(0, first - start):max(0, first + rows - start)] for start, array in zip(chunk_firsts, loads)]
+    values = np.concatenate(parts) if parts else np.zeros((0, 1))
+    ids = np.arange(first, first + rows, dtype=np.uint64)
+    return ids, values, (np.zeros(rows + 1, np.int64), np.zeros(0, np.int64))
+
+
+def gathered_blocks(chunks, blocks, side, token):
+    """A delayed gathered block (gather) per (first, rows) block of the rows of `chunks`."""
+    result = []
+    for b, (first, rows) in enumerate(blocks):
+        overlapping = [c for c in chunks if c.first < first + rows and first < c.first + c.rows]
+        result.append(dask.delayed(gather, pure=True)(first, rows, [c.first for c in overlapping],
+                                                      *[c.load for c in overlapping],
+                                                      dask_key_name=f"simjoin-block-{side}{b}-{token}"))
+    return result
