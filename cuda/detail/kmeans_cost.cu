@@ -31,7 +31,7 @@ constexpr double kComparedGrowth = 1.25;
 constexpr std::size_t kFirstK = 8, kLastK = 4096;
 constexpr double kNearFormula = 1.25;
 // The formula's k stands unless another candidate's estimate is this many times smaller: the estimates
-// do not see how many Lloyd rounds the whole set takes (2.5 to 20.6 ms from k 64 to 128 on W5), and
+// do not see how many Lloyd rounds the whole set takes (2.4 to 20.6 ms from k 64 to 128 on W5), and
 // where the formula's k is near the best the model would trade a small gain for that risk.
 constexpr double kFormulaMargin = 1.5;
 // The formula's k is evaluated first; where the steps it changes are estimated below this many seconds,
@@ -74,7 +74,8 @@ Samples sample_sets(const DevicePoints& a, const DevicePoints* b) {
   return samples;
 }
 
-// Candidate k, ascending: the formula's, and powers of two from a quarter of it (at least kFirstK) up to
+// Candidate k, ascending: the formula's, and powers of two from the largest at most a quarter of it (at
+// least kFirstK) up to
 // an eighth of the sample (each centre then stands for 8 sampled points at least), but for those within
 // kNearFormula of the formula's, which would estimate about as much. The best k of the sweeps lay within
 // a quarter to four times the formula's (docs/benchmarks.md, "k from a sample"), and each candidate
@@ -204,7 +205,8 @@ KChoice model_k(const DevicePoints& a, const DevicePoints* b, std::size_t dims, 
   const std::vector<std::size_t> ks = candidate_ks(samples.a.n, formula, last);
   const bool formula_listed = std::find(ks.begin(), ks.end(), formula) != ks.end();
   if (formula_listed && add(formula).seconds < kWorthSearching) {
-    choice.stopped = "the formula's k is estimated at under 25 ms: no other k could gain what evaluating it costs";
+    choice.stopped = "the formula's k is estimated at under " + number(kWorthSearching * 1e3) +
+                     " ms: no other k could gain what evaluating it costs";
     return finished(std::move(choice));
   }
   for (const std::size_t k : ks) {
@@ -221,7 +223,7 @@ KChoice model_k(const DevicePoints& a, const DevicePoints* b, std::size_t dims, 
 void note_model(const KChoice& choice, std::vector<std::string>& notes) {
   notes.push_back("k chosen as " + std::to_string(choice.k) + " (cost model on " + std::to_string(choice.sample) +
                   " sampled points, k-means at each candidate k; the formula's k " + std::to_string(choice.formula) +
-                  " stands unless another is estimated 1.5 times faster)");
+                  " stands unless another is estimated " + number(kFormulaMargin) + " times faster)");
   std::string list = "cost model, estimated for the whole set of " + number(choice.whole) +
                      " pairs (k: distance tests, copies, seconds of the steps k changes):";
   for (const KCandidate& c : choice.candidates)

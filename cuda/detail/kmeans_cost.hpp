@@ -1,14 +1,14 @@
 #pragma once
 // gpu-kmeans' choice of k: a cost model evaluated on a sample of the points, on the GPU.
-// For each candidate k (powers of two from 8 to 4096, at most an eighth of the sample, and the formula's
-// k, formula_k) the sample is clustered (a few Lloyd rounds from drawn rows) and partitioned as the engine
-// partitions the whole set (nearest centroid, then replication into the eps-bands,
-// kmeans_partition.hpp), and what that costs is scaled to the whole set: the partition join's distance
-// tests, the copies, and the work that grows with k (k-means++ seeding, Lloyd rounds, band tests). Each
-// is priced by a rate measured on an H200 (kmeans_cost.cu); the cheapest candidate is the k, unless the
-// formula's is estimated within 1.5 times of it (kFormulaMargin: then the formula's stands). Where even
-// the fewest estimated distance tests are many times the whole set's pairs, no k prunes
-// (gpu_kmeans.cu).
+// For each candidate k (formula_k's first, then powers of two from about a quarter of it up to 4096 and an
+// eighth of the sample, those within 1.25 of the formula's skipped; kmeans_cost.cu says why) the sample is
+// clustered (a few Lloyd rounds from drawn rows) and partitioned as the engine partitions the whole set
+// (nearest centroid, then replication into the eps-bands, kmeans_partition.hpp), and what that costs is
+// scaled to the whole set: the partition join's distance tests, the copies, and the work that grows with k
+// (k-means++ seeding, Lloyd rounds, band tests). Each is priced by a rate measured on an H200
+// (kmeans_cost.cu); the cheapest candidate is the k, unless the formula's is estimated within 1.5 times
+// of it (kFormulaMargin: then the formula's stands). Where even the fewest estimated distance tests are
+// many times the whole set's pairs, no k prunes (gpu_kmeans.cu).
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -22,7 +22,7 @@ namespace simjoin::gpu {
 
 // Below this many points of A, or this many coordinates (n d), the formula stands. There the run takes
 // tens of milliseconds, of which the model's few were a measurable share (200 k x 128 in 2,000 clusters:
-// 7.5 ms of 54, then 2 to 4 ms; bench-compare 6 to 13 % slower), and the formula's k was within 1.11 of the
+// 7.5 ms of 54, then 2 to 4 ms; bench-compare 6 to 13 % slower), and the formula's k was within 1.12 of the
 // sweeps' best k on every such set (docs/benchmarks.md, "k from a sample").
 constexpr std::size_t kKModelMinPoints = 50000;
 constexpr double kKModelMinCoordinates = 5e7;
@@ -42,10 +42,10 @@ struct KChoice {
   std::size_t k = 0;                   // the chosen candidate's
   std::size_t best = 0;                // its index in candidates: the cheapest, or the formula's
   std::size_t sample = 0;              // points of A the model partitioned
-  std::size_t formula = 0;             // formula_k, one of the candidates
+  std::size_t formula = 0;             // formula_k, the first candidate where at most `last`
   double whole = 0;                    // the pairs of the whole set: the brute force's distance tests
   std::vector<KCandidate> candidates;  // those evaluated, k ascending
-  std::string stopped;                 // why larger k were not evaluated; empty where all were
+  std::string stopped;                 // why the search ended before the last candidate; empty where it did not
   double fewest = std::numeric_limits<double>::infinity();  // the fewest distance tests of any candidate
   const KCandidate& chosen() const { return candidates[best]; }
 };

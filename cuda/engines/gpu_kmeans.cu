@@ -77,13 +77,13 @@ double pruning_share(std::size_t dims) { return dims >= kTensorMinDims ? 0.5 : 1
 
 // The k to cluster at: the one asked for; formula_k's below kKModelMinPoints points or
 // kKModelMinCoordinates coordinates, or where the partitions are not replicated; else the cost model's on
-// a sample (kmeans_cost.hpp). 0 where even its fewest estimated distance tests reach kScreenShare times
+// a sample (kmeans_cost.hpp). 0 where even its fewest estimated distance tests reach kCannotPruneShare times
 // the whole set's pairs, as partitions_prune below would find after clustering: the whole set is then
 // joined by the brute force without seeding, k-means or replication, unless the views ask for the
 // partitions. On the manifold stand-ins at 16 and 64 neighbours a point the model estimated 14 and 18
 // times the whole set's pairs at its smallest k (32); on 1 M x 128 in 10,000 tight clusters at eps 0.09,
-// 0.3 % of them at k 1024 (docs/benchmarks.md, "k from a sample").
-constexpr double kScreenShare = 4;
+// 1.3 % of them at k 1024 (docs/benchmarks.md, "k from a sample").
+constexpr double kCannotPruneShare = 4;
 constexpr std::size_t kModelLastK = 4096;
 
 std::size_t choose_join_k(GpuRun& run, const DeviceInputs& device, bool replicate) {
@@ -96,7 +96,7 @@ std::size_t choose_join_k(GpuRun& run, const DeviceInputs& device, bool replicat
   const KChoice choice = model_k(device.a, run.self() ? nullptr : &device.b, a.dims(), run.inputs.search_radius,
                                  formula_k(a.size(), a.dims()), kModelLastK, run.params.seed, run.control);
   note_model(choice, stats.notes);
-  if (choice.fewest < kScreenShare * choice.whole || run.params.structures) return choice.k;
+  if (choice.fewest < kCannotPruneShare * choice.whole || run.params.structures) return choice.k;
   stats.estimated_tests = std::uint64_t(std::min(choice.fewest, 1e19));
   stats.notes.push_back("the cost model's partitions would compare at least " +
                         std::to_string(int(std::min(100 * choice.fewest / choice.whole, 1e9))) +

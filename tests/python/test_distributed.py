@@ -10,6 +10,7 @@ import sys
 import threading
 import time
 
+import dask
 import dask.array as da
 import numpy as np
 import psutil
@@ -19,6 +20,8 @@ from distributed.diagnostics.plugin import WorkerPlugin
 
 import simjoin
 import simjoin.distributed as sd
+from simjoin.distributed import blocks
+from simjoin.distributed.inputs import Chunk
 from reference import sorted_pairs
 
 WORKERS = 3
@@ -75,11 +78,11 @@ def test_self_join(client, tmp_path, rng, d, kind):
     want = expected(X, eps)
     assert len(want) > 0
     assert np.array_equal(got, want), f"{len(got)} pairs, simjoin.join gives {len(want)}"
-    assert manifest["replication_factor"] > 0
-    if kind == "uniform" and d >= 16:  # copies reach every partition: the rows are joined by blocks
-        assert "cannot prune" in manifest["plan"]["reason"] and manifest["k"] == 1
+    if kind == "uniform" and d >= 16:  # copies would reach every partition: the rows are joined by blocks
+        assert "cannot prune" in manifest["plan"]["reason"] and manifest["k"] is None and manifest["tasks"] == 1
+        assert manifest["replication_factor"] == 0
     else:
-        assert manifest["k"] == 12 and manifest["plan"]["blocks_a"] is None
+        assert manifest["k"] == manifest["tasks"] == 12 and manifest["replication_factor"] > 0
 
 
 @pytest.mark.parametrize("d", [3, 16])
@@ -127,7 +130,7 @@ def test_identical_points_over_the_budget_are_joined_by_blocks(client, tmp_path,
     plan = manifest["plan"]
     assert "splitting it does not help" in plan["reason"]
     assert len(plan["blocks_a"]) > 1 and all(rows <= plan["budget_entries"] // 2 for _, rows in plan["blocks_a"])
-    assert manifest["k"] == len(plan["blocks_a"]) * (len(plan["blocks_a"]) + 1) // 2
+    assert manifest["tasks"] == len(plan["blocks_a"]) * (len(plan["blocks_a"]) + 1) // 2
     assert np.array_equal(got, expected(X, 0.01))
 
 
@@ -138,14 +141,38 @@ def test_data_partitions_cannot_prune_is_joined_by_blocks(client, tmp_path, rng)
     X, Y = rng.uniform(0, 1, (3000, 16)), rng.uniform(0, 1, (1100, 16))
     eps = eps_for(rng, X, 0.01)
     got, manifest = run(client, tmp_path, X, eps, k=8)
-    assert "cannot prune" in manifest["plan"]["reason"] and manifest["k"] == 1
+    assert "cannot prune" in manifest["plan"]["reason"] and manifest["tasks"] == 1
     assert np.array_equal(got, expected(X, eps))
     got, manifest = run(client, tmp_path, X, eps, Y=Y, k=8, partition_bytes=408 * 1400)
-    assert manifest["k"] == len(manifest["plan"]["blocks_a"]) * len(manifest["plan"]["blocks_b"]) > 1
+    assert manifest["tasks"] == len(manifest["plan"]["blocks_a"]) * len(manifest["plan"]["blocks_b"]) > 1
     assert np.array_equal(got, expected(X, eps, Y))
     got, manifest = run(client, tmp_path, X, eps, k=8, partition_bytes=408 * 1400)
     assert len(manifest["plan"]["blocks_a"]) == 5
     assert np.array_equal(got, expected(X, eps))
+
+
+def test_blocks_cut_at_any_chunk_edge():
+    """Blocks that start and end inside chunks of float32 and float64 rows: each gathers its rows, in
+    order, with their global ids; the pairs of blocks cover every pair of rows once."""
+    rng = np.random.default_rng(5)
+    X = rng.uniform(0, 1, (23, 2))
+    edges = [0, 4, 5, 13, 23]
+    chunks = [Chunk(f"rows {a}", a, b - a, dask.delayed(X[a:b].astype(np.float32 if i % 2 else np.float64)))
+              for i, (a, b) in enumerate(zip(edges, edges[1:]))]
+    cut = blocks.cut(23, 6)
+    assert cut == [(0, 6), (6, 6), (12, 6), (18, 5)]
+    for block, (first, rows) in zip(dask.compute(*blocks.gathered_blocks(chunks, cut, "a", "t")), cut):
+        ids, values, _ = block
+        assert np.array_equal(ids, np.arange(first, first + rows, dtype=np.uint64))
+        assert np.allclose(values, X[first:first + rows], atol=1e-7)
+    covered = [(i, j) for a, b in blocks.block_pairs(4, 4, False) for i in range(*_span(cut[a]))
+               for j in range(*_span(cut[b])) if i < j]
+    assert sorted(covered) == [(i, j) for i in range(23) for j in range(i + 1, 23)]
+    assert len(blocks.block_pairs(3, 2, True)) == 6
+
+
+def _span(block):
+    return block[0], block[0] + block[1]
 
 
 def test_files_dask_arrays_and_counting(client, tmp_path, rng):

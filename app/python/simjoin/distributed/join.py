@@ -133,13 +133,13 @@ def _run(client, points, Y, settings, k, partition_bytes, progress, chunk_rows, 
     chunks_a, chunks_b, d = _inputs(client, points, Y, chunk_rows)
     memory_limit, cores = worker_resources(client)
     budget = partition_bytes or (memory_limit // MEMORY_SHARE if memory_limit else UNLIMITED_BUDGET)
-    plan = make_plan(client, chunks_a, chunks_b, d, settings["eps"], budget, cores, k, seed)
+    plan = make_plan(client, chunks_a, chunks_b, d, settings["eps"], budget, cores, k, seed, ab_join=Y is not None)
     plan.seconds["plan"] = time.perf_counter() - started  # with reading the inputs' headers
     if progress:
         print(plan.summary(), flush=True)
     join_tasks = _join_blocks if plan.by_blocks else _shuffle_and_join
     shards, phases = join_tasks(client, chunks_a, chunks_b, plan, dict(settings, d=d), progress)
-    document = _manifest(plan, shards, output, engine, bool(chunks_b))
+    document = _manifest(plan, shards, output, engine)
     document["times"] = _times(plan, shards, phases, time.perf_counter() - started)
     if out is not None:
         manifest.finish(out, settings["run"])
@@ -150,52 +150,52 @@ def _run(client, points, Y, settings, k, partition_bytes, progress, chunk_rows, 
 
 def _shuffle_and_join(client, chunks_a, chunks_b, plan, settings, progress):
     """The shuffle (every partition assembled on a worker), then the partition tasks on the workers that
-    hold them: two phases, timed apart. Returns the shards and the phases' seconds."""
+    hold them."""
     token = uuid.uuid4().hex
-    parts_a, parts_b = shuffled_partitions(plan, len(chunks_a), bool(chunks_b), token)
-    phase_started = time.perf_counter()
-    assembled = client.compute(parts_a + [p for p in parts_b if p is not None])
-    joined = []
-    try:
-        _wait(assembled, progress)
-        plan.placed = None  # the pieces are in the assembled partitions now
-        shuffle_seconds = time.perf_counter() - phase_started
-        phase_started = time.perf_counter()
+    parts_a, parts_b = shuffled_partitions(plan, len(chunks_a), plan.ab_join, token)
+
+    def tasks(assembled):
         assembled_b = assembled[plan.k:] or [None] * plan.k
-        joined = [client.submit(join_partition, c, assembled[c], assembled_b[c], settings, pure=False,
-                                key=f"simjoin-partition-{c}-{token}") for c in range(plan.k)]
-        _wait(joined, progress)
-        shards = client.gather(joined)
-        return shards, {"shuffle": shuffle_seconds, "tasks": time.perf_counter() - phase_started}
-    finally:
-        plan.placed = None
-        client.cancel(assembled + joined)
+        return [(f"simjoin-partition-{c}-{token}", c, assembled[c], assembled_b[c]) for c in range(plan.k)]
+
+    return _two_phases(client, plan, parts_a + [p for p in parts_b if p is not None], tasks, settings, progress)
 
 
 def _join_blocks(client, chunks_a, chunks_b, plan, settings, progress):
-    """Each block gathered on a worker, then one partition task per pair of blocks (blocks.py): two
-    phases, timed apart, as _shuffle_and_join's."""
+    """Each block gathered on a worker, then one partition task per pair of blocks (blocks.py)."""
     token = uuid.uuid4().hex
     gathered_a = blocks.gathered_blocks(chunks_a, plan.blocks_a, "a", token)
     gathered_b = blocks.gathered_blocks(chunks_b, plan.blocks_b, "b", token)
+
+    def tasks(gathered):
+        side_a, side_b = gathered[:len(gathered_a)], gathered[len(gathered_a):]
+        pairs = blocks.block_pairs(len(side_a), len(side_b), plan.ab_join)
+        # A block joined with itself is a self-join (no second side); otherwise the second block is Y.
+        return [(f"simjoin-blocks-{t}-{token}", t, side_a[i],
+                 side_b[j] if plan.ab_join else (None if i == j else side_a[j])) for t, (i, j) in enumerate(pairs)]
+
+    return _two_phases(client, plan, gathered_a + gathered_b, tasks, settings, progress)
+
+
+def _two_phases(client, plan, inputs, tasks_of, settings, progress):
+    """The tasks' inputs computed on the workers (the shuffle, or the blocks gathered), then the partition
+    tasks tasks_of(computed inputs) lists as (key, task number, part of A, part of B or None): two phases,
+    timed apart. Returns the shards and the phases' seconds."""
     phase_started = time.perf_counter()
-    gathered = client.compute(gathered_a + gathered_b)
+    computed = client.compute(inputs)
     joined = []
     try:
-        _wait(gathered, progress)
-        gather_seconds = time.perf_counter() - phase_started
+        _wait(computed, progress)
+        plan.placed = None  # the pieces are in the assembled partitions now
+        first_seconds = time.perf_counter() - phase_started
         phase_started = time.perf_counter()
-        side_a, side_b = gathered[:len(gathered_a)], gathered[len(gathered_a):]
-        pairs = blocks.block_pairs(len(side_a), len(side_b), bool(chunks_b))
-        # A block joined with itself is a self-join (no second side); otherwise the second block is Y.
-        others = [side_b[j] if chunks_b else (None if i == j else side_a[j]) for i, j in pairs]
-        joined = [client.submit(join_partition, t, side_a[i], other, settings, pure=False,
-                                key=f"simjoin-blocks-{t}-{token}") for t, ((i, _), other) in enumerate(zip(pairs, others))]
+        joined = [client.submit(join_partition, t, part_a, part_b, settings, pure=False, key=key)
+                  for key, t, part_a, part_b in tasks_of(computed)]
         _wait(joined, progress)
-        shards = client.gather(joined)
-        return shards, {"shuffle": gather_seconds, "tasks": time.perf_counter() - phase_started}
+        return client.gather(joined), {"shuffle": first_seconds, "tasks": time.perf_counter() - phase_started}
     finally:
-        client.cancel(gathered + joined)
+        plan.placed = None
+        client.cancel(computed + joined)
 
 
 def _wait(futures, progress):
@@ -217,7 +217,9 @@ def _times(plan, shards, phases, total):
             "total_seconds": total, "task_seconds": task}
 
 
-def _manifest(plan, shards, output, engine, ab_join):
-    return {"format": "simjoin.distributed 1", "n": plan.n_a, "n_b": plan.n_b if ab_join else None, "d": plan.d,
-            "eps": plan.eps, "k": plan.tasks, "engine": engine, "output": output, "pairs": sum(s["pairs"] for s in shards),
-            "replication_factor": plan.replication, "plan": plan.to_dict(), "shards": shards}
+def _manifest(plan, shards, output, engine):
+    """k: the partitions joined (None where the plan joined blocks); tasks: the partition tasks."""
+    return {"format": "simjoin.distributed 1", "n": plan.n_a, "n_b": plan.n_b if plan.ab_join else None, "d": plan.d,
+            "eps": plan.eps, "k": None if plan.by_blocks else plan.k, "tasks": plan.tasks, "engine": engine,
+            "output": output, "pairs": sum(s["pairs"] for s in shards), "replication_factor": plan.replication,
+            "plan": plan.to_dict(), "shards": shards}

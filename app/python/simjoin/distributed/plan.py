@@ -39,8 +39,10 @@ class Plan:
     placed: list = None            # futures of each chunk's pieces (shuffle.split_chunk), on the workers
     splits: int = 0
     seconds: dict = field(default_factory=dict)
+    ab_join: bool = False
     blocks_a: list = None          # (first, rows) of A's blocks where the plan joins blocks, else None
     blocks_b: list = None
+    block_rows: int = 0
     reason: str = ""               # why the plan joins blocks
 
     @property
@@ -51,7 +53,7 @@ class Plan:
     def tasks(self):
         """Partition tasks: one per partition, or one per pair of blocks."""
         if self.by_blocks:
-            return len(blocks.block_pairs(len(self.blocks_a), len(self.blocks_b), self.n_b > 0))
+            return len(blocks.block_pairs(len(self.blocks_a), len(self.blocks_b), self.ab_join))
         return self.k
 
     @property
@@ -60,6 +62,9 @@ class Plan:
 
     @property
     def copies(self):
+        """Copies the partitions made: none where the plan joins blocks."""
+        if self.by_blocks:
+            return 0
         return int(self.entries_a.sum() + self.entries_b.sum()) - self.n_a - self.n_b
 
     @property
@@ -69,6 +74,9 @@ class Plan:
 
     @property
     def largest(self):
+        """Points a task joins at most: the largest partition's, or two blocks'."""
+        if self.by_blocks:
+            return 2 * self.block_rows
         return int((self.entries_a + self.entries_b).max())
 
     @property
@@ -78,23 +86,25 @@ class Plan:
 
     def partition_pairs(self):
         """The pairs the partitions' points and copies would compare, and the whole set's pairs."""
-        if self.n_b:
+        if self.ab_join:
             return sum(int(x) * int(y) for x, y in zip(self.entries_a, self.entries_b)), self.n_a * self.n_b
         return sum(int(x) * (int(x) - 1) // 2 for x in self.entries_a), self.n_a * (self.n_a - 1) // 2
 
     def summary(self):
         if self.by_blocks:
-            return (f"plan: {self.tasks} pairs of blocks of at most {self.blocks_a[0][1]} rows, without partitions: "
+            return (f"plan: {self.tasks} pairs of blocks of at most {self.block_rows} rows, without partitions: "
                     f"{self.reason}")
         return (f"plan: k = {self.k} partitions ({self.splits} split), replication factor {self.replication:.3f}, "
                 f"largest partition {self.largest} points, estimated shuffle {self.shuffle_bytes / 1e6:.1f} MB")
 
     def to_dict(self):
+        listed = (lambda entries: None if entries is None else entries.tolist())
         return {"k": self.k, "low": self.low, "high": self.high, "centroids": self.centroids.tolist(),
-                "entries_a": self.entries_a.tolist(), "entries_b": self.entries_b.tolist(),
+                "entries_a": listed(self.entries_a), "entries_b": listed(self.entries_b),
                 "replication_factor": self.replication, "copies": self.copies, "largest_partition": self.largest,
                 "budget_entries": self.budget_entries, "splits": self.splits, "shuffle_bytes": self.shuffle_bytes,
-                "blocks_a": self.blocks_a, "blocks_b": self.blocks_b, "reason": self.reason}
+                "blocks_a": self.blocks_a, "blocks_b": self.blocks_b, "block_rows": self.block_rows,
+                "reason": self.reason}
 
 
 def scan_chunk(block, name, first, stride, fitting):
@@ -159,9 +169,9 @@ def _stack(scans, part=2):
     return np.concatenate([s[part] for s in scans if s is not None] or [np.zeros((0, 1))])
 
 
-def make_plan(client, chunks_a, chunks_b, d, eps, budget_bytes, cores, k=None, seed=1):
-    """The plan for joining chunks_a with chunks_b (empty for a self-join): partitions within budget_bytes,
-    or blocks of rows where they cannot be made to fit or cannot prune."""
+def make_plan(client, chunks_a, chunks_b, d, eps, budget_bytes, cores, k=None, seed=1, ab_join=False):
+    """The plan for joining chunks_a with chunks_b (ab_join) or chunks_a with itself: partitions within
+    budget_bytes, or blocks of rows where they cannot be made to fit or cannot prune."""
     started = time.perf_counter()
     n_a, n_b = sum(c.rows for c in chunks_a), sum(c.rows for c in chunks_b)
     if n_a == 0:
@@ -174,25 +184,29 @@ def make_plan(client, chunks_a, chunks_b, d, eps, budget_bytes, cores, k=None, s
     low = np.min([s[0] for s in present], axis=0).astype(np.float64).tolist()
     high = np.max([s[1] for s in present], axis=0).astype(np.float64).tolist()
     centroids = _simjoin.fit_centroids(_stack(scans[:len(chunks_a)], 3), k, seed, eps, low, high)
-    plan = Plan(float(eps), d, n_a, n_b, low, high, centroids, budget_entries=budget)
+    plan = Plan(float(eps), d, n_a, n_b, low, high, centroids, budget_entries=budget, ab_join=ab_join)
     plan.seconds["scan and fit"] = time.perf_counter() - started
+    compared, whole = _estimated_pairs(plan, _stack(scans[:len(chunks_a)]), _stack(scans[len(chunks_a):]))
+    if compared > whole:  # before the chunks are placed: their pieces and copies would fill the workers
+        _plan_blocks(plan, _cannot_prune(compared, whole, "estimated from the sample"))
+        plan.seconds["plan"] = time.perf_counter() - started
+        return plan
     fits = prunes = False
-    for _ in range(SPLIT_ROUNDS):
+    for last in [False] * (SPLIT_ROUNDS - 1) + [True]:
         plan.chunk_entries = _place(client, chunks_a + chunks_b, plan)
         plan.entries_a = np.sum(plan.chunk_entries[:len(chunks_a)], axis=0)
         plan.entries_b = np.sum(plan.chunk_entries[len(chunks_a):], axis=0) if chunks_b else np.zeros(plan.k, int)
         over = np.flatnonzero(plan.entries_a + plan.entries_b > budget)
         compared, whole = plan.partition_pairs()
-        # Splitting partitions that cannot prune only multiplies the copies.
+        # Splitting partitions that cannot prune only multiplies the copies; after the last round's
+        # placement no split is made, whose partitions would not be counted.
         fits, prunes = len(over) == 0, compared <= whole
-        if fits or not prunes or not _split(plan, over, _stack(scans), seed):
+        if fits or not prunes or last or not _split(plan, over, _stack(scans), seed):
             break
     if not prunes:
-        _join_blocks(plan, f"the partitions' points and copies would compare {compared} pairs, "
-                           f"{compared / max(1, whole):.2f} times the whole set's {whole}: k-means partitions cannot "
-                           f"prune this data at this eps")
+        _plan_blocks(plan, _cannot_prune(compared, whole, "counted"))
     elif not fits:
-        _join_blocks(plan, _too_large(plan))
+        _plan_blocks(plan, _too_large(plan))
     plan.seconds["plan"] = time.perf_counter() - started
     return plan
 
@@ -224,9 +238,38 @@ def _too_large(plan):
             f"for, and splitting it does not help (identical points, or eps wide against the clusters)")
 
 
-def _join_blocks(plan, reason):
+def _cannot_prune(compared, whole, how):
+    return (f"the partitions' points and copies would compare {compared:.4g} pairs ({how}), "
+            f"{compared / max(1, whole):.2f} times the whole set's {whole}: k-means partitions cannot prune this "
+            f"data at this eps")
+
+
+def _sample_entries(plan, sample):
+    """Points plus copies per partition of the sampled rows, by the engines' rule."""
+    home, _, copy_partition = _simjoin.partition_plan(sample, plan.centroids, plan.eps, plan.low, plan.high, "sample")
+    return np.bincount(np.concatenate([home, copy_partition]).astype(np.int64), minlength=plan.k).astype(np.float64)
+
+
+def _estimated_pairs(plan, sample_a, sample_b):
+    """The pairs the partitions would compare, estimated from the sampled rows' placement, and the whole
+    set's pairs: s (s - 1) / 2 sampled pairs of a partition stand for n (n - 1) / (m (m - 1)) times as many."""
+    m_a = len(sample_a)
+    counts_a = _sample_entries(plan, sample_a)
+    if plan.ab_join:
+        m_b = len(sample_b)
+        if m_a == 0 or m_b == 0:
+            return 0.0, plan.n_a * plan.n_b
+        scale = (plan.n_a / m_a) * (plan.n_b / m_b)
+        return float(np.dot(counts_a, _sample_entries(plan, sample_b))) * scale, plan.n_a * plan.n_b
+    whole = plan.n_a * (plan.n_a - 1) // 2
+    if m_a < 2:
+        return 0.0, whole
+    return float((counts_a * (counts_a - 1) / 2).sum()) * whole / (m_a * (m_a - 1) / 2), whole
+
+
+def _plan_blocks(plan, reason):
     """Turns the plan to blocks of rows (blocks.py), two of which fit a task's budget."""
-    rows = max(1, plan.budget_entries // 2)
-    plan.blocks_a, plan.blocks_b = blocks.cut(plan.n_a, rows), blocks.cut(plan.n_b, rows)
+    plan.block_rows = max(1, plan.budget_entries // 2)
+    plan.blocks_a, plan.blocks_b = blocks.cut(plan.n_a, plan.block_rows), blocks.cut(plan.n_b, plan.block_rows)
     plan.reason = reason
     plan.placed = None  # the partitions' pieces are not needed
