@@ -74,24 +74,6 @@ Samples sample_sets(const DevicePoints& a, const DevicePoints* b) {
   return samples;
 }
 
-// Candidate k, ascending: the formula's, and powers of two from the largest at most a quarter of it (at
-// least kFirstK) up to
-// an eighth of the sample (each centre then stands for 8 sampled points at least), but for those within
-// kNearFormula of the formula's, which would estimate about as much. The best k of the sweeps lay within
-// a quarter to four times the formula's (docs/benchmarks.md, "k from a sample"), and each candidate
-// costs a few milliseconds.
-std::vector<std::size_t> candidate_ks(std::size_t m, std::size_t formula, std::size_t last) {
-  std::vector<std::size_t> ks;
-  if (formula <= last) ks.push_back(std::min(formula, m));
-  std::size_t first = kFirstK;
-  while (first * 2 <= formula / 4) first *= 2;
-  for (std::size_t k = first; k <= std::min({kLastK, m / 8, last}); k *= 2)
-    if (double(k) > kNearFormula * double(formula) || double(k) * kNearFormula < double(formula)) ks.push_back(k);
-  std::sort(ks.begin(), ks.end());
-  ks.erase(std::unique(ks.begin(), ks.end()), ks.end());
-  return ks;
-}
-
 // A candidate's first centres: k rows of the sample drawn at random (k-means++ seeding costs 4e-5 s a
 // centre: the sum over the candidates would exceed the run it prices). Drawn, not evenly spaced: points
 // stored in a periodic order (clusters interleaved) would put evenly spaced rows in a few clusters.
@@ -150,28 +132,6 @@ std::string number(double value) {
   return text;
 }
 
-// Where the formula's k was evaluated and the cheapest candidate is not kFormulaMargin times cheaper.
-void keep_formula(KChoice& choice) {
-  for (std::size_t i = 0; i < choice.candidates.size(); ++i)
-    if (choice.candidates[i].k == choice.formula &&
-        choice.candidates[i].seconds <= kFormulaMargin * choice.chosen().seconds)
-      choice.best = i;
-}
-
-// The candidates in ascending k, the cheapest (or the formula's) chosen.
-KChoice finished(KChoice choice) {
-  std::sort(choice.candidates.begin(), choice.candidates.end(),
-            [](const KCandidate& x, const KCandidate& y) { return x.k < y.k; });
-  for (std::size_t i = 0; i < choice.candidates.size(); ++i) {
-    if (choice.candidates[i].seconds < choice.chosen().seconds) choice.best = i;
-    choice.fewest = std::min(choice.fewest, choice.candidates[i].compared);
-  }
-  if (choice.candidates.empty()) return choice;
-  keep_formula(choice);
-  choice.k = choice.chosen().k;
-  return choice;
-}
-
 // Why the ascending search ends before candidate k: larger k only add centres, or (once evaluated, `next`)
 // k compares more pairs than a smaller one. Empty where it goes on.
 std::string stop_reason(const KChoice& choice, std::size_t k, const Prices& prices, const KCandidate* next) {
@@ -187,6 +147,48 @@ std::string stop_reason(const KChoice& choice, std::size_t k, const Prices& pric
   return {};
 }
 }  // namespace
+
+// The formula's k, and powers of two from the largest at most a quarter of it (at least kFirstK) up to an
+// eighth of the sample (each centre then stands for 8 sampled points at least), but for those within
+// kNearFormula of the formula's, which would estimate about as much. The best k of the sweeps lay within
+// a quarter to four times the formula's (docs/benchmarks.md, "k from a sample"), and each candidate
+// costs a few milliseconds.
+std::vector<std::size_t> candidate_ks(std::size_t m, std::size_t formula, std::size_t last) {
+  std::vector<std::size_t> ks;
+  const bool listed = formula <= last;
+  if (listed) ks.push_back(std::min(formula, m));
+  std::size_t first = kFirstK;
+  while (first * 2 <= formula / 4) first *= 2;
+  for (std::size_t k = first; k <= std::min({kLastK, m / 8, last}); k *= 2)
+    if (!listed || double(k) > kNearFormula * double(formula) || double(k) * kNearFormula < double(formula))
+      ks.push_back(k);
+  std::sort(ks.begin(), ks.end());
+  ks.erase(std::unique(ks.begin(), ks.end()), ks.end());
+  return ks;
+}
+
+namespace {
+// Where the formula's k was evaluated and the cheapest candidate is not kFormulaMargin times cheaper.
+void keep_formula(KChoice& choice) {
+  for (std::size_t i = 0; i < choice.candidates.size(); ++i)
+    if (choice.candidates[i].k == choice.formula &&
+        choice.candidates[i].seconds <= kFormulaMargin * choice.chosen().seconds)
+      choice.best = i;
+}
+}  // namespace
+
+KChoice settled(KChoice choice) {
+  std::sort(choice.candidates.begin(), choice.candidates.end(),
+            [](const KCandidate& x, const KCandidate& y) { return x.k < y.k; });
+  for (std::size_t i = 0; i < choice.candidates.size(); ++i) {
+    if (choice.candidates[i].seconds < choice.chosen().seconds) choice.best = i;
+    choice.fewest = std::min(choice.fewest, choice.candidates[i].compared);
+  }
+  if (choice.candidates.empty()) return choice;
+  keep_formula(choice);
+  choice.k = choice.chosen().k;
+  return choice;
+}
 
 KChoice model_k(const DevicePoints& a, const DevicePoints* b, std::size_t dims, double eps, std::size_t formula,
                 std::size_t last, std::uint64_t seed, RunControl& control) {
@@ -207,7 +209,7 @@ KChoice model_k(const DevicePoints& a, const DevicePoints* b, std::size_t dims, 
   if (formula_listed && add(formula).seconds < kWorthSearching) {
     choice.stopped = "the formula's k is estimated at under " + number(kWorthSearching * 1e3) +
                      " ms: no other k could gain what evaluating it costs";
-    return finished(std::move(choice));
+    return settled(std::move(choice));
   }
   for (const std::size_t k : ks) {
     if (k == formula) continue;
@@ -217,7 +219,7 @@ KChoice model_k(const DevicePoints& a, const DevicePoints* b, std::size_t dims, 
     choice.stopped = stop_reason(choice, k, prices, &add(k));
     if (!choice.stopped.empty()) break;
   }
-  return finished(std::move(choice));
+  return settled(std::move(choice));
 }
 
 void note_model(const KChoice& choice, std::vector<std::string>& notes) {

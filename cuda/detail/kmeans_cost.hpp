@@ -56,6 +56,14 @@ struct KChoice {
 KChoice model_k(const DevicePoints& a, const DevicePoints* b, std::size_t dims, double eps, std::size_t formula,
                 std::size_t last, std::uint64_t seed, RunControl& control);
 
+// The candidate k the model evaluates, ascending (kmeans_cost.cu says why these): `m` the sampled points,
+// `formula` formula_k's k, `last` the largest k evaluated.
+std::vector<std::size_t> candidate_ks(std::size_t m, std::size_t formula, std::size_t last);
+
+// The choice over the evaluated candidates: sorted by k, the cheapest chosen, or the formula's where it
+// is estimated within kFormulaMargin (1.5) times of the cheapest; `fewest` their fewest distance tests.
+KChoice settled(KChoice choice);
+
 // Two notes: the k chosen, and each candidate's estimated distance tests, copies and seconds.
 void note_model(const KChoice& choice, std::vector<std::string>& notes);
 

@@ -87,6 +87,33 @@ TEST(KMeansCost, UniformPointsCannotPrune) {
   EXPECT_FALSE(choice.stopped.empty()) << "every candidate evaluated although none prunes";
 }
 
+// The candidates (host logic, no GPU): the formula's k first among powers of two from the largest at most a
+// quarter of it, those within 1.25 of it skipped, up to an eighth of the sample and `last`.
+TEST(KMeansCost, CandidatesAroundTheFormulasK) {
+  using Ks = std::vector<std::size_t>;
+  EXPECT_EQ(candidate_ks(32768, 250, 4096), (Ks{32, 64, 128, 250, 512, 1024, 2048, 4096}));
+  EXPECT_EQ(candidate_ks(32768, 11, 4096).front(), 8u);
+  EXPECT_EQ(candidate_ks(32768, 11, 16), (Ks{8, 11, 16}));
+  EXPECT_EQ(candidate_ks(32768, 3, 32), (Ks{3, 8, 16, 32}));
+  EXPECT_EQ(candidate_ks(1024, 250, 4096), (Ks{32, 64, 128, 250}));
+  EXPECT_EQ(candidate_ks(32768, 5000, 4096).back(), 4096u);
+}
+
+// The choice (host logic): the cheapest candidate, unless the formula's is within 1.5 times of it; the
+// fewest distance tests over all of them, sorted by k whatever order they were evaluated in.
+TEST(KMeansCost, TheFormulasKStandsUnlessClearlyBeaten) {
+  KChoice choice;
+  choice.formula = 250;
+  choice.candidates = {{250, 7e10, 0, 0.20}, {32, 6e11, 0, 8.0}, {512, 2e10, 0, 0.10}, {1024, 6e9, 0, 0.11}};
+  KChoice settled_choice = settled(choice);
+  EXPECT_EQ(settled_choice.k, 512u);
+  EXPECT_EQ(settled_choice.candidates.front().k, 32u);
+  EXPECT_EQ(settled_choice.fewest, 6e9);
+  choice.candidates[0].seconds = 0.15;  // within 1.5 times of k 512's 0.10
+  EXPECT_EQ(settled(choice).k, 250u);
+  EXPECT_EQ(settled(KChoice{}).k, 0u);
+}
+
 // 600 tight clusters of unit vectors in 128-D at eps 0.09 (W6's shape at 60,000 points): at the formula's k
 // (61, about ten clusters a centroid) the model's estimated distance tests are within a factor of 3 of
 // what the whole set's partitions compare. Rows alone as centres, without the Lloyd rounds, estimated
