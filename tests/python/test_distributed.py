@@ -124,31 +124,33 @@ def test_skewed_set_splits_its_large_partition(client, tmp_path, rng):
 
 def test_identical_points_over_the_budget_are_joined_by_blocks(client, tmp_path, rng):
     """Identical points over the budget: no centroids split them, so blocks of rows are joined pair by
-    pair, two blocks within the budget: exactly the pairs, each once."""
-    X = np.concatenate([np.full((2000, 3), 0.25), rng.uniform(0, 1, (500, 3))])
+    pair (blocks of MIN_BLOCK_ROWS, the least, past this small budget): exactly the pairs, each once."""
+    X = np.concatenate([np.full((2000, 3), 0.25), rng.uniform(0, 1, (6000, 3))])
     got, manifest = run(client, tmp_path, X, 0.01, k=2, partition_bytes=96 * 1500)
     plan = manifest["plan"]
     assert "splitting it does not help" in plan["reason"]
-    assert len(plan["blocks_a"]) > 1 and all(rows <= plan["budget_entries"] // 2 for _, rows in plan["blocks_a"])
-    assert manifest["tasks"] == len(plan["blocks_a"]) * (len(plan["blocks_a"]) + 1) // 2
+    assert plan["block_rows"] == 4096 and [rows for _, rows in plan["blocks_a"]] == [4096, 3904]
+    assert manifest["tasks"] == 3 and manifest["k"] is None and manifest["replication_factor"] == 0
     assert np.array_equal(got, expected(X, 0.01))
 
 
 def test_data_partitions_cannot_prune_is_joined_by_blocks(client, tmp_path, rng):
-    """Uniform points in 16-D at an eps of a few dozen neighbours: copies reach most partitions, which
-    would compare more pairs than the whole set holds; the rows are joined by blocks instead, in a
-    self-join and A join B, in one block and in several."""
-    X, Y = rng.uniform(0, 1, (3000, 16)), rng.uniform(0, 1, (1100, 16))
-    eps = eps_for(rng, X, 0.01)
-    got, manifest = run(client, tmp_path, X, eps, k=8)
+    """Uniform points in 16-D at an eps of a few dozen neighbours: copies would reach most partitions,
+    which would compare more pairs than the whole set holds; the rows are joined by blocks instead, in a
+    self-join and A join B, in one block and in several. An empty Y gives no pair and no task."""
+    X, Y = rng.uniform(0, 1, (9000, 16)), rng.uniform(0, 1, (5000, 16))
+    eps = eps_for(rng, X, 0.005)
+    got, manifest = run(client, tmp_path, X[:3000], eps, k=8)
     assert "cannot prune" in manifest["plan"]["reason"] and manifest["tasks"] == 1
-    assert np.array_equal(got, expected(X, eps))
+    assert np.array_equal(got, expected(X[:3000], eps))
     got, manifest = run(client, tmp_path, X, eps, Y=Y, k=8, partition_bytes=408 * 1400)
-    assert manifest["tasks"] == len(manifest["plan"]["blocks_a"]) * len(manifest["plan"]["blocks_b"]) > 1
+    assert manifest["tasks"] == 3 * 2 and len(got) > 0
     assert np.array_equal(got, expected(X, eps, Y))
     got, manifest = run(client, tmp_path, X, eps, k=8, partition_bytes=408 * 1400)
-    assert len(manifest["plan"]["blocks_a"]) == 5
+    assert manifest["tasks"] == 6
     assert np.array_equal(got, expected(X, eps))
+    got, manifest = run(client, tmp_path, X, eps, Y=Y[:0], partition_bytes=408 * 1400)
+    assert len(got) == 0 and manifest["tasks"] == 0 and manifest["plan"]["reason"] == "Y has no points"
 
 
 def test_blocks_cut_at_any_chunk_edge():

@@ -21,6 +21,9 @@ SAMPLE_BYTES = 1 << 25    # the client holds at most this much of a sample, and 
 SAMPLE_ROWS = 262144
 ENTRY_OVERHEAD = 3        # a partition task holds about 3 copies of each entry (input, engine, index)
 SPLIT_ROUNDS = 6
+# Blocks hold at least this many rows (a few MB at any d up to a few hundred), whatever the budget: a task
+# costs tens of milliseconds besides its join, and the tasks grow with the square of the blocks.
+MIN_BLOCK_ROWS = 4096
 
 
 @dataclass
@@ -74,9 +77,12 @@ class Plan:
 
     @property
     def largest(self):
-        """Points a task joins at most: the largest partition's, or two blocks'."""
+        """Points a task joins at most: the largest partition's, or its two blocks'."""
         if self.by_blocks:
-            return 2 * self.block_rows
+            rows_a, rows_b = [rows for _, rows in self.blocks_a], [rows for _, rows in self.blocks_b]
+            if self.ab_join:
+                return max(rows_a) + max(rows_b, default=0)
+            return sum(sorted(rows_a)[-2:])
         return int((self.entries_a + self.entries_b).max())
 
     @property
@@ -92,7 +98,8 @@ class Plan:
 
     def summary(self):
         if self.by_blocks:
-            return (f"plan: {self.tasks} pairs of blocks of at most {self.block_rows} rows, without partitions: "
+            tasks = "1 pair" if self.tasks == 1 else f"{self.tasks} pairs"
+            return (f"plan: {tasks} of blocks of at most {self.block_rows} rows, without partitions: "
                     f"{self.reason}")
         return (f"plan: k = {self.k} partitions ({self.splits} split), replication factor {self.replication:.3f}, "
                 f"largest partition {self.largest} points, estimated shuffle {self.shuffle_bytes / 1e6:.1f} MB")
@@ -186,6 +193,9 @@ def make_plan(client, chunks_a, chunks_b, d, eps, budget_bytes, cores, k=None, s
     centroids = _simjoin.fit_centroids(_stack(scans[:len(chunks_a)], 3), k, seed, eps, low, high)
     plan = Plan(float(eps), d, n_a, n_b, low, high, centroids, budget_entries=budget, ab_join=ab_join)
     plan.seconds["scan and fit"] = time.perf_counter() - started
+    if ab_join and n_b == 0:  # no pair at all; partitions of B would all be empty
+        _plan_blocks(plan, "Y has no points")
+        return plan
     compared, whole = _estimated_pairs(plan, _stack(scans[:len(chunks_a)]), _stack(scans[len(chunks_a):]))
     if compared > whole:  # before the chunks are placed: their pieces and copies would fill the workers
         _plan_blocks(plan, _cannot_prune(compared, whole, "estimated from the sample"))
@@ -203,10 +213,10 @@ def make_plan(client, chunks_a, chunks_b, d, eps, budget_bytes, cores, k=None, s
         fits, prunes = len(over) == 0, compared <= whole
         if fits or not prunes or last or not _split(plan, over, _stack(scans), seed):
             break
-    if not prunes:
+    if not fits:
+        _plan_blocks(plan, _too_large(plan) + ("" if prunes else "; and " + _cannot_prune(compared, whole, "counted")))
+    elif not prunes:
         _plan_blocks(plan, _cannot_prune(compared, whole, "counted"))
-    elif not fits:
-        _plan_blocks(plan, _too_large(plan))
     plan.seconds["plan"] = time.perf_counter() - started
     return plan
 
@@ -269,7 +279,7 @@ def _estimated_pairs(plan, sample_a, sample_b):
 
 def _plan_blocks(plan, reason):
     """Turns the plan to blocks of rows (blocks.py), two of which fit a task's budget."""
-    plan.block_rows = max(1, plan.budget_entries // 2)
+    plan.block_rows = min(max(MIN_BLOCK_ROWS, plan.budget_entries // 2), max(plan.n_a, plan.n_b, 1))
     plan.blocks_a, plan.blocks_b = blocks.cut(plan.n_a, plan.block_rows), blocks.cut(plan.n_b, plan.block_rows)
     plan.reason = reason
     plan.placed = None  # the partitions' pieces are not needed
