@@ -160,10 +160,12 @@ def test_user_files_in_out_survive_every_run(tmp_path, points):
     assert (out / "pairs-0.npy").read_bytes() == b"also the user's"
 
 
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
-def test_signal_mid_run_exits_130_and_leaves_no_shard(tmp_path, rng, signum):
+@pytest.mark.parametrize("signum, group", [(signal.SIGINT, False), (signal.SIGTERM, False), (signal.SIGINT, True)],
+                         ids=["SIGINT", "SIGTERM", "Ctrl-C"])
+def test_signal_mid_run_exits_130_and_leaves_no_shard(tmp_path, rng, signum, group):
     """The float64 brute force on 2 partitions of 100,000 points keeps both workers busy for seconds; the
-    signal comes while they join, after the plan line."""
+    signal comes while they join, after the plan line: to the command, or (Ctrl-C in a terminal) to its
+    whole process group, its worker processes too, which print nothing of it."""
     np.save(tmp_path / "points.npy", rng.uniform(0, 1, (200000, 3)))
     out = tmp_path / "out"
     out.mkdir()
@@ -171,14 +173,17 @@ def test_signal_mid_run_exits_130_and_leaves_no_shard(tmp_path, rng, signum):
     process = subprocess.Popen([sys.executable, "-m", "simjoin.distributed", "--scheduler", "local:2", "--input",
                                 str(tmp_path / "points.npy"), "--eps", "0.004", "--k", "2", "--engine",
                                 "cpu-bruteforce", "--out", str(out)], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, env=environment())
+                               stderr=subprocess.PIPE, text=True, env=environment(), start_new_session=group)
     try:
         line = process.stdout.readline()
         assert line.startswith("plan: "), line + process.stderr.read()
         time.sleep(1.0)
         assert process.poll() is None, "the run ended before the signal"
         signalled = time.monotonic()
-        process.send_signal(signum)
+        if group:
+            os.killpg(process.pid, signum)
+        else:
+            process.send_signal(signum)
         stderr = process.communicate(timeout=60)[1]
     finally:
         if process.poll() is None:

@@ -21,7 +21,7 @@ def local_cluster(n_workers=None, memory_limit="auto", dashboard_address=None, t
     return LocalCluster(n_workers=n_workers or os.cpu_count(), threads_per_worker=threads_per_worker,
                         processes=True, host=LOOPBACK, dashboard_address=dashboard_address or f"{LOOPBACK}:0",
                         scheduler_kwargs={"dashboard": bool(dashboard_address)}, memory_limit=memory_limit,
-                        worker_dashboard_address=f"{LOOPBACK}:0")
+                        worker_dashboard_address=f"{LOOPBACK}:0", preload=["simjoin.distributed.worker_signals"])
 
 
 def tls_security(ca_file, cert, key):

@@ -1,0 +1,8 @@
+"""Preloaded into each worker process of local_cluster (Dask's `preload`): Ctrl-C in a terminal signals the
+whole process group, the command's process with its worker processes; the command stops the run and the
+cluster, so the workers ignore SIGINT rather than each print a KeyboardInterrupt traceback."""
+import signal
+
+
+def dask_setup(worker):  # noqa: ARG001 (Dask's preload hook)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
