@@ -11,17 +11,18 @@ from . import main_guard
 LOOPBACK = "127.0.0.1"
 
 
-def local_cluster(n_workers=None, memory_limit="auto", dashboard_address=None, threads_per_worker=1):
+def local_cluster(n_workers=None, memory_limit="auto", dashboard_address=None, threads_per_worker=1, preload=()):
     """n_workers worker processes (default: one per core) on this machine, reachable from it alone.
     dashboard_address (e.g. "127.0.0.1:8787") serves Dask's dashboard; without it the scheduler's HTTP
     server, which Dask starts anyway (on 0.0.0.0:8787 when left to itself), serves only its health
-    routes, on a free loopback port, as do the workers'. From a script, call it under
+    routes, on a free loopback port, as do the workers'. `preload` names modules each worker process runs
+    at start (Dask's preload; the command's worker_signals). From a script, call it under
     `if __name__ == "__main__":` (MainGuardError otherwise, before any process starts)."""
     main_guard.check()
     return LocalCluster(n_workers=n_workers or os.cpu_count(), threads_per_worker=threads_per_worker,
                         processes=True, host=LOOPBACK, dashboard_address=dashboard_address or f"{LOOPBACK}:0",
                         scheduler_kwargs={"dashboard": bool(dashboard_address)}, memory_limit=memory_limit,
-                        worker_dashboard_address=f"{LOOPBACK}:0", preload=["simjoin.distributed.worker_signals"])
+                        worker_dashboard_address=f"{LOOPBACK}:0", preload=list(preload))
 
 
 def tls_security(ca_file, cert, key):

@@ -76,7 +76,8 @@ def _client(args, fail):
         workers = args.scheduler.partition(":")[2]
         if workers and not (workers.isdigit() and int(workers) > 0):
             fail(f"--scheduler local:N needs a positive N; got {args.scheduler!r}")
-        cluster = local_cluster(int(workers) if workers else None, args.memory_limit, args.dashboard)
+        cluster = local_cluster(int(workers) if workers else None, args.memory_limit, args.dashboard,
+                                preload=["simjoin.distributed.worker_signals"])
         return distributed.Client(cluster), cluster
     if args.scheduler.startswith("tls://") and not all(tls):
         fail("a tls:// scheduler needs --tls-ca-file, --tls-cert and --tls-key")

@@ -90,11 +90,13 @@ class Plan:
         """Bytes of points and copies moved to the partition tasks: coordinates and a row id each."""
         return (self.n_a + self.n_b + self.copies) * (8 * self.d + 8)
 
+    @property
+    def whole_pairs(self):
+        return self.n_a * self.n_b if self.ab_join else self.n_a * (self.n_a - 1) // 2
+
     def partition_pairs(self):
         """The pairs the partitions' points and copies would compare, and the whole set's pairs."""
-        if self.ab_join:
-            return sum(int(x) * int(y) for x, y in zip(self.entries_a, self.entries_b)), self.n_a * self.n_b
-        return sum(int(x) * (int(x) - 1) // 2 for x in self.entries_a), self.n_a * (self.n_a - 1) // 2
+        return pairs_within(self.entries_a, self.entries_b, self.ab_join), self.whole_pairs
 
     def summary(self):
         if self.by_blocks:
@@ -112,6 +114,13 @@ class Plan:
                 "budget_entries": self.budget_entries, "splits": self.splits, "shuffle_bytes": self.shuffle_bytes,
                 "blocks_a": self.blocks_a, "blocks_b": self.blocks_b, "block_rows": self.block_rows,
                 "reason": self.reason}
+
+
+def pairs_within(entries_a, entries_b, ab_join):
+    """The pairs partitions holding these points (and copies) of A, and of B for A join B, compare."""
+    if ab_join:
+        return sum(int(x) * int(y) for x, y in zip(entries_a, entries_b))
+    return sum(int(x) * (int(x) - 1) // 2 for x in entries_a)
 
 
 def scan_chunk(block, name, first, stride, fitting):
@@ -257,24 +266,19 @@ def _cannot_prune(compared, whole, how):
 def _sample_entries(plan, sample):
     """Points plus copies per partition of the sampled rows, by the engines' rule."""
     home, _, copy_partition = _simjoin.partition_plan(sample, plan.centroids, plan.eps, plan.low, plan.high, "sample")
-    return np.bincount(np.concatenate([home, copy_partition]).astype(np.int64), minlength=plan.k).astype(np.float64)
+    return np.bincount(np.concatenate([home, copy_partition]).astype(np.int64), minlength=plan.k)
 
 
 def _estimated_pairs(plan, sample_a, sample_b):
     """The pairs the partitions would compare, estimated from the sampled rows' placement, and the whole
     set's pairs: s (s - 1) / 2 sampled pairs of a partition stand for n (n - 1) / (m (m - 1)) times as many."""
-    m_a = len(sample_a)
-    counts_a = _sample_entries(plan, sample_a)
-    if plan.ab_join:
-        m_b = len(sample_b)
-        if m_a == 0 or m_b == 0:
-            return 0.0, plan.n_a * plan.n_b
-        scale = (plan.n_a / m_a) * (plan.n_b / m_b)
-        return float(np.dot(counts_a, _sample_entries(plan, sample_b))) * scale, plan.n_a * plan.n_b
-    whole = plan.n_a * (plan.n_a - 1) // 2
-    if m_a < 2:
-        return 0.0, whole
-    return float((counts_a * (counts_a - 1) / 2).sum()) * whole / (m_a * (m_a - 1) / 2), whole
+    m_a, m_b = len(sample_a), len(sample_b)
+    sampled = m_a * m_b if plan.ab_join else m_a * (m_a - 1) // 2
+    if sampled == 0:
+        return 0.0, plan.whole_pairs
+    counts_b = _sample_entries(plan, sample_b) if plan.ab_join else None
+    held = pairs_within(_sample_entries(plan, sample_a), counts_b, plan.ab_join)
+    return held * plan.whole_pairs / sampled, plan.whole_pairs
 
 
 def _plan_blocks(plan, reason):
