@@ -85,9 +85,9 @@ DeviceBuffer<float> drawn_rows(const DevicePoints& sample, std::size_t k, std::u
   return gather_rows(sample.coords.data(), sample.stride, device_ids.data(), k, "cost model centres");
 }
 
-// A sample partitioned around the centres as the engine partitions the whole set.
-PartitionedPoints partition_sample(const DevicePoints& sample, const DeviceClustering& centres, const double* gaps,
-                                   double eps) {
+// B's sample partitioned around A's centres as the engine partitions the whole of B.
+PartitionedPoints partition_other(const DevicePoints& sample, const DeviceClustering& centres, const double* gaps,
+                                  double eps) {
   DeviceBuffer<std::uint32_t> membership(sample.n, "cost model membership");
   assign_nearest(sample, centres, membership.data());
   return partition_points(sample, membership.data(), centres, gaps, eps, true);
@@ -100,9 +100,11 @@ KCandidate evaluate(const Samples& samples, std::size_t k, double eps, std::uint
   centres.centroids = drawn_rows(samples.a, k, seed);
   refine_clustering(samples.a, centres, control, kModelRounds);
   const DeviceBuffer<double> gaps = centroid_gaps(centres, samples.a.stride);  // k x k: 128 MiB at k 4096
-  const PartitionedPoints parts_a = partition_sample(samples.a, centres, gaps.data(), eps);
+  // The Lloyd rounds end on an assignment to the final centres: A's sample is partitioned by it.
+  const PartitionedPoints parts_a =
+      partition_points(samples.a, centres.membership.data(), centres, gaps.data(), eps, true);
   const PartitionedPoints parts_b =
-      samples.self ? PartitionedPoints{} : partition_sample(samples.b, centres, gaps.data(), eps);
+      samples.self ? PartitionedPoints{} : partition_other(samples.b, centres, gaps.data(), eps);
   const PartitionedPoints& joined_b = samples.self ? parts_a : parts_b;
   KCandidate candidate;
   candidate.k = k;
@@ -132,19 +134,23 @@ std::string number(double value) {
   return text;
 }
 
-// Why the ascending search ends before candidate k: larger k only add centres, or (once evaluated, `next`)
-// k compares more pairs than a smaller one. Empty where it goes on.
-std::string stop_reason(const KChoice& choice, std::size_t k, const Prices& prices, const KCandidate* next) {
-  double cheapest = std::numeric_limits<double>::infinity(), fewest_below = cheapest;
-  for (const KCandidate& c : choice.candidates) {
-    cheapest = std::min(cheapest, c.seconds);
-    if (c.k < k) fewest_below = std::min(fewest_below, c.compared);
-  }
-  if (!next && double(k) * prices.centre >= cheapest)
-    return "from k " + std::to_string(k) + " on the centres alone cost more than the cheapest candidate in all";
-  if (next && next->compared > kComparedGrowth * fewest_below)
-    return "k " + std::to_string(k) + " compares more pairs than a smaller k: more partitions only add copies";
-  return {};
+// Why the ascending search stops before evaluating k: from k on the centres alone cost more than the
+// cheapest candidate in all. Empty where it goes on.
+std::string centres_cost_too_much(const KChoice& choice, std::size_t k, const Prices& prices) {
+  double cheapest = std::numeric_limits<double>::infinity();
+  for (const KCandidate& c : choice.candidates) cheapest = std::min(cheapest, c.seconds);
+  if (double(k) * prices.centre < cheapest) return {};
+  return "from k " + std::to_string(k) + " on the centres alone cost more than the cheapest candidate in all";
+}
+
+// Why the ascending search stops after evaluating `next`: it compares more pairs than a smaller k, so
+// past the clusters' own scale more partitions only add copies. Empty where it goes on.
+std::string compares_more(const KChoice& choice, const KCandidate& next) {
+  double fewest_below = std::numeric_limits<double>::infinity();
+  for (const KCandidate& c : choice.candidates)
+    if (c.k < next.k) fewest_below = std::min(fewest_below, c.compared);
+  if (next.compared <= kComparedGrowth * fewest_below) return {};
+  return "k " + std::to_string(next.k) + " compares more pairs than a smaller k: more partitions only add copies";
 }
 }  // namespace
 
@@ -214,9 +220,9 @@ KChoice model_k(const DevicePoints& a, const DevicePoints* b, std::size_t dims, 
   for (const std::size_t k : ks) {
     if (k == formula) continue;
     control.throw_if_cancelled();
-    choice.stopped = stop_reason(choice, k, prices, nullptr);
+    choice.stopped = centres_cost_too_much(choice, k, prices);
     if (!choice.stopped.empty()) break;
-    choice.stopped = stop_reason(choice, k, prices, &add(k));
+    choice.stopped = compares_more(choice, add(k));
     if (!choice.stopped.empty()) break;
   }
   return settled(std::move(choice));

@@ -11,8 +11,6 @@
 
 #include "cuda/detail/kmeans_cluster.hpp"
 #include "cuda/detail/kmeans_cost.hpp"
-#include "cuda/detail/kmeans_join.hpp"
-#include "cuda/detail/kmeans_partition.hpp"
 #include "tests/core/oracle_check.hpp"
 #include "tests/cuda/gpu_test_common.hpp"
 
@@ -35,19 +33,16 @@ KChoice modelled(const PointSet& points, double eps, std::uint64_t seed) {
   return model_k(device, nullptr, points.dims(), eps, formula_k(points.size(), points.dims()), 4096, seed, control);
 }
 
-// The distance tests of the engine's partitions of the whole set at k: k-means++ seeds, Lloyd rounds,
-// replication into the eps-bands, the pairs each partition holds.
+// The distance tests of gpu-kmeans' partitions of the whole set at k, as the engine reports them.
 double partitions_compare(const PointSet& points, std::size_t k, double eps, std::uint64_t seed) {
-  GpuResources resources;
-  const PointSet32 narrow = narrowed(points);
-  const DevicePoints device = upload_points(resources, narrow, kKMeansRowMultiple);
-  RunControl control;
-  DeviceClustering clustering = seed_clustering(resources, narrow, k, seed);
-  refine_clustering(device, clustering, control);
-  const DeviceBuffer<double> gaps = centroid_gaps(clustering, device.stride);
-  const PartitionedPoints parts =
-      partition_points(device, clustering.membership.data(), clustering, gaps.data(), eps, true);
-  return double(partition_work(parts, parts, JoinShape::Self, k).compared);
+  JoinParams params;
+  params.eps = eps;
+  params.k = int(k);
+  params.seed = seed;
+  RunResult result;
+  simjoin::testing::run_pairs(simjoin::testing::gpu_engine("gpu-kmeans"), points, nullptr, params, &result);
+  EXPECT_EQ(result.stats.k, int(k));
+  return double(result.stats.estimated_tests);
 }
 
 // Unit vectors around `clusters` centres uniform on the sphere, each centre plus Gaussian noise of
