@@ -26,10 +26,13 @@ static_assert(tile::kTile == kTile && norm_tile::kTile == kTile && tile::kThread
 // instructions a pair), where a block's three tiles fit in shared memory. Its rounding band makes every
 // pair within eps^2 plus the band a candidate, re-checked one at a time: a band up to eps^2 / 8 is
 // taken at once; one up to eps^2 where a sample finds at most 1/128 of the pairs within eps^2 plus
-// twice the band (a re-check costs about as much as a hundred tensor-core tests).
+// twice the band (a re-check costs about as much as a hundred tensor-core tests of split operands).
+// Plain operands' tests cost a third of split ones', so their re-checks weigh more: a sample may let
+// through at most 1/512 for them.
 constexpr float kBandTakenAtOnce = 1.0f / 8;
 constexpr float kBandLimit = 1;
 constexpr double kMaxCandidateShare = 1.0 / 128;
+constexpr double kMaxPlainCandidateShare = 1.0 / 512;
 constexpr std::size_t kMaxSharedBytes = 227 * 1024;
 
 // The tile pair (ta, tb) of a work item: the upper triangle of tiles row by row for a self-join,
@@ -177,8 +180,24 @@ struct TensorInputs {
   int blocks_per_multiprocessor = 0;
 };
 
-// Whether the tensor-core form's rounding band (widest_band) is narrow enough for these points: the
-// reason why not goes to `notes`; what a sample let through, where one was taken, to `sampled`.
+// The share of sampled pairs within eps^2 plus twice the rounding band `widest_band`, and how a note
+// says it.
+struct BandShare {
+  double share;
+  std::string words;
+};
+
+BandShare band_share(float widest_band, float reject, const DevicePoints& da, const DevicePoints& db, std::size_t dims,
+                     bool self) {
+  const double share = sampled_share_within(da, db, dims, reject + 2 * widest_band, self);
+  std::ostringstream words;
+  words << std::setprecision(2) << "the rounding band (" << widest_band / reject << " eps^2) lets " << 100 * share
+        << "% of sampled pairs through";
+  return {share, words.str()};
+}
+
+// Whether split operands' rounding band (widest_band) is narrow enough for these points: the reason
+// why not goes to `notes`; what a sample let through, where one was taken, to `sampled`.
 bool band_fits(float widest_band, float reject, const DevicePoints& da, const DevicePoints& db, std::size_t dims,
                bool self, std::vector<std::string>& notes, std::string& sampled) {
   if (!(widest_band <= kBandLimit * reject)) {
@@ -187,15 +206,12 @@ bool band_fits(float widest_band, float reject, const DevicePoints& da, const De
     return false;
   }
   if (widest_band <= kBandTakenAtOnce * reject) return true;
-  const double share = sampled_share_within(da, db, dims, reject + 2 * widest_band, self);
-  std::ostringstream band_share;
-  band_share << std::setprecision(2) << "the rounding band (" << widest_band / reject << " eps^2) lets " << 100 * share
-             << "% of sampled pairs through";
-  if (share > kMaxCandidateShare) {
-    notes.push_back("CUDA cores: in the tensor-core form " + band_share.str() + ", too many to re-check");
+  const BandShare share = band_share(widest_band, reject, da, db, dims, self);
+  if (share.share > kMaxCandidateShare) {
+    notes.push_back("CUDA cores: in the tensor-core form " + share.words + ", too many to re-check");
     return false;
   }
-  sampled = "; " + band_share.str();
+  sampled = "; " + share.words;
   return true;
 }
 
@@ -205,16 +221,31 @@ float widest_band(Operands kind, unsigned stride, float max_norm, float reject, 
   return norm_tile::bound_factor(stride, kind) * 2 * max_norm + (bound - reject);
 }
 
-// Plain FP16 operands where their band is narrow at once (a wide eps against the points' spread:
-// manifolds, wide joins); split ones otherwise, where they fit (band_fits).
+// Whether plain operands' band lets few enough pairs through: at once where it is narrow (a wide eps
+// against the points' spread: manifolds, wide joins), else where a sample finds few pairs within it
+// (tight clusters far apart: unit vectors in 10,000 clusters at eps 0.09 have a band of 0.3 eps^2,
+// which only a cluster's own pairs reach).
+bool plain_band_fits(float widest_band, float reject, const DevicePoints& da, const DevicePoints& db, std::size_t dims,
+                     bool self, std::string& sampled) {
+  if (widest_band <= kBandTakenAtOnce * reject) return true;
+  if (!(widest_band <= kBandLimit * reject)) return false;
+  const BandShare share = band_share(widest_band, reject, da, db, dims, self);
+  if (share.share > kMaxPlainCandidateShare) return false;
+  sampled = "; " + share.words;
+  return true;
+}
+
+// Plain FP16 operands where their band lets few pairs through; split ones otherwise, where theirs does.
 std::optional<Operands> choose_operands(const JoinInputs& inputs, const DevicePoints& da, const DevicePoints& db,
                                         unsigned stride, float max_norm, float bound, std::vector<std::string>& notes,
                                         std::string& sampled) {
   const float reject = inputs.band.reject;
-  if (widest_band(Operands::Plain, stride, max_norm, reject, bound) <= kBandTakenAtOnce * reject)
+  const std::size_t dims = inputs.a->dims();
+  if (plain_band_fits(widest_band(Operands::Plain, stride, max_norm, reject, bound), reject, da, db, dims,
+                      inputs.self_join(), sampled))
     return Operands::Plain;
-  if (band_fits(widest_band(Operands::Split, stride, max_norm, reject, bound), reject, da, db, inputs.a->dims(),
-                inputs.self_join(), notes, sampled))
+  if (band_fits(widest_band(Operands::Split, stride, max_norm, reject, bound), reject, da, db, dims, inputs.self_join(),
+                notes, sampled))
     return Operands::Split;
   return std::nullopt;
 }

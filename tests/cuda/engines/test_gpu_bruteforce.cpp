@@ -147,16 +147,31 @@ TEST_F(GpuBruteForceTensor, WideSpreadFallsBackToCudaCores) {
   expect_oracle_pairs(points, nullptr, 0.5, "CUDA cores");
 }
 
-// Tight clusters of unit vectors in 128 dimensions, the shape of embeddings: norms of about 1 make the
-// band about a fifth of eps^2 = 0.0025, but only a row's own cluster (5 of 3000 points) lies within
-// eps^2 plus the band, so the sample keeps the tensor cores. Pairs lie on both sides of eps.
+// Tight clusters of unit vectors in 128 dimensions, the shape of embeddings: norms of about 1 make
+// split operands' band about a quarter of eps^2 = 0.002 (plain ones' 1.3 eps^2, too wide), but only a
+// row's own cluster (5 of 3000 points) lies within eps^2 plus the band, so the sample keeps the tensor
+// cores. Pairs lie on both sides of eps.
 TEST_F(GpuBruteForceTensor, NarrowClustersOfUnitVectorsKeepTensorCores) {
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
-  const PointSet points = around_centres(3000, unit_vectors(600, 128, seed), 0.0031, seed + 1);
-  const RunResult result = expect_oracle_pairs(points, nullptr, 0.05, "tensor cores");
+  const PointSet points = around_centres(3000, unit_vectors(600, 128, seed), 0.0028, seed + 1);
+  const RunResult result = expect_oracle_pairs(points, nullptr, 0.045, "tensor cores");
   EXPECT_TRUE(mentions(result, "of sampled pairs through")) << "expected a sample to decide";
   EXPECT_TRUE(mentions(result, "from split FP16")) << "plain FP16's band is too wide here";
+}
+
+// The same shape at a wider eps, 0.07: plain operands' band is about half of eps^2, and only a row's
+// own cluster (3 of 3000 points) lies within eps^2 plus twice that, so the sample lets plain operands,
+// one product a term, do the join. Pairs lie on both sides of eps.
+TEST_F(GpuBruteForceTensor, ClustersFarApartTakePlainOperandsBySample) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet points = around_centres(3000, unit_vectors(1000, 128, seed), 0.0044, seed + 1);
+  const RunResult result = expect_oracle_pairs(points, nullptr, 0.07, "tensor cores");
+  EXPECT_TRUE(mentions(result, "of sampled pairs through")) << "expected a sample to decide";
+  EXPECT_TRUE(mentions(result, "from plain FP16")) << "few pairs lie within plain FP16's band here";
+  EXPECT_GT(result.stats.pairs, 300u);
+  EXPECT_LT(result.stats.pairs, 2700u);
 }
 
 // The same band, but each of two clusters (at e1 and -e1) lies wholly within eps plus the band: half
