@@ -96,6 +96,12 @@ __host__ __device__ inline std::size_t shared_bytes(unsigned stride, Operands op
   return (3 * std::size_t(kTile) * row_words(stride, operands) + 3 * kTile) * sizeof(std::uint32_t);
 }
 
+// Shared memory of one block of the long rows' form (gpu_bruteforce.cu): two stages of a row tile and a
+// column tile of `chunk` dimensions each, and two sets of both tiles' norms.
+__host__ __device__ inline std::size_t chunked_shared_bytes(unsigned chunk, Operands operands) {
+  return (4 * std::size_t(kTile) * row_words(chunk, operands) + 4 * kTile) * sizeof(std::uint32_t);
+}
+
 __device__ inline void copy_async(void* target, const void* source, unsigned bytes, bool valid) {
   const unsigned address = unsigned(__cvta_generic_to_shared(target));
   if (bytes == 16)
@@ -112,22 +118,36 @@ __device__ inline void wait_copies(bool one_pending) {
     asm volatile("cp.async.wait_group 0;\n" ::);
 }
 
+// Starts copying words [offset, offset + length) (length a multiple of 4) of rows [first, first + kTile)
+// of `points`, packed rows of `packed` words (zeros past `count`), into `target`, rows `pitch` words apart.
+__device__ inline void stage_words_async(std::uint32_t* target, unsigned pitch, const std::uint32_t* points,
+                                         unsigned packed, unsigned offset, unsigned length, std::uint32_t count,
+                                         std::uint32_t first) {
+  const unsigned vectors = length / 4;
+  for (unsigned v = threadIdx.x; v < kTile * vectors; v += kThreads) {
+    const unsigned point = v / vectors, part = v % vectors;
+    const bool valid = first + point < count;
+    copy_async(target + point * pitch + 4 * part,
+               valid ? points + std::size_t(first + point) * packed + offset + 4 * part : points, 16, valid);
+  }
+}
+
+// Starts copying the norms of rows [first, first + kTile) (zeros past `count`) into `target`.
+__device__ inline void stage_norms_async(float* target, const float* norms, std::uint32_t count, std::uint32_t first) {
+  for (unsigned i = threadIdx.x; i < kTile; i += kThreads) {
+    const bool valid = first + i < count;
+    copy_async(target + i, valid ? norms + first + i : norms, 4, valid);
+  }
+}
+
 // Starts copying rows [first, first + kTile) of `points` (zeros past `count`) and their norms into
 // shared memory, as one copy group.
 template <Operands kOperands>
 __device__ inline void stage_async(std::uint32_t* target, float* target_norms, const std::uint32_t* points,
                                    const float* norms, std::uint32_t count, std::uint32_t first, unsigned stride) {
-  const unsigned packed = packed_words(stride, kOperands), vectors = packed / 4, words = row_words(stride, kOperands);
-  for (unsigned v = threadIdx.x; v < kTile * vectors; v += kThreads) {
-    const unsigned point = v / vectors, part = v % vectors;
-    const bool valid = first + point < count;
-    copy_async(target + point * words + 4 * part,
-               valid ? points + std::size_t(first + point) * packed + 4 * part : points, 16, valid);
-  }
-  for (unsigned i = threadIdx.x; i < kTile; i += kThreads) {
-    const bool valid = first + i < count;
-    copy_async(target_norms + i, valid ? norms + first + i : norms, 4, valid);
-  }
+  const unsigned packed = packed_words(stride, kOperands);
+  stage_words_async(target, row_words(stride, kOperands), points, packed, 0, packed, count, first);
+  stage_norms_async(target_norms, norms, count, first);
   commit_copies();
 }
 
@@ -175,12 +195,10 @@ struct TileMasks {
 
 using Accumulators = float[4][4][4];
 
-// acc = s^2 (p_r . q_c) - keep s^2 |q_c|^2 / 2 for this thread's 8 x 8 pairs, products from split or
-// plain FP16 operands; columns past the end start at -infinity (never candidates).
-template <Operands kOperands>
-__device__ inline void accumulate(const StagedTile& rows, const StagedTile& cols, unsigned stride, float keep,
-                                  Accumulators& acc) {
-  const unsigned g = lane() / 4, t = lane() % 4, words = row_words(stride, kOperands);
+// acc = -keep s^2 |q_c|^2 / 2 for this thread's 8 x 8 pairs, the column terms the products are
+// accumulated onto; columns past the end start at -infinity (never candidates).
+__device__ inline void start_accumulators(const StagedTile& cols, float keep, Accumulators& acc) {
+  const unsigned t = lane() % 4;
 #pragma unroll
   for (unsigned ni = 0; ni < 4; ++ni)
 #pragma unroll
@@ -190,7 +208,15 @@ __device__ inline void accumulate(const StagedTile& rows, const StagedTile& cols
 #pragma unroll
       for (unsigned mi = 0; mi < 4; ++mi) acc[mi][ni][e] = acc[mi][ni][2 + e] = start;
     }
-  for (unsigned k = 0; k < stride; k += 16) {
+}
+
+// acc += s^2 (p_r . q_c) over the first `dims` (a multiple of 16) of the staged dimensions, rows `words`
+// words apart, products from split or plain FP16 operands.
+template <Operands kOperands>
+__device__ inline void accumulate_dims(const StagedTile& rows, const StagedTile& cols, unsigned words, unsigned dims,
+                                       Accumulators& acc) {
+  const unsigned g = lane() / 4, t = lane() % 4;
+  for (unsigned k = 0; k < dims; k += 16) {
     // This lane's words of row (or column) x in this step: hi (2t, 2t+1), hi (2t+8, 2t+9), then for
     // split operands lo, lo.
     const auto load = [&](const std::uint32_t* tile, unsigned x) {
@@ -236,14 +262,12 @@ __device__ inline void accumulate(const StagedTile& rows, const StagedTile& cols
   }
 }
 
-// The candidate and accepted masks of this thread's 8 x 8 pairs of rows x cols; without kAccept none
-// is accepted (the accept side's registers would spill where they are scarce).
-template <Operands kOperands, bool kAccept>
-__device__ inline TileMasks candidates(const StagedTile& rows, const StagedTile& cols, unsigned stride,
-                                       const TileBounds& bounds) {
+// The candidate and accepted masks of this thread's 8 x 8 pairs of rows x cols from their accumulated
+// acc; without kAccept none is accepted (the accept side's registers would spill where they are scarce).
+template <bool kAccept>
+__device__ inline TileMasks masks_of(const Accumulators& acc, const StagedTile& rows, const StagedTile& cols,
+                                     const TileBounds& bounds) {
   const unsigned g = lane() / 4, t = lane() % 4;
-  Accumulators acc;
-  accumulate<kOperands>(rows, cols, stride, bounds.keep, acc);
   // One maximum per row decides whether the row's bits need building at all (hits are rare).
   TileMasks masks;
 #pragma unroll
@@ -279,6 +303,16 @@ __device__ inline TileMasks candidates(const StagedTile& rows, const StagedTile&
     }
   masks.accepted &= masks.candidates;
   return masks;
+}
+
+// The candidate and accepted masks of this thread's 8 x 8 pairs of whole staged rows x cols.
+template <Operands kOperands, bool kAccept>
+__device__ inline TileMasks candidates(const StagedTile& rows, const StagedTile& cols, unsigned stride,
+                                       const TileBounds& bounds) {
+  Accumulators acc;
+  start_accumulators(cols, bounds.keep, acc);
+  accumulate_dims<kOperands>(rows, cols, row_words(stride, kOperands), stride, acc);
+  return masks_of<kAccept>(acc, rows, cols, bounds);
 }
 
 }  // namespace simjoin::gpu::norm_tile

@@ -91,15 +91,36 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerMultiprocessor)
 }
 
 struct TensorOperands {
-  const std::uint32_t* rows;  // CenteredPoints::words, stride words a row
+  const std::uint32_t* rows;  // CenteredPoints::words, packed_words(stride) words a row
   const float* row_norms;
   std::uint32_t row_count;
   const std::uint32_t* cols;
   const float* col_norms;
   std::uint32_t col_count;
   unsigned stride;
+  unsigned chunk;  // dimensions staged at a time by the long rows' form (below stride); stride otherwise
   norm_tile::TileBounds bounds;
 };
+
+// Emits the pairs of tile pair `pair` that the accept side proved, and the other candidates that the
+// exact test on the difference form of the frame's rows (a, b, exact_stride) keeps. Every lane of the
+// warp must call it.
+__device__ inline void emit_candidates(const norm_tile::TileMasks& masks, TilePair pair, const float* a, const float* b,
+                                       unsigned exact_stride, const ExactPairTest& test, bool self,
+                                       const PairOutput& out) {
+  const std::uint32_t row0 = pair.ta * kTile, col0 = pair.tb * kTile;
+  unsigned long long mask = masks.accepted;
+  if (masks.candidates & ~masks.accepted)
+    mask |= tile::keep_bits(masks.candidates & ~masks.accepted, [&](int bit) {
+      const std::uint32_t r = row0 + norm_tile::bit_row(bit), c = col0 + norm_tile::bit_col(bit);
+      return test(squared_distance(a + std::size_t(r) * exact_stride, b + std::size_t(c) * exact_stride,
+                                   int(exact_stride), test.band.reject),
+                  r, c);
+    });
+  emit_tile(
+      out, mask, pair, self, [](int bit) { return norm_tile::bit_row(bit); },
+      [](int bit) { return norm_tile::bit_col(bit); });
+}
 
 // Norm form on tensor cores: pairs the accept side proves are emitted, the other candidates decided by
 // the exact test on the difference form of the frame's rows (a, b, exact_stride). Each block takes a
@@ -153,19 +174,87 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     const norm_tile::TileMasks masks =
         norm_tile::candidates<kOperands, kAcceptSide<kOperands, kMinBlocks>>(row_tile, col_tile, in.stride, in.bounds);
     __syncthreads();  // the tiles just read may be refilled from here on
-    unsigned long long mask = masks.accepted;
-    if (masks.candidates & ~masks.accepted)
-      mask |= tile::keep_bits(masks.candidates & ~masks.accepted, [&](int bit) {
-        const std::uint32_t r = row0 + norm_tile::bit_row(bit), c = col0 + norm_tile::bit_col(bit);
-        return test(squared_distance(a + std::size_t(r) * exact_stride, b + std::size_t(c) * exact_stride,
-                                     int(exact_stride), test.band.reject),
-                    r, c);
-      });
-    emit_tile(
-        out, mask, pair, self, [](int bit) { return norm_tile::bit_row(bit); },
-        [](int bit) { return norm_tile::bit_col(bit); });
+    emit_candidates(masks, pair, a, b, exact_stride, test, self, out);
     pair = next;
     current ^= 1;
+  }
+}
+
+// Shared memory of the long rows' form: stage s (0 or 1) of the chunks holds a row tile and a column
+// tile of `chunk` dimensions, `pitch` words a row; norm set n (0 or 1) a tile pair's row and column norms.
+struct ChunkStages {
+  std::uint32_t* words;
+  float* norms;
+  std::size_t tile_words;
+  __device__ std::uint32_t* rows(unsigned s) const { return words + 2 * s * tile_words; }
+  __device__ std::uint32_t* cols(unsigned s) const { return words + (2 * s + 1) * tile_words; }
+  __device__ float* row_norms(unsigned n) const { return norms + 2 * n * kTile; }
+  __device__ float* col_norms(unsigned n) const { return norms + (2 * n + 1) * kTile; }
+};
+
+// Starts copying chunk c of tile pair p into stage s, with the pair's norms into norm set n where c is
+// 0, as one copy group.
+template <Operands kOperands>
+__device__ inline void stage_chunk(const ChunkStages& stages, const TensorOperands& in, TilePair p, unsigned c,
+                                   unsigned s, unsigned n) {
+  const unsigned packed = packed_words(in.stride, kOperands), chunk_words = packed_words(in.chunk, kOperands);
+  const unsigned pitch = norm_tile::row_words(in.chunk, kOperands);
+  const unsigned offset = c * chunk_words, length = min(chunk_words, packed - offset);
+  norm_tile::stage_words_async(stages.rows(s), pitch, in.rows, packed, offset, length, in.row_count, p.ta * kTile);
+  norm_tile::stage_words_async(stages.cols(s), pitch, in.cols, packed, offset, length, in.col_count, p.tb * kTile);
+  if (c == 0) {
+    norm_tile::stage_norms_async(stages.row_norms(n), in.row_norms, in.row_count, p.ta * kTile);
+    norm_tile::stage_norms_async(stages.col_norms(n), in.col_norms, in.col_count, p.tb * kTile);
+  }
+  norm_tile::commit_copies();
+}
+
+// The long rows' form, where a block's tiles of whole rows do not fit in shared memory (d of about 200
+// and more): each tile pair is accumulated over chunks of in.chunk dimensions, the next chunk (or the
+// next pair's first, with its norms) copied while the current one is used, two blocks a multiprocessor.
+// The products run in the same order onto the same accumulators as tensor_kernel's, so its error bound
+// holds unchanged; the rest is as there. The host makes in.chunk < stride, so every tile pair takes at
+// least two chunks, whose barriers keep a norm set from being refilled while the pair before reads it.
+template <Operands kOperands>
+__global__ void __launch_bounds__(kThreads, 2)
+    chunked_tensor_kernel(TensorOperands in, const float* a, const float* b, unsigned exact_stride, ExactPairTest test,
+                          bool self, std::uint64_t first, std::uint64_t last, PairOutput out) {
+  extern __shared__ float4 shared_vectors[];
+  const unsigned pitch = norm_tile::row_words(in.chunk, kOperands);
+  const std::size_t tile_words = std::size_t(kTile) * pitch;
+  std::uint32_t* const words = reinterpret_cast<std::uint32_t*>(shared_vectors);
+  const ChunkStages stages{words, reinterpret_cast<float*>(words + 4 * tile_words), tile_words};
+  const unsigned chunks = (in.stride + in.chunk - 1) / in.chunk;
+  const std::uint64_t tiles_a = (in.row_count + kTile - 1) / kTile, tiles_b = (in.col_count + kTile - 1) / kTile;
+  const std::uint64_t per_block = (last - first + gridDim.x - 1) / gridDim.x;
+  const std::uint64_t begin = first + blockIdx.x * per_block;
+  const std::uint64_t end = min(last, begin + per_block);
+  if (begin >= end) return;
+  TilePair pair = tile_pair(begin, self, tiles_a, tiles_b);
+  stage_chunk<kOperands>(stages, in, pair, 0, 0, 0);
+  unsigned s = 0, n = 0;
+  for (std::uint64_t item = begin; item < end; ++item, n ^= 1) {
+    const TilePair next = next_tile_pair(pair, self, tiles_b);
+    const norm_tile::StagedTile row_norms{nullptr, stages.row_norms(n), min(kTile, in.row_count - pair.ta * kTile)};
+    const norm_tile::StagedTile col_norms{nullptr, stages.col_norms(n), min(kTile, in.col_count - pair.tb * kTile)};
+    norm_tile::Accumulators acc;
+    for (unsigned c = 0; c < chunks; ++c, s ^= 1) {
+      const bool more = c + 1 < chunks || item + 1 < end;
+      if (c + 1 < chunks)
+        stage_chunk<kOperands>(stages, in, pair, c + 1, s ^ 1, n);
+      else if (more)
+        stage_chunk<kOperands>(stages, in, next, 0, s ^ 1, n ^ 1);
+      norm_tile::wait_copies(more);
+      __syncthreads();
+      if (c == 0) norm_tile::start_accumulators(col_norms, in.bounds.keep, acc);
+      norm_tile::accumulate_dims<kOperands>({stages.rows(s), nullptr, 0}, {stages.cols(s), nullptr, 0}, pitch,
+                                            min(in.chunk, in.stride - c * in.chunk), acc);
+      __syncthreads();  // stage s may be refilled from here on
+    }
+    const norm_tile::TileMasks masks =
+        norm_tile::masks_of<kAcceptSide<kOperands, 2>>(acc, row_norms, col_norms, in.bounds);
+    emit_candidates(masks, pair, a, b, exact_stride, test, self, out);
+    pair = next;
   }
 }
 
@@ -175,6 +264,7 @@ struct TensorInputs {
   std::vector<CenteredPoints> sets;  // a, then b for A-join-B
   TensorOperands operands;
   Operands kind = Operands::Split;
+  bool chunked = false;     // the long rows' form: whole rows' tiles do not fit in shared memory
   bool two_blocks = false;  // two blocks' tiles fit a multiprocessor's shared memory
   std::size_t shared_bytes = 0;
   int blocks_per_multiprocessor = 0;
@@ -261,17 +351,46 @@ norm_tile::TileBounds tile_bounds(Operands kind, const JoinInputs& inputs, unsig
 // Calls use(kernel) with the tensor-core kernel for t's operands and blocks a multiprocessor.
 template <typename Use>
 void with_tensor_kernel(const TensorInputs& t, Use use) {
-  if (t.kind == Operands::Plain)
+  if (t.chunked)
+    t.kind == Operands::Plain ? use(chunked_tensor_kernel<Operands::Plain>)
+                              : use(chunked_tensor_kernel<Operands::Split>);
+  else if (t.kind == Operands::Plain)
     t.two_blocks ? use(tensor_kernel<Operands::Plain, 2>) : use(tensor_kernel<Operands::Plain, 1>);
   else
     t.two_blocks ? use(tensor_kernel<Operands::Split, 2>) : use(tensor_kernel<Operands::Split, 1>);
 }
 
-void prepare_kernel(TensorInputs& t) {
-  int device = 0, per_multiprocessor = 0;
+std::size_t shared_per_multiprocessor() {
+  int device = 0, bytes = 0;
   SIMJOIN_CUDA_CHECK(cudaGetDevice(&device));
-  SIMJOIN_CUDA_CHECK(cudaDeviceGetAttribute(&per_multiprocessor, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
-  t.two_blocks = 2 * (t.shared_bytes + 1024) <= std::size_t(per_multiprocessor);  // 1 KiB reserved a block
+  SIMJOIN_CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+  return std::size_t(bytes);
+}
+
+// Whether two blocks of `bytes` fit a multiprocessor's shared memory (1 KiB is reserved a block).
+bool two_blocks_fit(std::size_t bytes, std::size_t per_multiprocessor) {
+  return 2 * (bytes + 1024) <= per_multiprocessor;
+}
+
+// The tiles' layout: whole rows where three tiles of them fit a block's shared memory; else the long
+// rows' form, staging the most dimensions at a time (a multiple of 16) at which two blocks fit a
+// multiprocessor (80 dimensions of plain operands, 48 of split ones).
+void lay_out_tiles(TensorInputs& t, unsigned stride) {
+  const std::size_t per_multiprocessor = shared_per_multiprocessor();
+  t.operands.chunk = stride;
+  t.shared_bytes = norm_tile::shared_bytes(stride, t.kind);
+  t.chunked = t.shared_bytes > kMaxSharedBytes;
+  if (t.chunked) {
+    unsigned chunk = stride - 16;
+    while (chunk > 16 && !two_blocks_fit(norm_tile::chunked_shared_bytes(chunk, t.kind), per_multiprocessor))
+      chunk -= 16;
+    t.operands.chunk = chunk;
+    t.shared_bytes = norm_tile::chunked_shared_bytes(chunk, t.kind);
+  }
+  t.two_blocks = two_blocks_fit(t.shared_bytes, per_multiprocessor);
+}
+
+void prepare_kernel(TensorInputs& t) {
   with_tensor_kernel(t, [&](auto kernel) {
     SIMJOIN_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(t.shared_bytes)));
     SIMJOIN_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&t.blocks_per_multiprocessor, kernel,
@@ -286,11 +405,6 @@ std::optional<TensorInputs> tensor_inputs(const JoinInputs& inputs, const Device
   if (a.dims() < kTensorMinDims) return std::nullopt;
   TensorInputs t;
   const unsigned stride = unsigned((a.dims() + 15) / 16 * 16);
-  if (norm_tile::shared_bytes(stride, Operands::Split) > kMaxSharedBytes) {
-    notes.push_back("CUDA cores: rows of " + std::to_string(a.dims()) +
-                    " dimensions are too long for the tensor-core tiles in shared memory");
-    return std::nullopt;
-  }
   const std::vector<float> reference = reference_point(a, self ? nullptr : &inputs.queries());
   float scale = 1, bound = 0;
   std::string sampled;
@@ -305,20 +419,17 @@ std::optional<TensorInputs> tensor_inputs(const JoinInputs& inputs, const Device
   const CenteredPoints& ca = t.sets.front();
   const CenteredPoints& cb = t.sets.back();
   t.kind = *kind;
-  t.shared_bytes = norm_tile::shared_bytes(stride, t.kind);
-  t.operands = {ca.words.data(),
-                ca.norms.data(),
-                std::uint32_t(ca.n),
-                cb.words.data(),
-                cb.norms.data(),
-                std::uint32_t(cb.n),
-                stride,
-                tile_bounds(t.kind, inputs, stride, bound, scale)};
-  const bool plain = t.kind == Operands::Plain;
+  t.operands = {ca.words.data(), ca.norms.data(), std::uint32_t(ca.n),
+                cb.words.data(), cb.norms.data(), std::uint32_t(cb.n),
+                stride,          stride,          tile_bounds(t.kind, inputs, stride, bound, scale)};
+  lay_out_tiles(t, stride);
   prepare_kernel(t);
-  notes.push_back(std::string("tensor cores: norm form from ") + (plain ? "plain" : "split") +
-                  " FP16 operands, pairs inside the accept bound emitted at once, the other candidates re-checked "
-                  "in float32 and float64 where float32 cannot decide" +
+  const std::string chunks =
+      t.chunked ? ", rows staged " + std::to_string(t.operands.chunk) + " dimensions at a time" : std::string();
+  notes.push_back(std::string("tensor cores: norm form from ") + (t.kind == Operands::Plain ? "plain" : "split") +
+                  " FP16 operands" + chunks +
+                  ", pairs inside the accept bound emitted at once, the other candidates re-checked in float32 and "
+                  "float64 where float32 cannot decide" +
                   sampled);
   return t;
 }

@@ -1,7 +1,7 @@
 // gpu-bruteforce's tensor-core path (d >= 5): its candidates are decided by the exact test, so its
-// pairs must equal the float64 oracle's, also where many pairs lie within a rounding error of eps; and
-// it must give way to CUDA cores where the points' norms would make its rounding band too wide, or let
-// through too many candidates to re-check.
+// pairs must equal the float64 oracle's, also where many pairs lie within a rounding error of eps and
+// where rows are staged a chunk of dimensions at a time; and it must give way to CUDA cores where the
+// points' norms would make its rounding band too wide, or let through too many candidates to re-check.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -186,11 +186,37 @@ TEST_F(GpuBruteForceTensor, DenseCandidatesFallBackToCudaCores) {
   EXPECT_TRUE(mentions(result, "too many to re-check")) << "expected a sample to decide";
 }
 
-TEST_F(GpuBruteForceTensor, RowsTooLongForSharedMemoryUseCudaCores) {
+// Points `parity` (0 or 1) of every two: one side of each pair of pairs_near_eps, whose A join B then
+// holds those pairs.
+PointSet every_other(const PointSet& points, std::size_t parity) {
+  PointSet half(points.size() / 2, points.dims());
+  for (std::size_t i = 0; i < half.size(); ++i) std::copy_n(points.point(2 * i + parity), points.dims(), half.point(i));
+  return half;
+}
+
+// Ties within 1e-6 of eps in `dims` dimensions, at a wide eps (plain operands).
+PointSet ties_at(std::size_t pairs, std::size_t dims, std::uint64_t seed) {
+  return pairs_near_eps(pairs, dims, 4.0 * std::sqrt(double(dims) / 8), 1e-6, -3, seed);
+}
+
+// Rows too long for tiles of whole rows in shared memory (plain operands from 273 dimensions, split ones
+// from 145) are staged a chunk of dimensions at a time: ties at eps in 384 dimensions (3,200 points,
+// more tile pairs than blocks, so blocks move from pair to pair) and in 960, A join B, and tight
+// clusters of unit vectors in 256 dimensions, where only split operands' band fits.
+TEST_F(GpuBruteForceTensor, LongRowsAreStagedInChunks) {
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
-  const PointSet points = random_points(Distribution::Clusters, 1200, 150, seed, 0, 1, 4, 0.05);
-  expect_oracle_pairs(points, nullptr, 0.75, "CUDA cores");
+  const auto expect_chunks = [&](const PointSet& a, const PointSet* b, double eps, const std::string& operands) {
+    const RunResult result = expect_oracle_pairs(a, b, eps, "tensor cores");
+    EXPECT_TRUE(mentions(result, "from " + operands + " FP16 operands, rows staged")) << a.dims() << " dimensions";
+  };
+  const PointSet ties = ties_at(1600, 384, seed);
+  expect_chunks(ties, nullptr, 4.0 * std::sqrt(384.0 / 8), "plain");
+  const PointSet a = every_other(ties, 0), b = every_other(ties, 1);
+  expect_chunks(a, &b, 4.0 * std::sqrt(384.0 / 8), "plain");
+  expect_chunks(ties_at(300, 960, seed + 1), nullptr, 4.0 * std::sqrt(960.0 / 8), "plain");
+  const PointSet clusters = around_centres(3000, unit_vectors(600, 256, seed), 0.0022, seed + 2);
+  expect_chunks(clusters, nullptr, 0.05, "split");
 }
 
 TEST_F(GpuBruteForceTensor, IdenticalPointsAndZeroEps) {
@@ -218,6 +244,15 @@ TEST_F(GpuBruteForceTensor, Sanitizer) {
   // A band that a sample must decide (candidate_share.cu): clustered 128-D unit vectors.
   const PointSet vectors = around_centres(300, unit_vectors(60, 128, test_seed()), 0.0031, test_seed() + 2);
   EXPECT_MATCHES_ORACLE(check_engine(bruteforce(), vectors, nullptr, params(0.05)));
+}
+
+// The long rows' form for compute-sanitizer, with more tile pairs than blocks (3,000 points), so that
+// blocks refill their stages and norm sets from pair to pair: plain operands in 288 dimensions, split
+// ones in 256.
+TEST_F(GpuBruteForceTensor, SanitizerLongRows) {
+  EXPECT_MATCHES_ORACLE(check_engine(bruteforce(), ties_at(1500, 288, test_seed()), nullptr, params(24)));
+  const PointSet clusters = around_centres(3000, unit_vectors(600, 256, test_seed()), 0.0022, test_seed() + 1);
+  EXPECT_MATCHES_ORACLE(check_engine(bruteforce(), clusters, nullptr, params(0.05)));
 }
 
 }  // namespace
