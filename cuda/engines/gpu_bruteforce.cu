@@ -1,6 +1,7 @@
 #include "cuda/engines/gpu_bruteforce.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <iomanip>
 #include <optional>
 #include <sstream>
@@ -23,7 +24,7 @@ constexpr unsigned kTile = 128, kThreads = 256;
 static_assert(tile::kTile == kTile && norm_tile::kTile == kTile && tile::kThreads == kThreads &&
               norm_tile::kThreads == kThreads);
 // The tensor-core form pays off from 5 dimensions (rows of 8 floats on CUDA cores cost 16
-// instructions a pair), where a block's three tiles fit in shared memory. Its rounding band makes every
+// instructions a pair). Its rounding band makes every
 // pair within eps^2 plus the band a candidate, re-checked one at a time: a band up to eps^2 / 8 is
 // taken at once; one up to eps^2 where a sample finds at most 1/128 of the pairs within eps^2 plus
 // twice the band (a re-check costs about as much as a hundred tensor-core tests of split operands).
@@ -48,6 +49,17 @@ __device__ inline TilePair tile_pair(std::uint64_t item, bool self, std::uint64_
   else
     pair = {std::uint32_t(item / tiles_b), std::uint32_t(item % tiles_b)};
   return pair;
+}
+
+// This block's contiguous run [begin, end) of the work items [first, last).
+struct ItemRun {
+  std::uint64_t begin, end;
+};
+
+__device__ inline ItemRun block_items(std::uint64_t first, std::uint64_t last) {
+  const std::uint64_t per_block = (last - first + gridDim.x - 1) / gridDim.x;
+  const std::uint64_t begin = first + blockIdx.x * per_block;
+  return {begin, min(last, begin + per_block)};
 }
 
 // The pair of the work item after `pair`'s.
@@ -129,7 +141,7 @@ __device__ inline void emit_candidates(const norm_tile::TileMasks& masks, TilePa
 // kMinBlocks: blocks a multiprocessor must hold, 2 where two blocks' tiles fit its shared memory.
 // Split operands at two blocks have no registers to spare for the accept side (128 a thread: it spilled,
 // and 1 M x 32 clustered points ran 8 % slower), so there every candidate is re-checked, as before it;
-// at one block (long rows) they keep it.
+// at one block (rows of 64 to 144 dimensions) they keep it.
 template <Operands kOperands, int kMinBlocks>
 constexpr bool kAcceptSide = kOperands == Operands::Plain || kMinBlocks == 1;
 
@@ -146,9 +158,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   const auto col_norms = [&](unsigned which) { return row_norms + (1 + which) * kTile; };
 
   const std::uint64_t tiles_a = (in.row_count + kTile - 1) / kTile, tiles_b = (in.col_count + kTile - 1) / kTile;
-  const std::uint64_t per_block = (last - first + gridDim.x - 1) / gridDim.x;
-  const std::uint64_t begin = first + blockIdx.x * per_block;
-  const std::uint64_t end = min(last, begin + per_block);
+  const auto [begin, end] = block_items(first, last);
   if (begin >= end) return;
   TilePair pair = tile_pair(begin, self, tiles_a, tiles_b);
   norm_tile::stage_async<kOperands>(cols(0), col_norms(0), in.cols, in.col_norms, in.col_count, pair.tb * kTile,
@@ -209,9 +219,9 @@ __device__ inline void stage_chunk(const ChunkStages& stages, const TensorOperan
   norm_tile::commit_copies();
 }
 
-// The long rows' form, where a block's tiles of whole rows do not fit in shared memory (d of about 200
-// and more): each tile pair is accumulated over chunks of in.chunk dimensions, the next chunk (or the
-// next pair's first, with its norms) copied while the current one is used, two blocks a multiprocessor.
+// The long rows' form, where a block's tiles of whole rows do not fit in shared memory (split operands
+// from 145 dimensions, plain ones from 273): each tile pair is accumulated over chunks of in.chunk dimensions, the next
+// chunk (or the next pair's first, with its norms) copied while the current one is used, two blocks a multiprocessor.
 // The products run in the same order onto the same accumulators as tensor_kernel's, so its error bound
 // holds unchanged; the rest is as there. The host makes in.chunk < stride, so every tile pair takes at
 // least two chunks, whose barriers keep a norm set from being refilled while the pair before reads it.
@@ -226,9 +236,7 @@ __global__ void __launch_bounds__(kThreads, 2)
   const ChunkStages stages{words, reinterpret_cast<float*>(words + 4 * tile_words), tile_words};
   const unsigned chunks = (in.stride + in.chunk - 1) / in.chunk;
   const std::uint64_t tiles_a = (in.row_count + kTile - 1) / kTile, tiles_b = (in.col_count + kTile - 1) / kTile;
-  const std::uint64_t per_block = (last - first + gridDim.x - 1) / gridDim.x;
-  const std::uint64_t begin = first + blockIdx.x * per_block;
-  const std::uint64_t end = min(last, begin + per_block);
+  const auto [begin, end] = block_items(first, last);
   if (begin >= end) return;
   TilePair pair = tile_pair(begin, self, tiles_a, tiles_b);
   stage_chunk<kOperands>(stages, in, pair, 0, 0, 0);
@@ -384,6 +392,7 @@ void lay_out_tiles(TensorInputs& t, unsigned stride) {
     unsigned chunk = stride - 16;
     while (chunk > 16 && !two_blocks_fit(norm_tile::chunked_shared_bytes(chunk, t.kind), per_multiprocessor))
       chunk -= 16;
+    assert(chunk < stride);  // every tile pair takes two chunks or more (chunked_tensor_kernel says why)
     t.operands.chunk = chunk;
     t.shared_bytes = norm_tile::chunked_shared_bytes(chunk, t.kind);
   }

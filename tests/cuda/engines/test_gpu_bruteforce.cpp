@@ -139,6 +139,52 @@ TEST_F(GpuBruteForceTensor, FarFromTheOriginIsTranslated) {
   expect_oracle_pairs(points, nullptr, 0.6, "tensor cores");
 }
 
+// `pairs` pairs of points at `radius` from `offset` (every coordinate) in random directions, the two of a
+// pair eps (1 + delta) apart, |delta| <= 1e-6, along another random direction: at a radius many times
+// eps the two are nearly parallel vectors of large norm, whose norm form is widest against eps.
+PointSet parallel_pairs_at_eps(std::size_t pairs, std::size_t dims, double radius, double eps, double offset,
+                               std::uint64_t seed) {
+  const std::vector<std::vector<double>> directions = unit_vectors(2 * pairs, dims, seed);
+  std::mt19937_64 random(seed + 1);
+  std::uniform_real_distribution<double> delta(-1e-6, 1e-6);
+  PointSet points(2 * pairs, dims);
+  for (std::size_t p = 0; p < pairs; ++p) {
+    const std::vector<double>&u = directions[2 * p], &w = directions[2 * p + 1];
+    const double apart = eps * (1 + delta(random));
+    for (std::size_t k = 0; k < dims; ++k) {
+      points.point(2 * p)[k] = offset + radius * u[k];
+      points.point(2 * p + 1)[k] = offset + radius * u[k] + apart * w[k];
+    }
+  }
+  return points;
+}
+
+// Ties at eps on nearly parallel vectors of large norm, 3,000 points in 32 dimensions at eps 0.5, at the
+// origin and 10^4 from it: at a radius of 4 eps plain operands' band is narrow at once (0.03 eps^2); at
+// 16 eps it is about half of eps^2 and a sample admits plain operands (only a point's partner lies
+// within it); at 40 eps plain ones' is 3 eps^2 and split ones' a fifth, admitted by sample. The accept
+// side and the re-check then decide pairs 1e-6 either side of eps with the band at its widest.
+TEST_F(GpuBruteForceTensor, NearlyParallelVectorsOfLargeNormAtEps) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const double eps = 0.5;
+  for (const double offset : {0.0, 1e4}) {
+    SCOPED_TRACE("offset " + std::to_string(offset));
+    const auto expect_operands = [&](double radius, const std::string& operands, bool sampled) {
+      SCOPED_TRACE("radius " + std::to_string(radius / eps) + " eps");
+      const PointSet points = parallel_pairs_at_eps(1500, 32, radius, eps, offset, seed);
+      const RunResult result = expect_oracle_pairs(points, nullptr, eps, "tensor cores");
+      EXPECT_TRUE(mentions(result, "from " + operands + " FP16"));
+      EXPECT_EQ(mentions(result, "of sampled pairs through"), sampled);
+      EXPECT_GT(result.stats.pairs, 300u);  // about half of the 1,500 ties lie inside
+      EXPECT_LT(result.stats.pairs, 1200u);
+    };
+    expect_operands(4 * eps, "plain", false);
+    expect_operands(16 * eps, "plain", true);
+    expect_operands(40 * eps, "split", true);
+  }
+}
+
 TEST_F(GpuBruteForceTensor, WideSpreadFallsBackToCudaCores) {
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
@@ -147,35 +193,35 @@ TEST_F(GpuBruteForceTensor, WideSpreadFallsBackToCudaCores) {
   expect_oracle_pairs(points, nullptr, 0.5, "CUDA cores");
 }
 
-// Tight clusters of unit vectors in 128 dimensions, the shape of embeddings: norms of about 1 make
-// split operands' band about a quarter of eps^2 = 0.002 (plain ones' 1.3 eps^2, too wide), but only a
-// row's own cluster (5 of 3000 points) lies within eps^2 plus the band, so the sample keeps the tensor
-// cores. Pairs lie on both sides of eps.
-TEST_F(GpuBruteForceTensor, NarrowClustersOfUnitVectorsKeepTensorCores) {
+// Tight clusters of unit vectors in 128 dimensions, the shape of embeddings, 3,000 points: norms of
+// about 1 make the bands wide against eps^2, but only a row's own cluster lies within them, so a sample
+// keeps the tensor cores. At eps 0.045 (600 clusters, 0.0028 a coordinate) split operands' band is about
+// a quarter of eps^2 and plain ones' 1.2 eps^2, too wide: split operands. At eps 0.07 (1,000 clusters,
+// 0.0044) plain ones' is about half of eps^2, and a row's own cluster (3 of 3,000 points) is under the
+// 1/512 of the sampled pairs they may let through: plain operands. Pairs lie on both sides of eps.
+TEST_F(GpuBruteForceTensor, ClustersOfUnitVectorsChooseOperandsBySample) {
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
-  const PointSet points = around_centres(3000, unit_vectors(600, 128, seed), 0.0028, seed + 1);
-  const RunResult result = expect_oracle_pairs(points, nullptr, 0.045, "tensor cores");
-  EXPECT_TRUE(mentions(result, "of sampled pairs through")) << "expected a sample to decide";
-  EXPECT_TRUE(mentions(result, "from split FP16")) << "plain FP16's band is too wide here";
+  struct Case {
+    std::size_t centres;
+    double sigma, eps;
+    std::string operands;
+  };
+  for (const Case& c : {Case{600, 0.0028, 0.045, "split"}, Case{1000, 0.0044, 0.07, "plain"}}) {
+    SCOPED_TRACE(c.operands + " operands expected");
+    const PointSet points = around_centres(3000, unit_vectors(c.centres, 128, seed), c.sigma, seed + 1);
+    const RunResult result = expect_oracle_pairs(points, nullptr, c.eps, "tensor cores");
+    EXPECT_TRUE(mentions(result, "of sampled pairs through")) << "expected a sample to decide";
+    EXPECT_TRUE(mentions(result, "from " + c.operands + " FP16"));
+    const std::size_t per_cluster = 3000 / c.centres, cluster_pairs = c.centres * per_cluster * (per_cluster - 1) / 2;
+    EXPECT_GT(result.stats.pairs, cluster_pairs / 10);
+    EXPECT_LT(result.stats.pairs, cluster_pairs * 9 / 10);
+  }
 }
 
-// The same shape at a wider eps, 0.07: plain operands' band is about half of eps^2, and only a row's
-// own cluster (3 of 3000 points) lies within eps^2 plus twice that, so the sample lets plain operands,
-// one product a term, do the join. Pairs lie on both sides of eps.
-TEST_F(GpuBruteForceTensor, ClustersFarApartTakePlainOperandsBySample) {
-  const std::uint64_t seed = test_seed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  const PointSet points = around_centres(3000, unit_vectors(1000, 128, seed), 0.0044, seed + 1);
-  const RunResult result = expect_oracle_pairs(points, nullptr, 0.07, "tensor cores");
-  EXPECT_TRUE(mentions(result, "of sampled pairs through")) << "expected a sample to decide";
-  EXPECT_TRUE(mentions(result, "from plain FP16")) << "few pairs lie within plain FP16's band here";
-  EXPECT_GT(result.stats.pairs, 300u);
-  EXPECT_LT(result.stats.pairs, 2700u);
-}
-
-// The same band, but each of two clusters (at e1 and -e1) lies wholly within eps plus the band: half
-// of all pairs would be candidates to re-check one by one, so the CUDA-core form is taken.
+// Unit vectors as above at eps 0.05 (split operands' band about a fifth of eps^2, plain ones' about
+// eps^2), but each of two clusters (at e1 and -e1) lies wholly within eps plus either band: half of all
+// pairs would be candidates to re-check one by one, so the CUDA-core form is taken.
 TEST_F(GpuBruteForceTensor, DenseCandidatesFallBackToCudaCores) {
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
@@ -200,9 +246,12 @@ PointSet ties_at(std::size_t pairs, std::size_t dims, std::uint64_t seed) {
 }
 
 // Rows too long for tiles of whole rows in shared memory (plain operands from 273 dimensions, split ones
-// from 145) are staged a chunk of dimensions at a time: ties at eps in 384 dimensions (3,200 points,
-// more tile pairs than blocks, so blocks move from pair to pair) and in 960, A join B, and tight
-// clusters of unit vectors in 256 dimensions, where only split operands' band fits.
+// from 145) are staged a chunk of dimensions at a time: ties at eps in 288 dimensions (7,000 points:
+// 1,540 tile pairs, so that after its first launches of 1 to 256 pairs, pair_batches.cu, a launch holds
+// more pairs than a GPU of 132 multiprocessors runs blocks, and blocks move from pair to pair, copying
+// the next pair's first chunk and norms while they finish one), ties in 384 dimensions and their A join
+// B, ties in 960, and tight clusters of unit vectors in 256 dimensions, where only split operands' band
+// fits.
 TEST_F(GpuBruteForceTensor, LongRowsAreStagedInChunks) {
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
@@ -210,6 +259,7 @@ TEST_F(GpuBruteForceTensor, LongRowsAreStagedInChunks) {
     const RunResult result = expect_oracle_pairs(a, b, eps, "tensor cores");
     EXPECT_TRUE(mentions(result, "from " + operands + " FP16 operands, rows staged")) << a.dims() << " dimensions";
   };
+  expect_chunks(ties_at(3500, 288, seed + 3), nullptr, 4.0 * std::sqrt(288.0 / 8), "plain");
   const PointSet ties = ties_at(1600, 384, seed);
   expect_chunks(ties, nullptr, 4.0 * std::sqrt(384.0 / 8), "plain");
   const PointSet a = every_other(ties, 0), b = every_other(ties, 1);
@@ -246,9 +296,10 @@ TEST_F(GpuBruteForceTensor, Sanitizer) {
   EXPECT_MATCHES_ORACLE(check_engine(bruteforce(), vectors, nullptr, params(0.05)));
 }
 
-// The long rows' form for compute-sanitizer, with more tile pairs than blocks (3,000 points), so that
-// blocks refill their stages and norm sets from pair to pair: plain operands in 288 dimensions, split
-// ones in 256.
+// The long rows' form for compute-sanitizer, 3,000 points: plain operands in 288 dimensions, split ones
+// in 256. Each block takes one tile pair here (the first launches of pair_batches.cu hold fewer pairs
+// than a GPU runs blocks); blocks that move from pair to pair are in LongRowsAreStagedInChunks, too large
+// for the sanitizers.
 TEST_F(GpuBruteForceTensor, SanitizerLongRows) {
   EXPECT_MATCHES_ORACLE(check_engine(bruteforce(), ties_at(1500, 288, test_seed()), nullptr, params(24)));
   const PointSet clusters = around_centres(3000, unit_vectors(600, 256, test_seed()), 0.0022, test_seed() + 1);
