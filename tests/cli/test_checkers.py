@@ -6,8 +6,10 @@
   run here: reported as skipped, a failure only with --require-all);
 - scripts/bench-compare, over stand-ins that write `simjoin bench`'s JSON with a chosen pair count,
   time and exit code: a count differing between the two builds, a run's exit 5 (exact engines
-  disagreeing), or a candidate more than 5 % slower in both passes must fail it; 4 % slower passes,
-  and so does a candidate slower in the first pass only (a noisy run: the second pass clears it).
+  disagreeing), a candidate run that fails, or a candidate more than 5 % slower in both passes must
+  fail it; 4 % slower passes, and so does a candidate slower in the first pass only (a noisy run: the
+  second pass clears it). A line the reference cannot run (it fails, or outlasts $RUN_LIMIT) is listed
+  as such and not compared.
 
 About 3 s. Exit 77 (a skip) where the interpreter has no SciPy.
   test_checkers.py [PYTHON]
@@ -40,7 +42,9 @@ BENCH_SIMJOIN = """#!{python}
 import json
 import pathlib
 import sys
+import time
 args = sys.argv[1:]
+time.sleep({sleep})
 calls = pathlib.Path(sys.argv[0] + ".calls")
 calls.write_text(calls.read_text() + "x" if calls.exists() else "x")
 slow_calls = {slow_calls}  # this many first calls take `slow_seconds`
@@ -85,25 +89,30 @@ def bench_compare(folder):
     out = pathlib.Path(folder) / "out"
     script = [str(ROOT / "scripts" / "bench-compare")]
     line = ["--input x.npy --eps 0.1 --engines cpu-grid,cpu-kmeans-approx"]
-    def bench(name, pairs=1000, status=0, seconds=0.1, slow_calls=0, slow_seconds=0.1):
+    def bench(name, pairs=1000, status=0, seconds=0.1, slow_calls=0, slow_seconds=0.1, sleep=0):
         return stand_in(folder, name, BENCH_SIMJOIN.format(python=PYTHON, pairs=pairs, status=status, seconds=seconds,
-                                                           slow_calls=slow_calls, slow_seconds=slow_seconds))
+                                                           slow_calls=slow_calls, slow_seconds=slow_seconds,
+                                                           sleep=sleep))
 
     same, other, disagree = bench("same"), bench("other", pairs=1001), bench("disagree", status=5)
     slower, within = bench("slower", seconds=0.106), bench("within", seconds=0.104)
     noisy = bench("noisy", slow_calls=2, slow_seconds=0.12)
-    env = {"OUT": str(out)}
-    for reference, candidate, code, text, what in [
-        (same, same, 0, "pair counts agree between the builds", "equal builds pass"),
+    failing, hanging = bench("failing", status=3), bench("hanging", sleep=30)
+    for reference, candidate, code, text, what, limit in [
+        (same, same, 0, "pair counts agree between the builds", "equal builds pass", "0"),
         (same, other, 1, "cpu-grid counted 1000 pairs in the reference build, 1001 in the candidate",
-         "a planted count difference between the builds fails"),
-        (same, disagree, 1, "candidate (a): exit 5, its exact engines disagree", "an engine's exit 5 fails"),
-        (same, slower, 1, "cpu-grid is 6.0 % slower in the candidate", "a candidate 6 % slower fails"),
-        (same, within, 0, "no engine is more than 0.05 slower", "a candidate 4 % slower passes"),
-        (same, noisy, 0, "again, to confirm", "a candidate slower in the first pass only passes"),
+         "a planted count difference between the builds fails", "0"),
+        (same, disagree, 1, "candidate (a): exit 5, its exact engines disagree", "an engine's exit 5 fails", "0"),
+        (same, slower, 1, "cpu-grid is 6.0 % slower in the candidate", "a candidate 6 % slower fails", "0"),
+        (same, within, 0, "no engine is more than 0.05 slower", "a candidate 4 % slower passes", "0"),
+        (same, noisy, 0, "again, to confirm", "a candidate slower in the first pass only passes", "0"),
+        (same, failing, 1, "candidate (a): exit 3", "a candidate run that fails fails", "0"),
+        (failing, same, 0, "lines the reference could not run", "a line the reference cannot run is listed", "0"),
+        (hanging, same, 0, "the reference's run: not finished in 1 s", "a reference past RUN_LIMIT is listed", "1"),
     ]:
+        env = dict(os.environ, SIMJOIN_PYTHON=PYTHON, OUT=str(out), RUN_LIMIT=limit)
         result = subprocess.run(script + [reference, candidate] + line, capture_output=True, text=True, timeout=120,
-                                env=dict(os.environ, SIMJOIN_PYTHON=PYTHON, **env))
+                                env=env)
         expect(result, code, text, what)
 
 
