@@ -38,10 +38,10 @@
 
 #include "cuda/detail/centered_points.hpp"
 #include "cuda/detail/split_half_mma.cuh"
+#include "cuda/detail/tensor_tile_layout.hpp"
 
 namespace simjoin::gpu::norm_tile {
 
-constexpr unsigned kTile = 128;
 constexpr unsigned kThreads = 256;
 
 // Factor f of the error bound above, for rows of `stride` dimensions.
@@ -78,28 +78,6 @@ inline float narrowed_accept(float accept, std::size_t dims, unsigned stride, fl
   float rounded = float(narrowed);
   if (double(rounded) > narrowed) rounded = std::nextafter(rounded, 0.0f);
   return narrowed > 0 ? rounded : -1;
-}
-
-// Words per staged row. Fragment loads are 16 bytes for split operands (a lane's four words of a
-// 16-dimension step), 8 for plain ones (two), served per quarter-warp (split) or half-warp (plain):
-// rows g = 0, 1 (split) or g = 0..3 (plain) must start 16 or 8 banks apart, modulo 32, which a row
-// length of 16 or 8 modulo 32 words gives.
-__host__ __device__ inline unsigned row_words(unsigned stride, Operands operands) {
-  if (operands == Operands::Split) return stride + (stride % 32 == 0 ? 16 : 0);
-  const unsigned words = packed_words(stride, operands);
-  return words + (40 - words % 32) % 32;
-}
-
-// Shared memory of one block: a row tile, two column tiles (one being filled while the other is
-// used) and their norms.
-__host__ __device__ inline std::size_t shared_bytes(unsigned stride, Operands operands) {
-  return (3 * std::size_t(kTile) * row_words(stride, operands) + 3 * kTile) * sizeof(std::uint32_t);
-}
-
-// Shared memory of one block of the long rows' form (gpu_bruteforce.cu): two stages of a row tile and a
-// column tile of `chunk` dimensions each, and two sets of both tiles' norms.
-__host__ __device__ inline std::size_t chunked_shared_bytes(unsigned chunk, Operands operands) {
-  return (4 * std::size_t(kTile) * row_words(chunk, operands) + 4 * kTile) * sizeof(std::uint32_t);
 }
 
 __device__ inline void copy_async(void* target, const void* source, unsigned bytes, bool valid) {

@@ -1,7 +1,6 @@
 #include "cuda/engines/gpu_bruteforce.hpp"
 
 #include <algorithm>
-#include <cassert>
 #include <iomanip>
 #include <optional>
 #include <sstream>
@@ -375,28 +374,14 @@ std::size_t shared_per_multiprocessor() {
   return std::size_t(bytes);
 }
 
-// Whether two blocks of `bytes` fit a multiprocessor's shared memory (1 KiB is reserved a block).
-bool two_blocks_fit(std::size_t bytes, std::size_t per_multiprocessor) {
-  return 2 * (bytes + 1024) <= per_multiprocessor;
-}
-
-// The tiles' layout: whole rows where three tiles of them fit a block's shared memory; else the long
-// rows' form, staging the most dimensions at a time (a multiple of 16) at which two blocks fit a
-// multiprocessor (80 dimensions of plain operands, 48 of split ones).
+// The tiles' layout (tensor_tile_layout.hpp) on this device.
 void lay_out_tiles(TensorInputs& t, unsigned stride) {
-  const std::size_t per_multiprocessor = shared_per_multiprocessor();
-  t.operands.chunk = stride;
-  t.shared_bytes = norm_tile::shared_bytes(stride, t.kind);
-  t.chunked = t.shared_bytes > kMaxSharedBytes;
-  if (t.chunked) {
-    unsigned chunk = stride - 16;
-    while (chunk > 16 && !two_blocks_fit(norm_tile::chunked_shared_bytes(chunk, t.kind), per_multiprocessor))
-      chunk -= 16;
-    assert(chunk < stride);  // every tile pair takes two chunks or more (chunked_tensor_kernel says why)
-    t.operands.chunk = chunk;
-    t.shared_bytes = norm_tile::chunked_shared_bytes(chunk, t.kind);
-  }
-  t.two_blocks = two_blocks_fit(t.shared_bytes, per_multiprocessor);
+  const norm_tile::TileLayout layout =
+      norm_tile::tile_layout(stride, t.kind, shared_per_multiprocessor(), kMaxSharedBytes);
+  t.chunked = layout.chunked;
+  t.operands.chunk = layout.chunk;
+  t.shared_bytes = layout.bytes;
+  t.two_blocks = layout.two_blocks;
 }
 
 void prepare_kernel(TensorInputs& t) {

@@ -1,0 +1,67 @@
+#pragma once
+// The shared-memory layout of gpu-bruteforce's tensor-core tiles (norm_form_tile.cuh): the words a staged
+// row takes, a block's bytes with tiles of whole rows or of chunks of dimensions, and which of the two a
+// row length takes. Host logic, tested without a GPU (tests/cuda/detail/test_tensor_tile_layout.cpp).
+#include <cstddef>
+#include <cstdint>
+
+#include "cuda/detail/centered_points.hpp"
+
+namespace simjoin::gpu::norm_tile {
+
+constexpr unsigned kTile = 128;  // rows of a tile
+
+// Words per staged row. Fragment loads are 16 bytes for split operands (a lane's four words of a
+// 16-dimension step), 8 for plain ones (two), served per quarter-warp (split) or half-warp (plain):
+// rows g = 0, 1 (split) or g = 0..3 (plain) must start 16 or 8 banks apart, modulo 32, which a row
+// length of 16 or 8 modulo 32 words gives.
+__host__ __device__ inline unsigned row_words(unsigned stride, Operands operands) {
+  if (operands == Operands::Split) return stride + (stride % 32 == 0 ? 16 : 0);
+  const unsigned words = packed_words(stride, operands);
+  return words + (40 - words % 32) % 32;
+}
+
+// Shared memory of one block: a row tile, two column tiles (one being filled while the other is
+// used) and their norms.
+__host__ __device__ inline std::size_t shared_bytes(unsigned stride, Operands operands) {
+  return (3 * std::size_t(kTile) * row_words(stride, operands) + 3 * kTile) * sizeof(std::uint32_t);
+}
+
+// Shared memory of one block of the long rows' form (gpu_bruteforce.cu): two stages of a row tile and a
+// column tile of `chunk` dimensions each, and two sets of both tiles' norms.
+__host__ __device__ inline std::size_t chunked_shared_bytes(unsigned chunk, Operands operands) {
+  return (4 * std::size_t(kTile) * row_words(chunk, operands) + 4 * kTile) * sizeof(std::uint32_t);
+}
+
+// How a block's tiles lie in shared memory for rows of `stride` dimensions.
+struct TileLayout {
+  bool chunked = false;     // the long rows' form: tiles of whole rows do not fit a block
+  unsigned chunk = 0;       // dimensions staged at a time: stride for whole rows, below it when chunked
+  std::size_t bytes = 0;    // a block's shared memory
+  bool two_blocks = false;  // two blocks fit a multiprocessor
+};
+
+// Whether two blocks of `bytes` fit a multiprocessor's shared memory (1 KiB is reserved a block).
+inline bool two_blocks_fit(std::size_t bytes, std::size_t per_multiprocessor) {
+  return 2 * (bytes + 1024) <= per_multiprocessor;
+}
+
+// Whole rows where a block's three tiles of them fit in `block_limit` bytes; else the long rows' form,
+// staging the most dimensions at a time (a multiple of 16, below stride, so that every tile pair takes
+// two chunks or more) at which two blocks fit a multiprocessor of `per_multiprocessor` bytes: 80
+// dimensions of plain operands, 48 of split ones, on a Hopper's 228 KiB.
+inline TileLayout tile_layout(unsigned stride, Operands operands, std::size_t per_multiprocessor,
+                              std::size_t block_limit) {
+  TileLayout layout{false, stride, shared_bytes(stride, operands), false};
+  if (layout.bytes > block_limit) {
+    layout.chunked = true;
+    layout.chunk = stride - 16;
+    while (layout.chunk > 16 && !two_blocks_fit(chunked_shared_bytes(layout.chunk, operands), per_multiprocessor))
+      layout.chunk -= 16;
+    layout.bytes = chunked_shared_bytes(layout.chunk, operands);
+  }
+  layout.two_blocks = two_blocks_fit(layout.bytes, per_multiprocessor);
+  return layout;
+}
+
+}  // namespace simjoin::gpu::norm_tile
