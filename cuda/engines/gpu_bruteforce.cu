@@ -271,9 +271,7 @@ struct TensorInputs {
   std::vector<CenteredPoints> sets;  // a, then b for A-join-B
   TensorOperands operands;
   Operands kind = Operands::Split;
-  bool chunked = false;     // the long rows' form: whole rows' tiles do not fit in shared memory
-  bool two_blocks = false;  // two blocks' tiles fit a multiprocessor's shared memory
-  std::size_t shared_bytes = 0;
+  norm_tile::TileLayout layout;  // whole rows or chunks of dimensions, the block's shared memory
   int blocks_per_multiprocessor = 0;
 };
 
@@ -293,19 +291,21 @@ BandShare band_share(float widest_band, float reject, const DevicePoints& da, co
   return {share, words.str()};
 }
 
-// Whether split operands' rounding band (widest_band) is narrow enough for these points: the reason
-// why not goes to `notes`; what a sample let through, where one was taken, to `sampled`.
-bool band_fits(float widest_band, float reject, const DevicePoints& da, const DevicePoints& db, std::size_t dims,
-               bool self, std::vector<std::string>& notes, std::string& sampled) {
+// Whether a rounding band (widest_band) lets few enough pairs through to re-check: at once where it is
+// within kBandTakenAtOnce of eps^2; where it is wider but within eps^2, where a sample finds at most
+// `max_share` of the pairs within eps^2 plus twice the band (what it let through goes to `sampled`).
+// Why not goes to `why_not`.
+bool band_fits(float widest_band, double max_share, float reject, const DevicePoints& da, const DevicePoints& db,
+               std::size_t dims, bool self, std::string& why_not, std::string& sampled) {
   if (!(widest_band <= kBandLimit * reject)) {
-    notes.push_back("CUDA cores: the points' spread makes the tensor-core form's rounding band (" +
-                    std::to_string(widest_band) + ") wider than eps^2");
+    why_not = "CUDA cores: the points' spread makes the tensor-core form's rounding band (" +
+              std::to_string(widest_band) + ") wider than eps^2";
     return false;
   }
   if (widest_band <= kBandTakenAtOnce * reject) return true;
   const BandShare share = band_share(widest_band, reject, da, db, dims, self);
-  if (share.share > kMaxCandidateShare) {
-    notes.push_back("CUDA cores: in the tensor-core form " + share.words + ", too many to re-check");
+  if (share.share > max_share) {
+    why_not = "CUDA cores: in the tensor-core form " + share.words + ", too many to re-check";
     return false;
   }
   sampled = "; " + share.words;
@@ -318,32 +318,24 @@ float widest_band(Operands kind, unsigned stride, float max_norm, float reject, 
   return norm_tile::bound_factor(stride, kind) * 2 * max_norm + (bound - reject);
 }
 
-// Whether plain operands' band lets few enough pairs through: at once where it is narrow (a wide eps
-// against the points' spread: manifolds, wide joins), else where a sample finds few pairs within it
-// (tight clusters far apart: unit vectors in 10,000 clusters at eps 0.09 have a band of 0.3 eps^2,
-// which only a cluster's own pairs reach).
-bool plain_band_fits(float widest_band, float reject, const DevicePoints& da, const DevicePoints& db, std::size_t dims,
-                     bool self, std::string& sampled) {
-  if (widest_band <= kBandTakenAtOnce * reject) return true;
-  if (!(widest_band <= kBandLimit * reject)) return false;
-  const BandShare share = band_share(widest_band, reject, da, db, dims, self);
-  if (share.share > kMaxPlainCandidateShare) return false;
-  sampled = "; " + share.words;
-  return true;
-}
-
-// Plain FP16 operands where their band lets few pairs through; split ones otherwise, where theirs does.
+// Plain FP16 operands where their band lets few pairs through: at once where it is narrow (a wide eps
+// against the points' spread: manifolds, wide joins), else by sample (tight clusters far apart: unit
+// vectors in 10,000 clusters at eps 0.09 have a band of 0.3 eps^2, which only a cluster's own pairs
+// reach); split ones otherwise, where theirs does. Why neither goes to `notes`.
 std::optional<Operands> choose_operands(const JoinInputs& inputs, const DevicePoints& da, const DevicePoints& db,
                                         unsigned stride, float max_norm, float bound, std::vector<std::string>& notes,
                                         std::string& sampled) {
   const float reject = inputs.band.reject;
   const std::size_t dims = inputs.a->dims();
-  if (plain_band_fits(widest_band(Operands::Plain, stride, max_norm, reject, bound), reject, da, db, dims,
-                      inputs.self_join(), sampled))
+  const bool self = inputs.self_join();
+  std::string why_not;
+  if (band_fits(widest_band(Operands::Plain, stride, max_norm, reject, bound), kMaxPlainCandidateShare, reject, da, db,
+                dims, self, why_not, sampled))
     return Operands::Plain;
-  if (band_fits(widest_band(Operands::Split, stride, max_norm, reject, bound), reject, da, db, dims, inputs.self_join(),
-                notes, sampled))
+  if (band_fits(widest_band(Operands::Split, stride, max_norm, reject, bound), kMaxCandidateShare, reject, da, db, dims,
+                self, why_not, sampled))
     return Operands::Split;
+  notes.push_back(why_not);
   return std::nullopt;
 }
 
@@ -358,13 +350,13 @@ norm_tile::TileBounds tile_bounds(Operands kind, const JoinInputs& inputs, unsig
 // Calls use(kernel) with the tensor-core kernel for t's operands and blocks a multiprocessor.
 template <typename Use>
 void with_tensor_kernel(const TensorInputs& t, Use use) {
-  if (t.chunked)
+  if (t.layout.chunked)
     t.kind == Operands::Plain ? use(chunked_tensor_kernel<Operands::Plain>)
                               : use(chunked_tensor_kernel<Operands::Split>);
   else if (t.kind == Operands::Plain)
-    t.two_blocks ? use(tensor_kernel<Operands::Plain, 2>) : use(tensor_kernel<Operands::Plain, 1>);
+    t.layout.two_blocks ? use(tensor_kernel<Operands::Plain, 2>) : use(tensor_kernel<Operands::Plain, 1>);
   else
-    t.two_blocks ? use(tensor_kernel<Operands::Split, 2>) : use(tensor_kernel<Operands::Split, 1>);
+    t.layout.two_blocks ? use(tensor_kernel<Operands::Split, 2>) : use(tensor_kernel<Operands::Split, 1>);
 }
 
 std::size_t shared_per_multiprocessor() {
@@ -374,21 +366,11 @@ std::size_t shared_per_multiprocessor() {
   return std::size_t(bytes);
 }
 
-// The tiles' layout (tensor_tile_layout.hpp) on this device.
-void lay_out_tiles(TensorInputs& t, unsigned stride) {
-  const norm_tile::TileLayout layout =
-      norm_tile::tile_layout(stride, t.kind, shared_per_multiprocessor(), kMaxSharedBytes);
-  t.chunked = layout.chunked;
-  t.operands.chunk = layout.chunk;
-  t.shared_bytes = layout.bytes;
-  t.two_blocks = layout.two_blocks;
-}
-
 void prepare_kernel(TensorInputs& t) {
   with_tensor_kernel(t, [&](auto kernel) {
-    SIMJOIN_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(t.shared_bytes)));
+    SIMJOIN_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(t.layout.bytes)));
     SIMJOIN_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&t.blocks_per_multiprocessor, kernel,
-                                                                     int(kThreads), t.shared_bytes));
+                                                                     int(kThreads), t.layout.bytes));
   });
 }
 
@@ -416,10 +398,11 @@ std::optional<TensorInputs> tensor_inputs(const JoinInputs& inputs, const Device
   t.operands = {ca.words.data(), ca.norms.data(), std::uint32_t(ca.n),
                 cb.words.data(), cb.norms.data(), std::uint32_t(cb.n),
                 stride,          stride,          tile_bounds(t.kind, inputs, stride, bound, scale)};
-  lay_out_tiles(t, stride);
+  t.layout = norm_tile::tile_layout(stride, t.kind, shared_per_multiprocessor(), kMaxSharedBytes);
+  t.operands.chunk = t.layout.chunk;
   prepare_kernel(t);
   const std::string chunks =
-      t.chunked ? ", rows staged " + std::to_string(t.operands.chunk) + " dimensions at a time" : std::string();
+      t.layout.chunked ? ", rows staged " + std::to_string(t.layout.chunk) + " dimensions at a time" : std::string();
   notes.push_back(std::string("tensor cores: norm form from ") + (t.kind == Operands::Plain ? "plain" : "split") +
                   " FP16 operands" + chunks +
                   ", pairs inside the accept bound emitted at once, the other candidates re-checked in float32 and "
@@ -456,7 +439,7 @@ void join_all_pairs(GpuRun& run, const DeviceInputs& device) {
             if (tensor) {
               const unsigned blocks = persistent_blocks(last - first, tensor->blocks_per_multiprocessor);
               with_tensor_kernel(*tensor, [&](auto kernel) {
-                kernel<<<blocks, kThreads, tensor->shared_bytes, stream>>>(tensor->operands, da.coords.data(),
+                kernel<<<blocks, kThreads, tensor->layout.bytes, stream>>>(tensor->operands, da.coords.data(),
                                                                            db.coords.data(), stride, device.exact.test,
                                                                            self, first, last, out);
               });
