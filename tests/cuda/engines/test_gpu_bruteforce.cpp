@@ -102,6 +102,14 @@ TEST_F(GpuBruteForceTensor, PairsWithinRoundingOfEps) {
   expect_oracle_pairs(lattice, nullptr, 0.25 * std::sqrt(2.0), "tensor cores");
 }
 
+// An eps wide against pairs_near_eps' spread of 6 a coordinate in `dims` dimensions (plain operands).
+double wide_eps(std::size_t dims) { return 4.0 * std::sqrt(double(dims) / 8); }
+
+// Ties within 1e-6 of wide_eps(dims) in `dims` dimensions.
+PointSet ties_at(std::size_t pairs, std::size_t dims, std::uint64_t seed) {
+  return pairs_near_eps(pairs, dims, wide_eps(dims), 1e-6, -3, seed);
+}
+
 // Where eps is wide against the points' spread, the band of plain FP16 operands (one product a term)
 // is narrow at once: ties on a lattice, pairs within 10^-6 of eps either side (the accept side must
 // not take those just outside), a translated cube, and A join B.
@@ -114,8 +122,7 @@ TEST_F(GpuBruteForceTensor, PlainOperandsWhereEpsIsWideAgainstTheSpread) {
   expect_plain(lattice_points(5, 5, 0.25), nullptr, 0.25);
   for (std::size_t d : {8, 33}) {
     SCOPED_TRACE("d = " + std::to_string(d));
-    expect_plain(pairs_near_eps(1500, d, 4.0 * std::sqrt(double(d) / 8), 1e-6, -3, seed + d), nullptr,
-                 4.0 * std::sqrt(double(d) / 8));
+    expect_plain(ties_at(1500, d, seed + d), nullptr, wide_eps(d));
   }
   const PointSet cube = random_points(Distribution::Uniform, 2000, 16, seed, 1e5, 1e5 + 1);
   expect_plain(cube, nullptr, 1.0);
@@ -240,11 +247,6 @@ PointSet every_other(const PointSet& points, std::size_t parity) {
   return half;
 }
 
-// Ties within 1e-6 of eps in `dims` dimensions, at a wide eps (plain operands).
-PointSet ties_at(std::size_t pairs, std::size_t dims, std::uint64_t seed) {
-  return pairs_near_eps(pairs, dims, 4.0 * std::sqrt(double(dims) / 8), 1e-6, -3, seed);
-}
-
 // Rows too long for tiles of whole rows in shared memory (plain operands from 273 dimensions, split ones
 // from 145) are staged a chunk of dimensions at a time: ties at eps in 288 dimensions (7,000 points:
 // 1,540 tile pairs, so that after its first launches of 1 to 256 pairs, pair_batches.cu, a launch holds
@@ -259,12 +261,12 @@ TEST_F(GpuBruteForceTensor, LongRowsAreStagedInChunks) {
     const RunResult result = expect_oracle_pairs(a, b, eps, "tensor cores");
     EXPECT_TRUE(mentions(result, "from " + operands + " FP16 operands, rows staged")) << a.dims() << " dimensions";
   };
-  expect_chunks(ties_at(3500, 288, seed + 3), nullptr, 4.0 * std::sqrt(288.0 / 8), "plain");
+  expect_chunks(ties_at(3500, 288, seed + 3), nullptr, wide_eps(288), "plain");
   const PointSet ties = ties_at(1600, 384, seed);
-  expect_chunks(ties, nullptr, 4.0 * std::sqrt(384.0 / 8), "plain");
+  expect_chunks(ties, nullptr, wide_eps(384), "plain");
   const PointSet a = every_other(ties, 0), b = every_other(ties, 1);
-  expect_chunks(a, &b, 4.0 * std::sqrt(384.0 / 8), "plain");
-  expect_chunks(ties_at(300, 960, seed + 1), nullptr, 4.0 * std::sqrt(960.0 / 8), "plain");
+  expect_chunks(a, &b, wide_eps(384), "plain");
+  expect_chunks(ties_at(300, 960, seed + 1), nullptr, wide_eps(960), "plain");
   const PointSet clusters = around_centres(3000, unit_vectors(600, 256, seed), 0.0022, seed + 2);
   expect_chunks(clusters, nullptr, 0.05, "split");
 }
@@ -301,7 +303,7 @@ TEST_F(GpuBruteForceTensor, Sanitizer) {
 // than a GPU runs blocks); blocks that move from pair to pair are in LongRowsAreStagedInChunks, too large
 // for the sanitizers.
 TEST_F(GpuBruteForceTensor, SanitizerLongRows) {
-  EXPECT_MATCHES_ORACLE(check_engine(bruteforce(), ties_at(1500, 288, test_seed()), nullptr, params(24)));
+  EXPECT_MATCHES_ORACLE(check_engine(bruteforce(), ties_at(1500, 288, test_seed()), nullptr, params(wide_eps(288))));
   const PointSet clusters = around_centres(3000, unit_vectors(600, 256, test_seed()), 0.0022, test_seed() + 1);
   EXPECT_MATCHES_ORACLE(check_engine(bruteforce(), clusters, nullptr, params(0.05)));
 }
