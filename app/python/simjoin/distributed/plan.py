@@ -6,7 +6,6 @@ budget until every one fits. The rule itself is the engines' C++ (simjoin._simjo
 nothing of it is written here. Where no split makes every partition fit, or where the partitions would
 compare more pairs than the whole set holds, the plan joins blocks of rows instead (blocks.py)."""
 import math
-import time
 from dataclasses import dataclass, field
 
 import dask
@@ -188,7 +187,6 @@ def _stack(scans, part=2):
 def make_plan(client, chunks_a, chunks_b, d, eps, budget_bytes, cores, k=None, seed=1, ab_join=False):
     """The plan for joining chunks_a with chunks_b (ab_join) or chunks_a with itself: partitions within
     budget_bytes, or blocks of rows where they cannot be made to fit or cannot prune."""
-    started = time.perf_counter()
     n_a, n_b = sum(c.rows for c in chunks_a), sum(c.rows for c in chunks_b)
     if n_a == 0:
         raise InputError("X has no points")
@@ -201,14 +199,12 @@ def make_plan(client, chunks_a, chunks_b, d, eps, budget_bytes, cores, k=None, s
     high = np.max([s[1] for s in present], axis=0).astype(np.float64).tolist()
     centroids = _simjoin.fit_centroids(_stack(scans[:len(chunks_a)], 3), k, seed, eps, low, high)
     plan = Plan(float(eps), d, n_a, n_b, low, high, centroids, budget_entries=budget, ab_join=ab_join)
-    plan.seconds["scan and fit"] = time.perf_counter() - started
     if ab_join and n_b == 0:  # no pair at all; partitions of B would all be empty
         _plan_blocks(plan, "Y has no points")
         return plan
     compared, whole = _estimated_pairs(plan, _stack(scans[:len(chunks_a)]), _stack(scans[len(chunks_a):]))
     if compared > whole:  # before the chunks are placed: their pieces and copies would fill the workers
         _plan_blocks(plan, _cannot_prune(compared, whole, "estimated from the sample"))
-        plan.seconds["plan"] = time.perf_counter() - started
         return plan
     fits = prunes = False
     for last in [False] * (SPLIT_ROUNDS - 1) + [True]:
@@ -226,7 +222,6 @@ def make_plan(client, chunks_a, chunks_b, d, eps, budget_bytes, cores, k=None, s
         _plan_blocks(plan, _too_large(plan) + ("" if prunes else "; and " + _cannot_prune(compared, whole, "counted")))
     elif not prunes:
         _plan_blocks(plan, _cannot_prune(compared, whole, "counted"))
-    plan.seconds["plan"] = time.perf_counter() - started
     return plan
 
 
