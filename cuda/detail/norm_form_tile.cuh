@@ -188,54 +188,86 @@ __device__ inline void start_accumulators(const StagedTile& cols, float keep, Ac
     }
 }
 
+// Loads four 8 x 8 matrices of 16-bit values from shared memory, lane l giving the address of row l % 8
+// of matrix l / 8 (16 bytes), lane (g, t) receiving word t of row g of each matrix: the fragments of
+// an mma straight into the registers it reads.
+__device__ inline void load_matrices(unsigned address, std::uint32_t& m0, std::uint32_t& m1, std::uint32_t& m2,
+                                     std::uint32_t& m3) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(m0), "=r"(m1), "=r"(m2), "=r"(m3)
+               : "r"(address));
+}
+
+// acc += s^2 (p_r . q_c) over the first `dims` (a multiple of 16) of the staged plain operands, rows
+// `words` words apart. A 16-dimension step's eight words of a row are read by ldmatrix as two 16-byte
+// halves: lane (g, t) puts word t where the mma expects dimensions (2t, 2t+1) and word t + 4 where it
+// expects (2t+8, 2t+9). The words hold other dimensions of the group (the packing's order), but for
+// rows and columns alike, so every product pairs one dimension of both points and each mma sums the
+// same 16 dimensions: the band's proof, which bounds each step's sum in any order, holds unchanged.
+__device__ inline void accumulate_plain(const StagedTile& rows, const StagedTile& cols, unsigned words, unsigned dims,
+                                        Accumulators& acc) {
+  const unsigned l = lane();
+  const auto address = [](const std::uint32_t* word) { return unsigned(__cvta_generic_to_shared(word)); };
+  // Row fragments of mi: matrices (rows 0-7, half 0), (rows 8-15, half 0), (rows 0-7, half 1), (rows 8-15,
+  // half 1). Column fragments of ni = 2 p, 2 p + 1: (ni's columns, half 0), (half 1), then ni + 1's.
+  unsigned row_address[4], col_address[2];
+#pragma unroll
+  for (unsigned mi = 0; mi < 4; ++mi)
+    row_address[mi] = address(rows.points + (warp_row() + mi * 16 + l % 16) * words + l / 16 * 4);
+#pragma unroll
+  for (unsigned p = 0; p < 2; ++p)
+    col_address[p] = address(cols.points + (warp_col() + (2 * p + l / 16) * 8 + l % 8) * words + l / 8 % 2 * 4);
+  for (unsigned k = 0; k < dims; k += 16) {
+    const unsigned step = k * 2;  // bytes of the k / 2 words before this step
+    std::uint32_t b[4][2];
+#pragma unroll
+    for (unsigned p = 0; p < 2; ++p)
+      load_matrices(col_address[p] + step, b[2 * p][0], b[2 * p][1], b[2 * p + 1][0], b[2 * p + 1][1]);
+#pragma unroll
+    for (unsigned mi = 0; mi < 4; ++mi) {
+      std::uint32_t a[4];
+      load_matrices(row_address[mi] + step, a[0], a[1], a[2], a[3]);
+#pragma unroll
+      for (unsigned ni = 0; ni < 4; ++ni) split_half::mma(acc[mi][ni], a, b[ni]);
+    }
+  }
+}
+
 // acc += s^2 (p_r . q_c) over the first `dims` (a multiple of 16) of the staged dimensions, rows `words`
 // words apart, products from split or plain FP16 operands.
 template <Operands kOperands>
 __device__ inline void accumulate_dims(const StagedTile& rows, const StagedTile& cols, unsigned words, unsigned dims,
                                        Accumulators& acc) {
+  if constexpr (kOperands == Operands::Plain) {
+    accumulate_plain(rows, cols, words, dims, acc);
+    return;
+  }
   const unsigned g = lane() / 4, t = lane() % 4;
   for (unsigned k = 0; k < dims; k += 16) {
-    // This lane's words of row (or column) x in this step: hi (2t, 2t+1), hi (2t+8, 2t+9), then for
-    // split operands lo, lo.
+    // This lane's words of row (or column) x in this step: hi (2t, 2t+1), hi (2t+8, 2t+9), lo, lo.
     const auto load = [&](const std::uint32_t* tile, unsigned x) {
       return *reinterpret_cast<const uint4*>(tile + x * words + k + 4 * t);
-    };
-    const auto load_hi = [&](const std::uint32_t* tile, unsigned x) {
-      return *reinterpret_cast<const uint2*>(tile + x * words + k / 2 + 2 * t);
     };
     std::uint32_t b_hi[4][2], b_lo[4][2];
 #pragma unroll
     for (unsigned ni = 0; ni < 4; ++ni) {
-      const unsigned x = warp_col() + ni * 8 + g;
-      if constexpr (kOperands == Operands::Plain) {
-        const uint2 v = load_hi(cols.points, x);
-        b_hi[ni][0] = v.x, b_hi[ni][1] = v.y;
-      } else {
-        const uint4 v = load(cols.points, x);
-        b_hi[ni][0] = v.x, b_hi[ni][1] = v.y, b_lo[ni][0] = v.z, b_lo[ni][1] = v.w;
-      }
+      const uint4 v = load(cols.points, warp_col() + ni * 8 + g);
+      b_hi[ni][0] = v.x, b_hi[ni][1] = v.y, b_lo[ni][0] = v.z, b_lo[ni][1] = v.w;
     }
 #pragma unroll
     for (unsigned mi = 0; mi < 4; ++mi) {
       const unsigned x = warp_row() + mi * 16 + g;
       // Fragment order: (g, 2t..), (g + 8, 2t..), (g, 2t+8..), (g + 8, 2t+8..).
-      if constexpr (kOperands == Operands::Plain) {
-        const uint2 upper = load_hi(rows.points, x), lower = load_hi(rows.points, x + 8);
-        const std::uint32_t a_hi[4] = {upper.x, lower.x, upper.y, lower.y};
+      const uint4 upper = load(rows.points, x), lower = load(rows.points, x + 8);
+      const std::uint32_t a_hi[4] = {upper.x, lower.x, upper.y, lower.y};
+      const std::uint32_t a_lo[4] = {upper.z, lower.z, upper.w, lower.w};
+      // Term by term across the columns, so that consecutive products are independent.
 #pragma unroll
-        for (unsigned ni = 0; ni < 4; ++ni) split_half::mma(acc[mi][ni], a_hi, b_hi[ni]);
-      } else {
-        const uint4 upper = load(rows.points, x), lower = load(rows.points, x + 8);
-        const std::uint32_t a_hi[4] = {upper.x, lower.x, upper.y, lower.y};
-        const std::uint32_t a_lo[4] = {upper.z, lower.z, upper.w, lower.w};
-        // Term by term across the columns, so that consecutive products are independent.
+      for (unsigned ni = 0; ni < 4; ++ni) split_half::mma(acc[mi][ni], a_lo, b_hi[ni]);
 #pragma unroll
-        for (unsigned ni = 0; ni < 4; ++ni) split_half::mma(acc[mi][ni], a_lo, b_hi[ni]);
+      for (unsigned ni = 0; ni < 4; ++ni) split_half::mma(acc[mi][ni], a_hi, b_lo[ni]);
 #pragma unroll
-        for (unsigned ni = 0; ni < 4; ++ni) split_half::mma(acc[mi][ni], a_hi, b_lo[ni]);
-#pragma unroll
-        for (unsigned ni = 0; ni < 4; ++ni) split_half::mma(acc[mi][ni], a_hi, b_hi[ni]);
-      }
+      for (unsigned ni = 0; ni < 4; ++ni) split_half::mma(acc[mi][ni], a_hi, b_hi[ni]);
     }
   }
 }

@@ -11,14 +11,14 @@ namespace simjoin::gpu::norm_tile {
 
 constexpr unsigned kTile = 128;  // rows of a tile
 
-// Words per staged row. Fragment loads are 16 bytes for split operands (a lane's four words of a
-// 16-dimension step), 8 for plain ones (two), served per quarter-warp (split) or half-warp (plain):
-// rows g = 0, 1 (split) or g = 0..3 (plain) must start 16 or 8 banks apart, modulo 32, which a row
-// length of 16 or 8 modulo 32 words gives.
+// Words per staged row. Split operands' fragment loads are 16 bytes (a lane's four words of a
+// 16-dimension step), served per quarter-warp: rows g = 0, 1 must start 16 banks apart, modulo 32,
+// which a row length of 16 modulo 32 words gives. Plain operands are read by ldmatrix, 16 bytes of
+// each of 8 rows at once: rows must start an odd multiple of 4 banks apart, and a packed plain row
+// is a multiple of 8 words (stride / 2), so 4 more words.
 __host__ __device__ inline unsigned row_words(unsigned stride, Operands operands) {
   if (operands == Operands::Split) return stride + (stride % 32 == 0 ? 16 : 0);
-  const unsigned words = packed_words(stride, operands);
-  return words + (40 - words % 32) % 32;
+  return packed_words(stride, operands) + 4;
 }
 
 // Shared memory of one block: a row tile, two column tiles (one being filled while the other is
@@ -48,7 +48,7 @@ inline bool two_blocks_fit(std::size_t bytes, std::size_t per_multiprocessor) {
 
 // Whole rows where a block's three tiles of them fit in `block_limit` bytes; else the long rows' form,
 // staging the most dimensions at a time (a multiple of 16, below stride, so that every tile pair takes
-// two chunks or more) at which two blocks fit a multiprocessor of `per_multiprocessor` bytes: 80
+// two chunks or more) at which two blocks fit a multiprocessor of `per_multiprocessor` bytes: 96
 // dimensions of plain operands, 48 of split ones, on a Hopper's 228 KiB.
 inline TileLayout tile_layout(unsigned stride, Operands operands, std::size_t per_multiprocessor,
                               std::size_t block_limit) {

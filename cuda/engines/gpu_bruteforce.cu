@@ -219,7 +219,7 @@ __device__ inline void stage_chunk(const ChunkStages& stages, const TensorOperan
 }
 
 // The long rows' form, where a block's tiles of whole rows do not fit in shared memory (split operands
-// from 145 dimensions, plain ones from 273): each tile pair is accumulated over chunks of in.chunk dimensions, the next
+// from 145 dimensions, plain ones from 289): each tile pair is accumulated over chunks of in.chunk dimensions, the next
 // chunk (or the next pair's first, with its norms) copied while the current one is used, two blocks a multiprocessor.
 // The products run in the same order onto the same accumulators as tensor_kernel's, so its error bound
 // holds unchanged; the rest is as there. The host makes in.chunk < stride, so every tile pair takes at

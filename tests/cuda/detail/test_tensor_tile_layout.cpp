@@ -16,17 +16,17 @@ TileLayout laid_out(unsigned stride, Operands operands) {
   return tile_layout(stride, operands, kPerMultiprocessor, kBlockLimit);
 }
 
-// Plain operands take whole rows up to 272 dimensions (two blocks a multiprocessor up to 128), split ones
-// up to 144; longer rows are staged 80 (plain) or 48 (split) dimensions at a time, two blocks a
+// Plain operands take whole rows up to 288 dimensions (two blocks a multiprocessor up to 128), split ones
+// up to 144; longer rows are staged 96 (plain) or 48 (split) dimensions at a time, two blocks a
 // multiprocessor.
 TEST(TensorTileLayout, LongRowsAreChunkedFromWhereWholeRowsStopFitting) {
   EXPECT_FALSE(laid_out(128, Operands::Plain).chunked);
   EXPECT_TRUE(laid_out(128, Operands::Plain).two_blocks);
-  EXPECT_FALSE(laid_out(272, Operands::Plain).chunked);
-  EXPECT_FALSE(laid_out(272, Operands::Plain).two_blocks);
-  EXPECT_TRUE(laid_out(288, Operands::Plain).chunked);
-  EXPECT_EQ(laid_out(288, Operands::Plain).chunk, 80u);
-  EXPECT_EQ(laid_out(960, Operands::Plain).chunk, 80u);
+  EXPECT_FALSE(laid_out(144, Operands::Plain).two_blocks);
+  EXPECT_FALSE(laid_out(288, Operands::Plain).chunked);
+  EXPECT_TRUE(laid_out(304, Operands::Plain).chunked);
+  EXPECT_EQ(laid_out(304, Operands::Plain).chunk, 96u);
+  EXPECT_EQ(laid_out(960, Operands::Plain).chunk, 96u);
   EXPECT_FALSE(laid_out(144, Operands::Split).chunked);
   EXPECT_TRUE(laid_out(160, Operands::Split).chunked);
   EXPECT_EQ(laid_out(160, Operands::Split).chunk, 48u);

@@ -247,8 +247,8 @@ PointSet every_other(const PointSet& points, std::size_t parity) {
   return half;
 }
 
-// Rows too long for tiles of whole rows in shared memory (plain operands from 273 dimensions, split ones
-// from 145) are staged a chunk of dimensions at a time: ties at eps in 288 dimensions (7,000 points:
+// Rows too long for tiles of whole rows in shared memory (plain operands from 289 dimensions, split ones
+// from 145) are staged a chunk of dimensions at a time: ties at eps in 304 dimensions (7,000 points:
 // 1,540 tile pairs, so that after its first launches of 1 to 256 pairs, pair_batches.cu, a launch holds
 // more pairs than a GPU of 132 multiprocessors runs blocks, and blocks move from pair to pair, copying
 // the next pair's first chunk and norms while they finish one), ties in 384 dimensions and their A join
@@ -261,7 +261,7 @@ TEST_F(GpuBruteForceTensor, LongRowsAreStagedInChunks) {
     const RunResult result = expect_oracle_pairs(a, b, eps, "tensor cores");
     EXPECT_TRUE(mentions(result, "from " + operands + " FP16 operands, rows staged")) << a.dims() << " dimensions";
   };
-  expect_chunks(ties_at(3500, 288, seed + 3), nullptr, wide_eps(288), "plain");
+  expect_chunks(ties_at(3500, 304, seed + 3), nullptr, wide_eps(304), "plain");
   const PointSet ties = ties_at(1600, 384, seed);
   expect_chunks(ties, nullptr, wide_eps(384), "plain");
   const PointSet a = every_other(ties, 0), b = every_other(ties, 1);
@@ -298,12 +298,12 @@ TEST_F(GpuBruteForceTensor, Sanitizer) {
   EXPECT_MATCHES_ORACLE(check_engine(bruteforce(), vectors, nullptr, params(0.05)));
 }
 
-// The long rows' form for compute-sanitizer, 3,000 points: plain operands in 288 dimensions, split ones
+// The long rows' form for compute-sanitizer, 3,000 points: plain operands in 304 dimensions, split ones
 // in 256. Each block takes one tile pair here (the first launches of pair_batches.cu hold fewer pairs
 // than a GPU runs blocks); blocks that move from pair to pair are in LongRowsAreStagedInChunks, too large
 // for the sanitizers.
 TEST_F(GpuBruteForceTensor, SanitizerLongRows) {
-  EXPECT_MATCHES_ORACLE(check_engine(bruteforce(), ties_at(1500, 288, test_seed()), nullptr, params(wide_eps(288))));
+  EXPECT_MATCHES_ORACLE(check_engine(bruteforce(), ties_at(1500, 304, test_seed()), nullptr, params(wide_eps(304))));
   const PointSet clusters = around_centres(3000, unit_vectors(600, 256, test_seed()), 0.0022, test_seed() + 1);
   EXPECT_MATCHES_ORACLE(check_engine(bruteforce(), clusters, nullptr, params(0.05)));
 }
