@@ -20,7 +20,7 @@ from distributed.diagnostics.plugin import WorkerPlugin
 
 import simjoin
 import simjoin.distributed as sd
-from simjoin.distributed import blocks
+from simjoin.distributed import blocks, plan as distributed_plan
 from simjoin.distributed.inputs import Chunk
 from reference import sorted_pairs
 
@@ -122,16 +122,30 @@ def test_skewed_set_splits_its_large_partition(client, tmp_path, rng):
     assert np.array_equal(got, expected(X, eps))
 
 
-def test_identical_points_over_the_budget_are_joined_by_blocks(client, tmp_path, rng):
-    """Identical points over the budget: no centroids split them, so blocks of rows are joined pair by
-    pair (blocks of MIN_BLOCK_ROWS, the least, past this small budget): exactly the pairs, each once."""
-    X = np.concatenate([np.full((2000, 3), 0.25), rng.uniform(0, 1, (6000, 3))])
-    got, manifest = run(client, tmp_path, X, 0.01, k=2, partition_bytes=96 * 1500)
+def test_identical_points_over_the_budget_are_joined_by_blocks(client, tmp_path, rng, monkeypatch):
+    """Identical points over the budget in otherwise uniform data: no centroids split them, so the
+    partitions holding them (their home, and one their copies fill) alone are joined by blocks of their
+    points and copies, pair of blocks by pair of blocks, and every other partition as a partition (blocks
+    of at least 500 rows here, not MIN_BLOCK_ROWS, so that this small pile makes several): exactly the
+    pairs, each once (the uniform points' pairs across partition borders test the reporting rule in the
+    blocks), in a self-join and A join B."""
+    monkeypatch.setattr(distributed_plan, "MIN_BLOCK_ROWS", 500)
+    X = np.concatenate([rng.uniform(0, 1, (3000, 3)), np.full((2000, 3), 0.25), rng.uniform(0, 1, (3000, 3))])
+    got, manifest = run(client, tmp_path, X, 0.05, k=2, partition_bytes=96 * 1500)
     plan = manifest["plan"]
-    assert "splitting it does not help" in plan["reason"]
-    assert plan["block_rows"] == 4096 and [rows for _, rows in plan["blocks_a"]] == [4096, 3904]
-    assert manifest["tasks"] == 3 and manifest["k"] is None and manifest["replication_factor"] == 0
-    assert np.array_equal(got, expected(X, 0.01))
+    assert "splitting does not help" in plan["reason"] and plan["block_rows"] == 750
+    blocked = [len(b["blocks_a"]) for b in plan["blocked_partitions"].values()]
+    assert blocked and min(blocked) >= 3 and plan["blocks_a"] is None  # the pile's home, and where it is copied
+    assert all(b["blocks_b"] == [] for b in plan["blocked_partitions"].values())
+    tasks = plan["k"] - len(blocked) + sum(n * (n + 1) // 2 for n in blocked)
+    assert manifest["k"] == plan["k"] and manifest["tasks"] == tasks
+    assert manifest["replication_factor"] > 0
+    assert np.array_equal(got, expected(X, 0.05))
+    Y = np.concatenate([np.full((900, 3), 0.25), rng.uniform(0, 1, (600, 3))])
+    got, manifest = run(client, tmp_path, X, 0.05, Y=Y, k=2, partition_bytes=96 * 1500)
+    blocked = list(manifest["plan"]["blocked_partitions"].values())
+    assert any(len(b["blocks_a"]) > 1 and len(b["blocks_b"]) > 1 for b in blocked)
+    assert np.array_equal(got, expected(X, 0.05, Y))
 
 
 def test_data_partitions_cannot_prune_is_joined_by_blocks(client, tmp_path, rng):

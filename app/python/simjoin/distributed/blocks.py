@@ -1,10 +1,11 @@
-"""The join without partitions, for data k-means partitions cannot serve: where no split brings every
-partition within a task's memory (identical points, an eps wide against the clusters) or where the
-partitions' points and copies would compare more pairs than the whole set holds (data without clusters,
-whose copies reach most partitions). The rows are cut into consecutive blocks of at most half a task's
-budget, each block gathered from the chunks on a worker, and one task joins each pair of blocks: a block
-with itself (a self-join) or with a later block, or every block of A with every block of B. Each pair of
-rows lies in exactly one pair of blocks, so every pair is reported once, and no copy is made."""
+"""The join without partitions, for data k-means partitions cannot serve: where the partitions' points and
+copies would compare more pairs than the whole set holds (data without clusters, whose copies reach most
+partitions). The rows are cut into consecutive blocks of at most half a task's budget, each block
+gathered from the chunks on a worker, and one task joins each pair of blocks: a block with itself (a
+self-join) or with a later block, or every block of A with every block of B. Each pair of rows lies in
+exactly one pair of blocks, so every pair is reported once, and no copy is made. A single partition that
+no split brings within a task's memory (identical points, an eps wide against the clusters) is cut the
+same way, into blocks of its own points and copies (shuffle.py)."""
 import dask
 import numpy as np
 

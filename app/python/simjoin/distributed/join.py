@@ -17,7 +17,7 @@ from .errors import EngineUnavailableError, InputError
 from .inputs import chunks_of
 from .plan import make_plan
 from .partition_task import join_partition
-from .shuffle import shuffled_partitions
+from .shuffle import shuffled_tasks
 
 # A NumPy array, a row-chunked dask.array, or .npy files by path, glob or list.
 Inputs = Union[np.ndarray, "dask.array.Array", str, os.PathLike, Sequence[Union[str, os.PathLike]]]
@@ -42,9 +42,10 @@ def join(points: Inputs, eps: float, Y: Optional[Inputs] = None, *,
         already there, only the previous run's manifest and the shards it lists are removed.
     output: "pairs", or "count" (no shards). k: partitions (None: from partition_bytes and cores).
     partition_bytes: memory one partition task may use (default: a quarter of the smallest worker's
-        memory limit); a partition over it is split again. Where no split makes every partition fit, or
-        where the partitions would compare more pairs than the whole set holds, blocks of rows are joined
-        pairwise instead, two blocks within it (blocks.py).
+        memory limit); a partition over it is split again, and one that no split brings within it is
+        joined by blocks of its points and copies, pair of blocks by pair of blocks, two blocks within it.
+        Where the partitions would compare more pairs than the whole set holds, blocks of the whole set's
+        rows are joined pairwise instead (blocks.py).
     Returns the manifest (a dict; "pairs" is the total). Raises ValueError for bad parameters (an
     unknown engine among them, before any work), InputError naming the shard for bad input, OutputError
     for an `out` that cannot be written, EngineUnavailableError for an engine the workers cannot run.
@@ -149,16 +150,16 @@ def _run(client, points, Y, settings, k, partition_bytes, progress, chunk_rows, 
 
 
 def _shuffle_and_join(client, chunks_a, chunks_b, plan, settings, progress):
-    """The shuffle (every partition assembled on a worker), then the partition tasks on the workers that
-    hold them."""
+    """The shuffle (every partition, or every block of a partition joined by blocks, assembled on a
+    worker), then the partition tasks on the workers that hold them."""
     token = uuid.uuid4().hex
-    parts_a, parts_b = shuffled_partitions(plan, len(chunks_a), plan.ab_join, token)
+    inputs, tasks = shuffled_tasks(plan, len(chunks_a), token)
 
-    def tasks(assembled):
-        assembled_b = assembled[plan.k:] or [None] * plan.k
-        return [(f"simjoin-partition-{c}-{token}", c, assembled[c], assembled_b[c]) for c in range(plan.k)]
+    def tasks_of(assembled):
+        return [(f"simjoin-partition-{t}-{token}", t, assembled[a], None if b is None else assembled[b])
+                for t, a, b in tasks]
 
-    return _two_phases(client, plan, parts_a + [p for p in parts_b if p is not None], tasks, settings, progress)
+    return _two_phases(client, plan, inputs, tasks_of, settings, progress)
 
 
 def _join_blocks(client, chunks_a, chunks_b, plan, settings, progress):

@@ -3,8 +3,9 @@ over the chunks on the workers), k-means centroids fitted on those rows as cpu-k
 partition sizes their bisector band rule gives (a second pass, which also cuts each chunk into its
 pieces per partition and keeps them on its worker for the shuffle), splitting any partition over
 budget until every one fits. The rule itself is the engines' C++ (simjoin._simjoin.partition_plan);
-nothing of it is written here. Where no split makes every partition fit, or where the partitions would
-compare more pairs than the whole set holds, the plan joins blocks of rows instead (blocks.py)."""
+nothing of it is written here. A partition that no split brings within budget is joined by blocks of its
+own points and copies, the others as partitions; where the partitions would compare more pairs than the
+whole set holds, the plan joins blocks of the whole set's rows instead (blocks.py)."""
 import math
 from dataclasses import dataclass, field
 
@@ -45,7 +46,10 @@ class Plan:
     blocks_a: list = None          # (first, rows) of A's blocks where the plan joins blocks, else None
     blocks_b: list = None
     block_rows: int = 0
-    reason: str = ""               # why the plan joins blocks
+    reason: str = ""               # why the plan joins blocks, or some partitions by blocks
+    # {partition: ((first, rows) blocks of its entries of A, of B)}: partitions over budget that no split
+    # brings within it, joined block pair by block pair
+    blocked: dict = field(default_factory=dict)
 
     @property
     def by_blocks(self):
@@ -53,10 +57,12 @@ class Plan:
 
     @property
     def tasks(self):
-        """Partition tasks: one per partition, or one per pair of blocks."""
+        """Partition tasks: one per partition (one per pair of its blocks where it is joined by blocks), or one
+        per pair of the whole set's blocks."""
         if self.by_blocks:
             return len(blocks.block_pairs(len(self.blocks_a), len(self.blocks_b), self.ab_join))
-        return self.k
+        return self.k - len(self.blocked) + sum(len(blocks.block_pairs(len(cut_a), len(cut_b), self.ab_join))
+                                                for cut_a, cut_b in self.blocked.values())
 
     @property
     def k(self):
@@ -78,11 +84,9 @@ class Plan:
     def largest(self):
         """Points a task joins at most: the largest partition's, or its two blocks'."""
         if self.by_blocks:
-            rows_a, rows_b = [rows for _, rows in self.blocks_a], [rows for _, rows in self.blocks_b]
-            if self.ab_join:
-                return max(rows_a) + max(rows_b, default=0)
-            return sum(sorted(rows_a)[-2:])
-        return int((self.entries_a + self.entries_b).max())
+            return _two_blocks(self.blocks_a, self.blocks_b, self.ab_join)
+        whole = [int(e) for c, e in enumerate(self.entries_a + self.entries_b) if c not in self.blocked]
+        return max(whole + [_two_blocks(cut_a, cut_b, self.ab_join) for cut_a, cut_b in self.blocked.values()])
 
     @property
     def shuffle_bytes(self):
@@ -102,8 +106,9 @@ class Plan:
             tasks = "1 pair" if self.tasks == 1 else f"{self.tasks} pairs"
             return (f"plan: {tasks} of blocks of at most {self.block_rows} rows, without partitions: "
                     f"{self.reason}")
+        blocked = f"; {self.reason}" if self.blocked else ""
         return (f"plan: k = {self.k} partitions ({self.splits} split), replication factor {self.replication:.3f}, "
-                f"largest partition {self.largest} points, estimated shuffle {self.shuffle_bytes / 1e6:.1f} MB")
+                f"largest task {self.largest} points, estimated shuffle {self.shuffle_bytes / 1e6:.1f} MB{blocked}")
 
     def to_dict(self):
         listed = (lambda entries: None if entries is None else entries.tolist())
@@ -112,7 +117,16 @@ class Plan:
                 "replication_factor": self.replication, "copies": self.copies, "largest_partition": self.largest,
                 "budget_entries": self.budget_entries, "splits": self.splits, "shuffle_bytes": self.shuffle_bytes,
                 "blocks_a": self.blocks_a, "blocks_b": self.blocks_b, "block_rows": self.block_rows,
+                "blocked_partitions": {str(c): {"blocks_a": a, "blocks_b": b} for c, (a, b) in self.blocked.items()},
                 "reason": self.reason}
+
+
+def _two_blocks(cut_a, cut_b, ab_join):
+    """Rows of the largest pair of blocks a task joins: two of A's, or one of A's and one of B's."""
+    rows_a, rows_b = [rows for _, rows in cut_a], [rows for _, rows in cut_b]
+    if ab_join:
+        return max(rows_a, default=0) + max(rows_b, default=0)
+    return sum(sorted(rows_a)[-2:])
 
 
 def pairs_within(entries_a, entries_b, ab_join):
@@ -218,10 +232,11 @@ def make_plan(client, chunks_a, chunks_b, d, eps, budget_bytes, cores, k=None, s
         fits, prunes = len(over) == 0, compared <= whole
         if fits or not prunes or last or not _split(plan, over, _stack(scans), seed):
             break
-    if not fits:
-        _plan_blocks(plan, _too_large(plan) + ("" if prunes else "; and " + _cannot_prune(compared, whole, "counted")))
-    elif not prunes:
-        _plan_blocks(plan, _cannot_prune(compared, whole, "counted"))
+    if not prunes:
+        too_large = "" if fits else _too_large(plan, over) + "; and "
+        _plan_blocks(plan, too_large + _cannot_prune(compared, whole, "counted"))
+    elif not fits:
+        _block_partitions(plan, over)
     return plan
 
 
@@ -245,11 +260,12 @@ def _split(plan, over, sample, seed):
     return True
 
 
-def _too_large(plan):
+def _too_large(plan, over):
     entries = plan.entries_a + plan.entries_b
-    c = int(np.argmax(entries))
-    return (f"partition {c} holds {entries[c]} points and copies, over the {plan.budget_entries} a task has memory "
-            f"for, and splitting it does not help (identical points, or eps wide against the clusters)")
+    held = ", ".join(f"{c} ({entries[c]})" for c in over)
+    return (f"partition{'s' if len(over) > 1 else ''} {held} hold{'' if len(over) > 1 else 's'} more points and "
+            f"copies than the {plan.budget_entries} a task has memory for, and splitting does not help "
+            f"(identical points, or eps wide against the clusters)")
 
 
 def _cannot_prune(compared, whole, how):
@@ -276,9 +292,24 @@ def _estimated_pairs(plan, sample_a, sample_b):
     return held * plan.whole_pairs / sampled, plan.whole_pairs
 
 
+def _block_rows(plan, most):
+    """Rows of a block: half a task's budget, at least MIN_BLOCK_ROWS, at most `most`."""
+    return min(max(MIN_BLOCK_ROWS, plan.budget_entries // 2), max(most, 1))
+
+
+def _block_partitions(plan, over):
+    """Joins the partitions `over` by blocks of their points and copies, two of which fit a task's budget."""
+    plan.block_rows = _block_rows(plan, int(max(plan.entries_a[over].max(), plan.entries_b[over].max())))
+    plan.blocked = {int(c): (blocks.cut(int(plan.entries_a[c]), plan.block_rows),
+                             blocks.cut(int(plan.entries_b[c]), plan.block_rows) if plan.ab_join else [])
+                    for c in over}
+    owner = "their" if len(over) > 1 else "its"
+    plan.reason = f"{_too_large(plan, over)}: joined by blocks of {owner} points and copies"
+
+
 def _plan_blocks(plan, reason):
     """Turns the plan to blocks of rows (blocks.py), two of which fit a task's budget."""
-    plan.block_rows = min(max(MIN_BLOCK_ROWS, plan.budget_entries // 2), max(plan.n_a, plan.n_b, 1))
+    plan.block_rows = _block_rows(plan, max(plan.n_a, plan.n_b))
     plan.blocks_a, plan.blocks_b = blocks.cut(plan.n_a, plan.block_rows), blocks.cut(plan.n_b, plan.block_rows)
     plan.reason = reason
     plan.placed = None  # the partitions' pieces are not needed
