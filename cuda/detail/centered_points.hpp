@@ -27,11 +27,11 @@ __host__ __device__ inline unsigned packed_words(unsigned stride, Operands opera
 }
 
 struct CenteredPoints {
-  // n x packed_words(stride, operands) words. Within each group of 16 dimensions, lane t (0..3) of a
-  // fragment finds its words side by side: split, four at 4t: hi of dimensions (2t, 2t+1), hi of
-  // (2t+8, 2t+9), then lo of the same; plain, the two hi words at 2t (norm_form_tile.cuh reads
-  // them 16 bytes of a row at a time, in the same order for both operands, so each product still pairs
-  // one dimension of both points).
+  // n x packed_words(stride, operands) words. Within each group of 16 dimensions, for t = 0..3: split,
+  // four words at 4t, hi of dimensions (2t, 2t+1), hi of (2t+8, 2t+9), then lo of the same, which lane t
+  // of a fragment loads side by side; plain, the two hi words at 2t (an order kept from paired loads:
+  // norm_form_tile.cuh now reads plain rows by ldmatrix, 16 bytes of a row at a time, the same way for
+  // both operands, so each product still pairs one dimension of both points).
   DeviceBuffer<std::uint32_t> words;
   Operands operands = Operands::Split;
   DeviceBuffer<float> norms;  // n squared norms of the translated rows, unscaled

@@ -133,12 +133,16 @@ def test_identical_points_over_the_budget_are_joined_by_blocks(client, tmp_path,
     X = np.concatenate([rng.uniform(0, 1, (3000, 3)), np.full((2000, 3), 0.25), rng.uniform(0, 1, (3000, 3))])
     got, manifest = run(client, tmp_path, X, 0.05, k=2, partition_bytes=96 * 1500)
     plan = manifest["plan"]
-    assert "splitting does not help" in plan["reason"] and plan["block_rows"] == 750
+    assert "more points and copies than the 1500 a task has memory for" in plan["reason"]
+    assert plan["block_rows"] == 750
     blocked = [len(b["blocks_a"]) for b in plan["blocked_partitions"].values()]
     assert blocked and min(blocked) >= 3 and plan["blocks_a"] is None  # the pile's home, and where it is copied
     assert all(b["blocks_b"] == [] for b in plan["blocked_partitions"].values())
     tasks = plan["k"] - len(blocked) + sum(n * (n + 1) // 2 for n in blocked)
     assert manifest["k"] == plan["k"] and manifest["tasks"] == tasks
+    whole = [c for c in range(plan["k"]) if str(c) not in plan["blocked_partitions"]]
+    numbers = whole + list(range(plan["k"], plan["k"] + tasks - len(whole)))  # block pairs' tasks from k on
+    assert sorted(s["partition"] for s in manifest["shards"]) == numbers
     assert manifest["replication_factor"] > 0
     assert np.array_equal(got, expected(X, 0.05))
     Y = np.concatenate([np.full((900, 3), 0.25), rng.uniform(0, 1, (600, 3))])
@@ -146,6 +150,12 @@ def test_identical_points_over_the_budget_are_joined_by_blocks(client, tmp_path,
     blocked = list(manifest["plan"]["blocked_partitions"].values())
     assert any(len(b["blocks_a"]) > 1 and len(b["blocks_b"]) > 1 for b in blocked)
     assert np.array_equal(got, expected(X, 0.05, Y))
+    far = rng.uniform(0.6, 1, (1500, 3))  # nothing of Y near the pile: its partitions make no task
+    got, manifest = run(client, tmp_path, X, 0.05, Y=far, k=2, partition_bytes=96 * 1500)
+    blocked = manifest["plan"]["blocked_partitions"].values()
+    assert blocked and all(b["blocks_b"] == [] for b in blocked)
+    assert manifest["tasks"] == manifest["k"] - len(blocked) and len(got) > 0
+    assert np.array_equal(got, expected(X, 0.05, far))
 
 
 def test_data_partitions_cannot_prune_is_joined_by_blocks(client, tmp_path, rng):

@@ -271,6 +271,17 @@ TEST_F(GpuBruteForceTensor, LongRowsAreStagedInChunks) {
   expect_chunks(clusters, nullptr, 0.05, "split");
 }
 
+// Plain rows of 144 to 288 dimensions take tiles of whole rows at one block a multiprocessor (three tiles
+// fit a block, not two blocks): ties at eps in 288 dimensions, the longest such rows, whose row tile and
+// two column tiles nearly fill a block's shared memory.
+TEST_F(GpuBruteForceTensor, LongestWholeRowsFitOneBlock) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const RunResult result = expect_oracle_pairs(ties_at(800, 288, seed), nullptr, wide_eps(288), "tensor cores");
+  EXPECT_TRUE(mentions(result, "from plain FP16 operands")) << "expected plain operands";
+  EXPECT_FALSE(mentions(result, "rows staged")) << "expected whole rows";
+}
+
 TEST_F(GpuBruteForceTensor, IdenticalPointsAndZeroEps) {
   PointSet same(600, 6);
   for (std::size_t i = 0; i < same.size(); ++i)

@@ -170,10 +170,8 @@ def _join_blocks(client, chunks_a, chunks_b, plan, settings, progress):
 
     def tasks(gathered):
         side_a, side_b = gathered[:len(gathered_a)], gathered[len(gathered_a):]
-        pairs = blocks.block_pairs(len(side_a), len(side_b), plan.ab_join)
-        # A block joined with itself is a self-join (no second side); otherwise the second block is Y.
-        return [(f"simjoin-blocks-{t}-{token}", t, side_a[i],
-                 side_b[j] if plan.ab_join else (None if i == j else side_a[j])) for t, (i, j) in enumerate(pairs)]
+        return [(f"simjoin-blocks-{t}-{token}", t, a, b)
+                for t, (a, b) in enumerate(blocks.paired_sides(side_a, side_b, plan.ab_join))]
 
     return _two_phases(client, plan, gathered_a + gathered_b, tasks, settings, progress)
 

@@ -125,7 +125,7 @@ def _two_blocks(cut_a, cut_b, ab_join):
     """Rows of the largest pair of blocks a task joins: two of A's, or one of A's and one of B's."""
     rows_a, rows_b = [rows for _, rows in cut_a], [rows for _, rows in cut_b]
     if ab_join:
-        return max(rows_a, default=0) + max(rows_b, default=0)
+        return max(rows_a) + max(rows_b) if rows_a and rows_b else 0  # no task where a side is empty
     return sum(sorted(rows_a)[-2:])
 
 
@@ -260,11 +260,14 @@ def _split(plan, over, sample, seed):
     return True
 
 
-def _too_large(plan, over):
+def _too_large(plan, over, listed=5):
+    """Why partitions `over` are over budget, naming the first `listed` of them with their entries."""
     entries = plan.entries_a + plan.entries_b
-    held = ", ".join(f"{c} ({entries[c]})" for c in over)
+    held = ", ".join(f"{c} ({entries[c]})" for c in over[:listed])
+    if len(over) > listed:
+        held += f" and {len(over) - listed} more"
     return (f"partition{'s' if len(over) > 1 else ''} {held} hold{'' if len(over) > 1 else 's'} more points and "
-            f"copies than the {plan.budget_entries} a task has memory for, and splitting does not help "
+            f"copies than the {plan.budget_entries} a task has memory for after {plan.splits} splits "
             f"(identical points, or eps wide against the clusters)")
 
 

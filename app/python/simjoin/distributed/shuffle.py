@@ -43,29 +43,29 @@ def split_chunk(block, first, centroids, eps, low, high, name):
     return pieces
 
 
+def _offsets(counts):
+    """Where each entry's run of partitions above begins in the concatenated lists, and the end."""
+    offsets = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    return offsets
+
+
 def assemble(pieces, d):
     """One partition's row ids, values and (offsets, partitions above) over all its pieces, in chunk order
     (so the row ids rise with the local rows)."""
     if not pieces:
         return np.zeros(0, np.uint64), np.zeros((0, d)), (np.zeros(1, np.int64), np.zeros(0, np.int64))
-    counts = np.concatenate([p[2] for p in pieces]).astype(np.int64)
-    offsets = np.zeros(len(counts) + 1, dtype=np.int64)
-    np.cumsum(counts, out=offsets[1:])
+    offsets = _offsets(np.concatenate([p[2] for p in pieces]).astype(np.int64))
     above = np.concatenate([p[3] for p in pieces]).astype(np.int64)
     return np.concatenate([p[0] for p in pieces]), np.concatenate([p[1] for p in pieces]), (offsets, above)
 
 
-def _slice(piece, start, stop):
-    """Entries [start, stop) of one piece, their lists of partitions above with them."""
+def slice_piece(piece, start, stop):
+    """Entries [start, stop) of one piece, with their lists of partitions above; run on the piece's worker,
+    so that only the slice travels to the block that takes it."""
     ids, values, counts, above = piece
-    offsets = np.zeros(len(counts) + 1, dtype=np.int64)
-    np.cumsum(counts, out=offsets[1:])
+    offsets = _offsets(counts)
     return ids[start:stop], values[start:stop], counts[start:stop], above[offsets[start]:offsets[stop]]
-
-
-def assemble_slices(d, bounds, *pieces):
-    """The entries bounds[i] = (start, stop) of each piece, assembled as one partition is (assemble)."""
-    return assemble([_slice(piece, start, stop) for piece, (start, stop) in zip(pieces, bounds)], d)
 
 
 def _pieces(placed, entries, c):
@@ -75,44 +75,53 @@ def _pieces(placed, entries, c):
 
 
 def _blocks(d, pieces, cut, key):
-    """A delayed assembled block of entries per (first, rows) of cut, from the partition's pieces in order."""
-    starts = np.cumsum([0] + [n for _, n in pieces])
-    result = []
-    for b, (first, rows) in enumerate(cut):
-        overlapping = [(piece, max(first, start) - start, min(first + rows, start + n) - start)
-                       for (piece, n), start in zip(pieces, starts) if start < first + rows and first < start + n]
-        result.append(dask.delayed(assemble_slices, pure=True)(
-            d, [(lo, hi) for _, lo, hi in overlapping], *[piece for piece, _, _ in overlapping],
-            dask_key_name=f"{key}-{b}"))
-    return result
+    """A delayed assembled block per (first, rows) of cut, over the entries of the partition's pieces in
+    order: consecutive entries, so that the row ids rise from block to block (partition_task reports i < j
+    of a self-join's block pair as it does within one block)."""
+    segments = list(zip(np.cumsum([0] + [n for _, n in pieces[:-1]]).tolist(), [n for _, n in pieces]))
+    return [dask.delayed(assemble, pure=True)(
+        [dask.delayed(slice_piece, pure=True)(pieces[s][0], start, stop)
+         for s, start, stop in blocks.overlaps(first, rows, segments)], d, dask_key_name=f"{key}-{b}")
+        for b, (first, rows) in enumerate(cut)]
+
+
+def _listed(inputs, items):
+    """Appends delayed items to the tasks' inputs; their indices there."""
+    inputs.extend(items)
+    return list(range(len(inputs) - len(items), len(inputs)))
+
+
+def _whole_partition(d, pieces, keys, ab_join, inputs):
+    """(index of part A, of part B or None) of a partition assembled whole from its pieces of each side."""
+    parts = [_listed(inputs, [dask.delayed(assemble, pure=True)([p for p, _ in own], d, dask_key_name=key)])[0]
+             for own, key in zip(pieces, keys)]
+    return parts[0], parts[1] if ab_join else None
+
+
+def _partition_blocks(d, pieces, cuts, keys, ab_join, inputs):
+    """(index of part A, of part B or None) of each task joining a partition block pair by block pair;
+    none where a side of an A join B is empty (no pair, so nothing is assembled)."""
+    if ab_join and not all(cuts):
+        return []
+    parts = [_listed(inputs, _blocks(d, own, cut, key)) for own, cut, key in zip(pieces, cuts, keys)]
+    return blocks.paired_sides(parts[0], parts[1] if ab_join else [], ab_join)
 
 
 def shuffled_tasks(plan, n_chunks_a, token):
     """The partition tasks' inputs, from the pieces the plan left on the workers (plan.placed, A's chunks
     then B's), and the tasks as (task number, index of part A, index of part B or None) into them. A
     partition is assembled whole and joined by one task numbered as it is; one joined by blocks
-    (plan.blocked) is assembled block by block and joined by one task per pair of blocks
-    (blocks.block_pairs), numbered from k on."""
+    (plan.blocked) is assembled block by block and joined by one task per pair of blocks, numbered from
+    k on."""
     sides = [(plan.placed[:n_chunks_a], plan.chunk_entries[:n_chunks_a], "a")]
     if plan.ab_join:
         sides.append((plan.placed[n_chunks_a:], plan.chunk_entries[n_chunks_a:], "b"))
     inputs, tasks, block_tasks = [], [], []
-
-    def add(items):
-        """Appends delayed inputs; their indices."""
-        inputs.extend(items)
-        return list(range(len(inputs) - len(items), len(inputs)))
-
     for c in range(plan.k):
         keys = [f"simjoin-shuffle-{side}{c}-{token}" for _, _, side in sides]
         pieces = [_pieces(placed, entries, c) for placed, entries, _ in sides]
-        if c not in plan.blocked:
-            parts = [add([dask.delayed(assemble, pure=True)([p for p, _ in own], plan.d, dask_key_name=key)])[0]
-                     for own, key in zip(pieces, keys)]
-            tasks.append((c, parts[0], parts[1] if plan.ab_join else None))
-            continue
-        cuts = plan.blocked[c]
-        parts = [add(_blocks(plan.d, own, cut, key)) for own, cut, key in zip(pieces, cuts, keys)]
-        for i, j in blocks.block_pairs(len(cuts[0]), len(cuts[1]), plan.ab_join):
-            block_tasks.append((parts[0][i], parts[1][j] if plan.ab_join else (None if i == j else parts[0][j])))
+        if c in plan.blocked:
+            block_tasks += _partition_blocks(plan.d, pieces, plan.blocked[c], keys, plan.ab_join, inputs)
+        else:
+            tasks.append((c, *_whole_partition(plan.d, pieces, keys, plan.ab_join, inputs)))
     return inputs, tasks + [(plan.k + t, a, b) for t, (a, b) in enumerate(block_tasks)]
