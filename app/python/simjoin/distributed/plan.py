@@ -45,7 +45,7 @@ class Plan:
     ab_join: bool = False
     blocks_a: list = None          # (first, rows) of A's blocks where the plan joins blocks, else None
     blocks_b: list = None
-    block_rows: int = 0
+    block_rows: int = 0            # rows of a block: of the whole set's (blocks_a) or of a blocked partition's
     reason: str = ""               # why the plan joins blocks, or some partitions by blocks
     # {partition: ((first, rows) blocks of its entries of A, of B)}: partitions over budget that no split
     # brings within it, joined block pair by block pair
