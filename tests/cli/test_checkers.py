@@ -9,7 +9,10 @@
   disagreeing), a candidate run that fails, or a candidate more than 5 % slower in both passes must
   fail it; 4 % slower passes, and so does a candidate slower in the first pass only (a noisy run: the
   second pass clears it). A line the reference cannot run (it fails, or outlasts $RUN_LIMIT) is listed
-  as such and not compared.
+  as such and not compared;
+- scripts/profile-kernel, over a stand-in `ncu` that prints a report of one launch: the summary's
+  instructions per mma, tensor pipe share and stalls come from the report's numbers, and a report
+  without a launch exits 1.
 
 About 3 s. Exit 77 (a skip) where the interpreter has no SciPy.
   test_checkers.py [PYTHON]
@@ -116,6 +119,44 @@ def bench_compare(folder):
         expect(result, code, text, what)
 
 
+NCU_REPORT = """==PROF== Connected to process 948
+[948] simjoin@127.0.0.1
+  void tensor_kernel<1, 2>(TensorOperands, const float *) (264, 1, 1)x(256, 1, 1), Context 1, Stream 13, CC 9.0
+    Section: Command line profiler metrics
+    ---------------------------------------------------------------------- ----------- -------------
+    Metric Name                                                            Metric Unit  Metric Value
+    ---------------------------------------------------------------------- ----------- -------------
+    gpu__time_duration.sum                                                          ms         19.66
+    l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum                                       536,752
+    l1tex__data_pipe_lsu_wavefronts_mem_shared.sum                                     1,258,149,907
+    sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active           %         27.58
+    smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio              inst          0.98
+    smsp__average_warps_issue_stalled_wait_per_issue_active.ratio                 inst          1.64
+    smsp__inst_executed.sum                                                       inst 7,896,421,821
+    smsp__inst_executed_pipe_fmaheavy.sum                                         inst 4,232,669,781
+    smsp__inst_executed_pipe_tensor_op_hmma.sum                                   inst   675,427,328
+    smsp__inst_executed_pipe_xu.sum                                                          (!) n/a
+    ---------------------------------------------------------------------- ----------- -------------
+"""
+
+
+def profile_kernel(folder):
+    report = pathlib.Path(folder) / "report.txt"
+    report.write_text(NCU_REPORT)
+    stand_in(folder, "ncu", f"#!/bin/sh\ncat {report}\n")
+    env = dict(os.environ, PATH=f"{folder}:{os.environ['PATH']}")
+    script = [PYTHON, str(ROOT / "scripts" / "profile-kernel")]
+    result = subprocess.run(script + ["tensor_kernel", "--", "simjoin"], capture_output=True, text=True, env=env)
+    for text, what in [("warp instructions per mma 11.7", "instructions per mma from the report"),
+                       ("tensor pipe active 27.6 % of cycles", "the tensor pipe's share"),
+                       ("fmaheavy 54%", "the pipes' shares"),
+                       ("stalls (warps an issue): wait 1.64, barrier 0.98", "the stalls, largest first")]:
+        expect(result, 0, text, what)
+    report.write_text(NCU_REPORT.split("  void")[0])
+    result = subprocess.run(script + ["--summarize", str(report)], capture_output=True, text=True)
+    expect(result, 1, "", "a report without a launch exits 1")
+
+
 def main():
     if subprocess.run([PYTHON, "-c", "import numpy, scipy"], capture_output=True).returncode != 0:
         print(f"{PYTHON} has no NumPy or SciPy: skipped")
@@ -123,6 +164,7 @@ def main():
     with tempfile.TemporaryDirectory() as folder:
         real_coordinates(folder)
         bench_compare(folder)
+        profile_kernel(folder)
     return 0
 
 
