@@ -145,7 +145,7 @@ def test_identical_points_over_the_budget_are_joined_by_blocks(client, tmp_path,
     assert sorted(s["partition"] for s in manifest["shards"]) == numbers
     assert manifest["replication_factor"] > 0
     assert np.array_equal(got, expected(X, 0.05))
-    Y = np.concatenate([np.full((900, 3), 0.25), rng.uniform(0, 1, (600, 3))])
+    Y = np.concatenate([np.full((900, 3), 0.25), rng.uniform(0, 1, (3000, 3))])
     got, manifest = run(client, tmp_path, X, 0.05, Y=Y, k=2, partition_bytes=96 * 1500)
     blocked = list(manifest["plan"]["blocked_partitions"].values())
     assert any(len(b["blocks_a"]) > 1 and len(b["blocks_b"]) > 1 for b in blocked)
