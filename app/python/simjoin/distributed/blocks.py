@@ -36,11 +36,11 @@ def overlaps(first, rows, segments):
             for s, (begin, n) in enumerate(segments) if begin < first + rows and first < begin + n]
 
 
-def gather(first, rows, chunk_firsts, *loads):
+def gather(first, rows, bounds, *loads):
     """One block as a partition task takes it: row ids, values, and no partitions above (the reporting rule
     of the partitions has nothing to leave out). `loads` are the arrays of the chunks the block overlaps,
-    which begin at global rows chunk_firsts."""
-    parts = [array[max(0, first - start):max(0, first + rows - start)] for start, array in zip(chunk_firsts, loads)]
+    of which it takes rows bounds[i] = (start, stop)."""
+    parts = [array[start:stop] for (start, stop), array in zip(bounds, loads)]
     values = np.concatenate(parts) if parts else np.zeros((0, 1))
     ids = np.arange(first, first + rows, dtype=np.uint64)
     return ids, values, (np.zeros(rows + 1, np.int64), np.zeros(0, np.int64))
@@ -50,8 +50,8 @@ def gathered_blocks(chunks, blocks, side, token):
     """A delayed gathered block (gather) per (first, rows) block of the rows of `chunks`."""
     result = []
     for b, (first, rows) in enumerate(blocks):
-        overlapping = [chunks[c] for c, _, _ in overlaps(first, rows, [(c.first, c.rows) for c in chunks])]
-        result.append(dask.delayed(gather, pure=True)(first, rows, [c.first for c in overlapping],
-                                                      *[c.load for c in overlapping],
+        overlapping = overlaps(first, rows, [(c.first, c.rows) for c in chunks])
+        result.append(dask.delayed(gather, pure=True)(first, rows, [(start, stop) for _, start, stop in overlapping],
+                                                      *[chunks[c].load for c, _, _ in overlapping],
                                                       dask_key_name=f"simjoin-block-{side}{b}-{token}"))
     return result
