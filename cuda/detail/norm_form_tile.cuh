@@ -35,6 +35,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "cuda/detail/centered_points.hpp"
 #include "cuda/detail/split_half_mma.cuh"
@@ -88,50 +89,74 @@ __device__ inline void copy_async(void* target, const void* source, unsigned byt
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(address), "l"(source), "r"(valid ? 4 : 0));
 }
 __device__ inline void commit_copies() { asm volatile("cp.async.commit_group;\n" ::); }
-// Waits until at most one (one_pending) or none of this thread's copy groups is in flight.
-__device__ inline void wait_copies(bool one_pending) {
-  if (one_pending)
-    asm volatile("cp.async.wait_group 1;\n" ::);
-  else
-    asm volatile("cp.async.wait_group 0;\n" ::);
-}
+// Waits until none of this thread's copy groups is in flight.
+__device__ inline void wait_copies() { asm volatile("cp.async.wait_group 0;\n" ::); }
 
-// Starts copying words [offset, offset + length) (length a multiple of 4) of rows [first, first + kTile)
+// Which threads copy how many rows of a tile: `threads` of them (this one number `thread`), `rows` rows.
+struct Copiers {
+  unsigned thread, threads, rows;
+};
+
+// The whole block copies the whole tile.
+__device__ inline Copiers whole_block() { return {threadIdx.x, kThreads, kTile}; }
+
+// Starts copying words [offset, offset + length) (length a multiple of 4) of rows [first, first + who.rows)
 // of `points`, packed rows of `packed` words (zeros past `count`), into `target`, rows `pitch` words apart.
+// Copier i copies the 16-byte vectors i, i + who.threads, ...: its row, word and both addresses advance
+// by the same steps each time, so that a copy costs a few additions (a division and the addresses
+// worked out afresh for each copy made this loop a quarter of the whole-row kernel's instructions at
+// 128 dimensions).
 __device__ inline void stage_words_async(std::uint32_t* target, unsigned pitch, const std::uint32_t* points,
                                          unsigned packed, unsigned offset, unsigned length, std::uint32_t count,
-                                         std::uint32_t first) {
+                                         std::uint32_t first, Copiers who = whole_block()) {
   const unsigned vectors = length / 4;
-  for (unsigned v = threadIdx.x; v < kTile * vectors; v += kThreads) {
-    const unsigned point = v / vectors, part = v % vectors;
-    const bool valid = first + point < count;
-    copy_async(target + point * pitch + 4 * part,
-               valid ? points + std::size_t(first + point) * packed + offset + 4 * part : points, 16, valid);
+  const unsigned row_step = who.threads / vectors, word_step = who.threads % vectors * 4;
+  const unsigned real_rows = count > first ? min(count - first, who.rows) : 0;
+  unsigned point = who.thread / vectors, word = who.thread % vectors * 4;
+  std::uint32_t* to = target + point * pitch + word;
+  const std::uint32_t* from = points + (std::size_t(first) + point) * packed + offset + word;
+  while (point < who.rows) {
+    const bool real = point < real_rows;
+    copy_async(to, real ? from : points, 16, real);
+    point += row_step, word += word_step;
+    to += row_step * pitch + word_step, from += std::size_t(row_step) * packed + word_step;
+    if (word >= length) word -= length, ++point, to += pitch - length, from += packed - length;
   }
 }
 
-// Starts copying the norms of rows [first, first + kTile) (zeros past `count`) into `target`.
-__device__ inline void stage_norms_async(float* target, const float* norms, std::uint32_t count, std::uint32_t first) {
-  for (unsigned i = threadIdx.x; i < kTile; i += kThreads) {
+// Starts copying the norms of rows [first, first + who.rows) (zeros past `count`) into `target`.
+__device__ inline void stage_norms_async(float* target, const float* norms, std::uint32_t count, std::uint32_t first,
+                                         Copiers who = whole_block()) {
+  for (unsigned i = who.thread; i < who.rows; i += who.threads) {
     const bool valid = first + i < count;
     copy_async(target + i, valid ? norms + first + i : norms, 4, valid);
   }
 }
 
-// Starts copying rows [first, first + kTile) of `points` (zeros past `count`) and their norms into
+// Starts copying rows [first, first + who.rows) of `points` (zeros past `count`) and their norms into
 // shared memory, as one copy group.
 template <Operands kOperands>
 __device__ inline void stage_async(std::uint32_t* target, float* target_norms, const std::uint32_t* points,
-                                   const float* norms, std::uint32_t count, std::uint32_t first, unsigned stride) {
+                                   const float* norms, std::uint32_t count, std::uint32_t first, unsigned stride,
+                                   Copiers who = whole_block()) {
   const unsigned packed = packed_words(stride, kOperands);
-  stage_words_async(target, row_words(stride, kOperands), points, packed, 0, packed, count, first);
-  stage_norms_async(target_norms, norms, count, first);
+  stage_words_async(target, row_words(stride, kOperands), points, packed, 0, packed, count, first, who);
+  stage_norms_async(target_norms, norms, count, first, who);
   commit_copies();
 }
 
 __device__ inline unsigned lane() { return threadIdx.x % 32; }
 __device__ inline unsigned warp_row() { return threadIdx.x / 32 / 4 * 64; }
 __device__ inline unsigned warp_col() { return threadIdx.x / 32 % 4 * 32; }
+
+// The two warps of a column slab (warp_col's 32 columns, read by warps w and w + 4, which share a
+// scheduler): they copy their slab of each column tile themselves and wait for each other alone, on
+// named barrier 1 + w % 4, so that the block's four slabs go on without waiting for one another.
+constexpr unsigned kSlabColumns = 32, kSlabThreads = 64;
+__device__ inline Copiers slab_copiers() { return {threadIdx.x / 128 * 32 + lane(), kSlabThreads, kSlabColumns}; }
+__device__ inline void sync_slab() {
+  asm volatile("bar.sync %0, %1;\n" ::"r"(1 + threadIdx.x / 32 % 4), "r"(kSlabThreads) : "memory");
+}
 
 // Tile-local row and column of bit (mi * 2 + h) * 8 + ni * 2 + e of a candidate mask: the thread's
 // rows are warp_row + mi * 16 + g + 8 h and its columns warp_col + ni * 8 + 2 t + e (the mma
@@ -173,19 +198,53 @@ struct TileMasks {
 
 using Accumulators = float[4][4][4];
 
-// acc = -keep s^2 |q_c|^2 / 2 for this thread's 8 x 8 pairs, the column terms the products are
-// accumulated onto; columns past the end start at -infinity (never candidates).
-__device__ inline void start_accumulators(const StagedTile& cols, float keep, Accumulators& acc) {
+// The column terms -keep s^2 |q_c|^2 / 2 that this thread's accumulators start from, as one mma's
+// accumulators hold them (columns ni * 8 + 2 t + e, rows g and g + 8 alike: [ni][e] and [ni][2 + e]);
+// columns past the end start at -infinity (never candidates).
+using ColumnStarts = float[4][4];
+
+__device__ inline void column_starts(const StagedTile& cols, float keep, ColumnStarts& starts) {
   const unsigned t = lane() % 4;
 #pragma unroll
   for (unsigned ni = 0; ni < 4; ++ni)
 #pragma unroll
     for (unsigned e = 0; e < 2; ++e) {
       const unsigned c = warp_col() + ni * 8 + 2 * t + e;
-      const float start = c < cols.count ? -0.5f * keep * cols.norms[c] : -INFINITY;
-#pragma unroll
-      for (unsigned mi = 0; mi < 4; ++mi) acc[mi][ni][e] = acc[mi][ni][2 + e] = start;
+      starts[ni][e] = starts[ni][2 + e] = c < cols.count ? -0.5f * keep * cols.norms[c] : -INFINITY;
     }
+}
+
+// acc = the column terms, for products added onto them (the long rows' form, whose accumulators
+// outlive a chunk's products).
+__device__ inline void start_accumulators(const StagedTile& cols, float keep, Accumulators& acc) {
+  ColumnStarts starts;
+  column_starts(cols, keep, starts);
+#pragma unroll
+  for (unsigned mi = 0; mi < 4; ++mi)
+#pragma unroll
+    for (unsigned ni = 0; ni < 4; ++ni)
+#pragma unroll
+      for (unsigned v = 0; v < 4; ++v) acc[mi][ni][v] = starts[ni][v];
+}
+
+// Runs step(k, from_starts) for k = 0, 16, ... below `dims` (a multiple of 16, at least 16): the first
+// with from_starts true where `starts` is given, so that its products start from the column terms (and
+// no accumulator is set apart from them), else every step adds onto the accumulators.
+template <typename Step>
+__device__ inline void for_each_step(unsigned dims, const ColumnStarts* starts, Step step) {
+  unsigned k = 0;
+  if (starts) step(0u, std::true_type{}), k = 16;
+  for (; k < dims; k += 16) step(k, std::false_type{});
+}
+
+// acc[mi][ni] = a * b + the column terms (from_starts), or acc[mi][ni] += a * b.
+template <typename FromStarts>
+__device__ inline void product(Accumulators& acc, unsigned mi, unsigned ni, const std::uint32_t (&a)[4],
+                               const std::uint32_t (&b)[2], const ColumnStarts* starts, FromStarts) {
+  if constexpr (FromStarts::value)
+    split_half::mma(acc[mi][ni], a, b, (*starts)[ni]);
+  else
+    split_half::mma(acc[mi][ni], a, b);
 }
 
 // Loads four 8 x 8 matrices of 16-bit values from shared memory, lane l giving the address of row l % 8
@@ -198,14 +257,14 @@ __device__ inline void load_matrices(unsigned address, std::uint32_t& m0, std::u
                : "r"(address));
 }
 
-// acc += s^2 (p_r . q_c) over the first `dims` (a multiple of 16) of the staged plain operands, rows
-// `words` words apart. A 16-dimension step's eight words of a row are read by ldmatrix as two 16-byte
-// halves: lane (g, t) puts word t where the mma expects dimensions (2t, 2t+1) and word t + 4 where it
-// expects (2t+8, 2t+9). The words hold other dimensions of the group (the packing's order), but for
-// rows and columns alike, so every product pairs one dimension of both points and each mma sums the
-// same 16 dimensions: the band's proof, which bounds each step's sum in any order, holds unchanged.
+// acc (+)= s^2 (p_r . q_c) over the first `dims` (a multiple of 16) of the staged plain operands, rows
+// `words` words apart, starting from `starts` where given. A 16-dimension step's eight words of a row are read by
+// ldmatrix as two 16-byte halves: lane (g, t) puts word t where the mma expects dimensions (2t, 2t+1) and word t + 4
+// where it expects (2t+8, 2t+9). The words hold other dimensions of the group (the packing's order), but for rows and
+// columns alike, so every product pairs one dimension of both points and each mma sums the same 16 dimensions: the
+// band's proof, which bounds each step's sum in any order, holds unchanged.
 __device__ inline void accumulate_plain(const StagedTile& rows, const StagedTile& cols, unsigned words, unsigned dims,
-                                        Accumulators& acc) {
+                                        const ColumnStarts* starts, Accumulators& acc) {
   const unsigned l = lane();
   const auto address = [](const std::uint32_t* word) { return unsigned(__cvta_generic_to_shared(word)); };
   // Row fragments of mi: matrices (rows 0-7, half 0), (rows 8-15, half 0), (rows 0-7, half 1), (rows 8-15,
@@ -217,7 +276,7 @@ __device__ inline void accumulate_plain(const StagedTile& rows, const StagedTile
 #pragma unroll
   for (unsigned p = 0; p < 2; ++p)
     col_address[p] = address(cols.points + (warp_col() + (2 * p + l / 16) * 8 + l % 8) * words + l / 8 % 2 * 4);
-  for (unsigned k = 0; k < dims; k += 16) {
+  for_each_step(dims, starts, [&](unsigned k, auto from_starts) {
     const unsigned step = k * 2;  // bytes of the k / 2 words before this step
     std::uint32_t b[4][2];
 #pragma unroll
@@ -228,22 +287,16 @@ __device__ inline void accumulate_plain(const StagedTile& rows, const StagedTile
       std::uint32_t a[4];
       load_matrices(row_address[mi] + step, a[0], a[1], a[2], a[3]);
 #pragma unroll
-      for (unsigned ni = 0; ni < 4; ++ni) split_half::mma(acc[mi][ni], a, b[ni]);
+      for (unsigned ni = 0; ni < 4; ++ni) product(acc, mi, ni, a, b[ni], starts, from_starts);
     }
-  }
+  });
 }
 
-// acc += s^2 (p_r . q_c) over the first `dims` (a multiple of 16) of the staged dimensions, rows `words`
-// words apart, products from split or plain FP16 operands.
-template <Operands kOperands>
-__device__ inline void accumulate_dims(const StagedTile& rows, const StagedTile& cols, unsigned words, unsigned dims,
-                                       Accumulators& acc) {
-  if constexpr (kOperands == Operands::Plain) {
-    accumulate_plain(rows, cols, words, dims, acc);
-    return;
-  }
+// The same from split operands: three products a term, the small ones first.
+__device__ inline void accumulate_split(const StagedTile& rows, const StagedTile& cols, unsigned words, unsigned dims,
+                                        const ColumnStarts* starts, Accumulators& acc) {
   const unsigned g = lane() / 4, t = lane() % 4;
-  for (unsigned k = 0; k < dims; k += 16) {
+  for_each_step(dims, starts, [&](unsigned k, auto from_starts) {
     // This lane's words of row (or column) x in this step: hi (2t, 2t+1), hi (2t+8, 2t+9), lo, lo.
     const auto load = [&](const std::uint32_t* tile, unsigned x) {
       return *reinterpret_cast<const uint4*>(tile + x * words + k + 4 * t);
@@ -263,13 +316,25 @@ __device__ inline void accumulate_dims(const StagedTile& rows, const StagedTile&
       const std::uint32_t a_lo[4] = {upper.z, lower.z, upper.w, lower.w};
       // Term by term across the columns, so that consecutive products are independent.
 #pragma unroll
-      for (unsigned ni = 0; ni < 4; ++ni) split_half::mma(acc[mi][ni], a_lo, b_hi[ni]);
+      for (unsigned ni = 0; ni < 4; ++ni) product(acc, mi, ni, a_lo, b_hi[ni], starts, from_starts);
 #pragma unroll
       for (unsigned ni = 0; ni < 4; ++ni) split_half::mma(acc[mi][ni], a_hi, b_lo[ni]);
 #pragma unroll
       for (unsigned ni = 0; ni < 4; ++ni) split_half::mma(acc[mi][ni], a_hi, b_hi[ni]);
     }
-  }
+  });
+}
+
+// acc (+)= s^2 (p_r . q_c) over the first `dims` (a multiple of 16, at least 16) of the staged
+// dimensions, rows `words` words apart, products from split or plain FP16 operands; with `starts`, the
+// accumulators are set to the column terms plus the products, else the products are added onto them.
+template <Operands kOperands>
+__device__ inline void accumulate_dims(const StagedTile& rows, const StagedTile& cols, unsigned words, unsigned dims,
+                                       const ColumnStarts* starts, Accumulators& acc) {
+  if constexpr (kOperands == Operands::Plain)
+    accumulate_plain(rows, cols, words, dims, starts, acc);
+  else
+    accumulate_split(rows, cols, words, dims, starts, acc);
 }
 
 // The candidate and accepted masks of this thread's 8 x 8 pairs of rows x cols from their accumulated
@@ -319,9 +384,10 @@ __device__ inline TileMasks masks_of(const Accumulators& acc, const StagedTile& 
 template <Operands kOperands, bool kAccept>
 __device__ inline TileMasks candidates(const StagedTile& rows, const StagedTile& cols, unsigned stride,
                                        const TileBounds& bounds) {
+  ColumnStarts starts;
+  column_starts(cols, bounds.keep, starts);
   Accumulators acc;
-  start_accumulators(cols, bounds.keep, acc);
-  accumulate_dims<kOperands>(rows, cols, row_words(stride, kOperands), stride, acc);
+  accumulate_dims<kOperands>(rows, cols, row_words(stride, kOperands), stride, &starts, acc);
   return masks_of<kAccept>(acc, rows, cols, bounds);
 }
 

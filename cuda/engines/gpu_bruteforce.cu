@@ -135,8 +135,10 @@ __device__ inline void emit_candidates(const norm_tile::TileMasks& masks, TilePa
 
 // Norm form on tensor cores: pairs the accept side proves are emitted, the other candidates decided by
 // the exact test on the difference form of the frame's rows (a, b, exact_stride). Each block takes a
-// contiguous run of work items, so its row tile changes rarely, and copies the next column tile into
-// shared memory while it computes the current one.
+// contiguous run of work items, so its row tile changes rarely (under two block barriers). Each column
+// slab's two warps copy their slab of the next column tile into shared memory while they compute the
+// current one, and wait only for each other (norm_tile::sync_slab): with one barrier for the block, a
+// third of the warps' time went to waiting there for the block's slowest warp.
 // kMinBlocks: blocks a multiprocessor must hold, 2 where two blocks' tiles fit its shared memory.
 // Split operands at two blocks have no registers to spare for the accept side (128 a thread: it spilled,
 // and 1 M x 32 clustered points ran 8 % slower), so there every candidate is re-checked, as before it;
@@ -156,33 +158,41 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   const auto cols = [&](unsigned which) { return rows + (1 + which) * tile_words; };
   const auto col_norms = [&](unsigned which) { return row_norms + (1 + which) * kTile; };
 
+  // This warp's column slab of column tile `which` (0 or 1), started copying as one copy group.
+  const unsigned slab = norm_tile::warp_col();
+  const auto stage_slab = [&](unsigned which, std::uint32_t tile) {
+    norm_tile::stage_async<kOperands>(cols(which) + slab * norm_tile::row_words(in.stride, kOperands),
+                                      col_norms(which) + slab, in.cols, in.col_norms, in.col_count, tile * kTile + slab,
+                                      in.stride, norm_tile::slab_copiers());
+  };
+
   const std::uint64_t tiles_a = (in.row_count + kTile - 1) / kTile, tiles_b = (in.col_count + kTile - 1) / kTile;
   const auto [begin, end] = block_items(first, last);
   if (begin >= end) return;
   TilePair pair = tile_pair(begin, self, tiles_a, tiles_b);
-  norm_tile::stage_async<kOperands>(cols(0), col_norms(0), in.cols, in.col_norms, in.col_count, pair.tb * kTile,
-                                    in.stride);
+  stage_slab(0, pair.tb);
   std::uint32_t staged_row_tile = UINT32_MAX;
   unsigned current = 0;
   for (std::uint64_t item = begin; item < end; ++item) {
-    if (pair.ta != staged_row_tile) {
+    norm_tile::wait_copies();
+    if (pair.ta != staged_row_tile) {  // rare: a block's items run along a row of tiles
+      __syncthreads();                 // every warp is done with the row tile before it is refilled
       norm_tile::stage_async<kOperands>(rows, row_norms, in.rows, in.row_norms, in.row_count, pair.ta * kTile,
                                         in.stride);
+      norm_tile::wait_copies();
+      __syncthreads();
       staged_row_tile = pair.ta;
     }
+    // One barrier an item, of the slab's two warps: this item's slab is in, and both are done with the
+    // item before, whose slab the next item's copy refills while this one is computed.
+    norm_tile::sync_slab();
     const TilePair next = next_tile_pair(pair, self, tiles_b);
-    const bool more = item + 1 < end;
-    if (more)
-      norm_tile::stage_async<kOperands>(cols(current ^ 1), col_norms(current ^ 1), in.cols, in.col_norms, in.col_count,
-                                        next.tb * kTile, in.stride);
-    norm_tile::wait_copies(more);
-    __syncthreads();
+    if (item + 1 < end) stage_slab(current ^ 1, next.tb);
     const std::uint32_t row0 = pair.ta * kTile, col0 = pair.tb * kTile;
     const norm_tile::StagedTile row_tile{rows, row_norms, min(kTile, in.row_count - row0)};
     const norm_tile::StagedTile col_tile{cols(current), col_norms(current), min(kTile, in.col_count - col0)};
     const norm_tile::TileMasks masks =
         norm_tile::candidates<kOperands, kAcceptSide<kOperands, kMinBlocks>>(row_tile, col_tile, in.stride, in.bounds);
-    __syncthreads();  // the tiles just read may be refilled from here on
     emit_candidates(masks, pair, a, b, exact_stride, test, self, out);
     pair = next;
     current ^= 1;
@@ -222,8 +232,8 @@ __device__ inline void stage_chunk(const ChunkStages& stages, const TensorOperan
 // from 145 dimensions, plain ones from 289): each tile pair is accumulated over chunks of in.chunk dimensions, the next
 // chunk (or the next pair's first, with its norms) copied while the current one is used, two blocks a multiprocessor.
 // The products run in the same order onto the same accumulators as tensor_kernel's, so its error bound
-// holds unchanged; the rest is as there. The host makes in.chunk < stride, so every tile pair takes at
-// least two chunks, whose barriers keep a norm set from being refilled while the pair before reads it.
+// holds unchanged; the rest is as there. Pair p's norm set is refilled (for pair p + 2) at the last chunk of
+// pair p + 1, after that chunk's barrier, which every warp passes only once done with p's masks.
 template <Operands kOperands>
 __global__ void __launch_bounds__(kThreads, 2)
     chunked_tensor_kernel(TensorOperands in, const float* a, const float* b, unsigned exact_stride, ExactPairTest test,
@@ -246,17 +256,18 @@ __global__ void __launch_bounds__(kThreads, 2)
     const norm_tile::StagedTile col_norms{nullptr, stages.col_norms(n), min(kTile, in.col_count - pair.tb * kTile)};
     norm_tile::Accumulators acc;
     for (unsigned c = 0; c < chunks; ++c, s ^= 1) {
-      const bool more = c + 1 < chunks || item + 1 < end;
+      norm_tile::wait_copies();
+      // One barrier a chunk: chunk c is in, and every warp is done with the chunk before, whose stage the
+      // next copy refills while this one is used.
+      __syncthreads();
       if (c + 1 < chunks)
         stage_chunk<kOperands>(stages, in, pair, c + 1, s ^ 1, n);
-      else if (more)
+      else if (item + 1 < end)
         stage_chunk<kOperands>(stages, in, next, 0, s ^ 1, n ^ 1);
-      norm_tile::wait_copies(more);
-      __syncthreads();
+      const norm_tile::StagedTile rows{stages.rows(s), nullptr, 0}, cols{stages.cols(s), nullptr, 0};
+      const unsigned dims = min(in.chunk, in.stride - c * in.chunk);
       if (c == 0) norm_tile::start_accumulators(col_norms, in.bounds.keep, acc);
-      norm_tile::accumulate_dims<kOperands>({stages.rows(s), nullptr, 0}, {stages.cols(s), nullptr, 0}, pitch,
-                                            min(in.chunk, in.stride - c * in.chunk), acc);
-      __syncthreads();  // stage s may be refilled from here on
+      norm_tile::accumulate_dims<kOperands>(rows, cols, pitch, dims, nullptr, acc);
     }
     const norm_tile::TileMasks masks =
         norm_tile::masks_of<kAcceptSide<kOperands, 2>>(acc, row_norms, col_norms, in.bounds);
