@@ -257,14 +257,16 @@ __device__ inline void load_matrices(unsigned address, std::uint32_t& m0, std::u
                : "r"(address));
 }
 
-// acc (+)= s^2 (p_r . q_c) over the first `dims` (a multiple of 16) of the staged plain operands, rows
-// `words` words apart, starting from `starts` where given. A 16-dimension step's eight words of a row are read by
-// ldmatrix as two 16-byte halves: lane (g, t) puts word t where the mma expects dimensions (2t, 2t+1) and word t + 4
-// where it expects (2t+8, 2t+9). The words hold other dimensions of the group (the packing's order), but for rows and
-// columns alike, so every product pairs one dimension of both points and each mma sums the same 16 dimensions: the
-// band's proof, which bounds each step's sum in any order, holds unchanged.
-__device__ inline void accumulate_plain(const StagedTile& rows, const StagedTile& cols, unsigned words, unsigned dims,
-                                        const ColumnStarts* starts, Accumulators& acc) {
+// acc (+)= s^2 (p_r . q_c) over the first `dims` (a multiple of 16) of the staged plain operands, rows of
+// the row tile `row_pitch` words apart and of the column tile `col_pitch`, starting from `starts` where given. A
+// 16-dimension step's eight words of a row are read by ldmatrix as two 16-byte halves: lane (g, t) puts word t where
+// the mma expects dimensions (2t, 2t+1) and word t + 4 where it expects (2t+8, 2t+9). The words hold other dimensions
+// of the group (the packing's order), but for rows and columns alike, so every product pairs one dimension of both
+// points and each mma sums the same 16 dimensions: the band's proof, which bounds each step's sum in any order, holds
+// unchanged.
+__device__ inline void accumulate_plain(const StagedTile& rows, const StagedTile& cols, unsigned row_pitch,
+                                        unsigned col_pitch, unsigned dims, const ColumnStarts* starts,
+                                        Accumulators& acc) {
   const unsigned l = lane();
   const auto address = [](const std::uint32_t* word) { return unsigned(__cvta_generic_to_shared(word)); };
   // Row fragments of mi: matrices (rows 0-7, half 0), (rows 8-15, half 0), (rows 0-7, half 1), (rows 8-15,
@@ -272,10 +274,10 @@ __device__ inline void accumulate_plain(const StagedTile& rows, const StagedTile
   unsigned row_address[4], col_address[2];
 #pragma unroll
   for (unsigned mi = 0; mi < 4; ++mi)
-    row_address[mi] = address(rows.points + (warp_row() + mi * 16 + l % 16) * words + l / 16 * 4);
+    row_address[mi] = address(rows.points + (warp_row() + mi * 16 + l % 16) * row_pitch + l / 16 * 4);
 #pragma unroll
   for (unsigned p = 0; p < 2; ++p)
-    col_address[p] = address(cols.points + (warp_col() + (2 * p + l / 16) * 8 + l % 8) * words + l / 8 % 2 * 4);
+    col_address[p] = address(cols.points + (warp_col() + (2 * p + l / 16) * 8 + l % 8) * col_pitch + l / 8 % 2 * 4);
   for_each_step(dims, starts, [&](unsigned k, auto from_starts) {
     const unsigned step = k * 2;  // bytes of the k / 2 words before this step
     std::uint32_t b[4][2];
@@ -293,25 +295,26 @@ __device__ inline void accumulate_plain(const StagedTile& rows, const StagedTile
 }
 
 // The same from split operands: three products a term, the small ones first.
-__device__ inline void accumulate_split(const StagedTile& rows, const StagedTile& cols, unsigned words, unsigned dims,
-                                        const ColumnStarts* starts, Accumulators& acc) {
+__device__ inline void accumulate_split(const StagedTile& rows, const StagedTile& cols, unsigned row_pitch,
+                                        unsigned col_pitch, unsigned dims, const ColumnStarts* starts,
+                                        Accumulators& acc) {
   const unsigned g = lane() / 4, t = lane() % 4;
   for_each_step(dims, starts, [&](unsigned k, auto from_starts) {
     // This lane's words of row (or column) x in this step: hi (2t, 2t+1), hi (2t+8, 2t+9), lo, lo.
-    const auto load = [&](const std::uint32_t* tile, unsigned x) {
+    const auto load = [&](const std::uint32_t* tile, unsigned words, unsigned x) {
       return *reinterpret_cast<const uint4*>(tile + x * words + k + 4 * t);
     };
     std::uint32_t b_hi[4][2], b_lo[4][2];
 #pragma unroll
     for (unsigned ni = 0; ni < 4; ++ni) {
-      const uint4 v = load(cols.points, warp_col() + ni * 8 + g);
+      const uint4 v = load(cols.points, col_pitch, warp_col() + ni * 8 + g);
       b_hi[ni][0] = v.x, b_hi[ni][1] = v.y, b_lo[ni][0] = v.z, b_lo[ni][1] = v.w;
     }
 #pragma unroll
     for (unsigned mi = 0; mi < 4; ++mi) {
       const unsigned x = warp_row() + mi * 16 + g;
       // Fragment order: (g, 2t..), (g + 8, 2t..), (g, 2t+8..), (g + 8, 2t+8..).
-      const uint4 upper = load(rows.points, x), lower = load(rows.points, x + 8);
+      const uint4 upper = load(rows.points, row_pitch, x), lower = load(rows.points, row_pitch, x + 8);
       const std::uint32_t a_hi[4] = {upper.x, lower.x, upper.y, lower.y};
       const std::uint32_t a_lo[4] = {upper.z, lower.z, upper.w, lower.w};
       // Term by term across the columns, so that consecutive products are independent.
@@ -326,15 +329,17 @@ __device__ inline void accumulate_split(const StagedTile& rows, const StagedTile
 }
 
 // acc (+)= s^2 (p_r . q_c) over the first `dims` (a multiple of 16, at least 16) of the staged
-// dimensions, rows `words` words apart, products from split or plain FP16 operands; with `starts`, the
-// accumulators are set to the column terms plus the products, else the products are added onto them.
+// dimensions (rows of the row and column tiles row_pitch and col_pitch words apart), products from split or plain FP16
+// operands; with `starts`, the accumulators are set to the column terms plus the products, else the products are added
+// onto them.
 template <Operands kOperands>
-__device__ inline void accumulate_dims(const StagedTile& rows, const StagedTile& cols, unsigned words, unsigned dims,
-                                       const ColumnStarts* starts, Accumulators& acc) {
+__device__ inline void accumulate_dims(const StagedTile& rows, const StagedTile& cols, unsigned row_pitch,
+                                       unsigned col_pitch, unsigned dims, const ColumnStarts* starts,
+                                       Accumulators& acc) {
   if constexpr (kOperands == Operands::Plain)
-    accumulate_plain(rows, cols, words, dims, starts, acc);
+    accumulate_plain(rows, cols, row_pitch, col_pitch, dims, starts, acc);
   else
-    accumulate_split(rows, cols, words, dims, starts, acc);
+    accumulate_split(rows, cols, row_pitch, col_pitch, dims, starts, acc);
 }
 
 // The candidate and accepted masks of this thread's 8 x 8 pairs of rows x cols from their accumulated
@@ -378,17 +383,6 @@ __device__ inline TileMasks masks_of(const Accumulators& acc, const StagedTile& 
     }
   masks.accepted &= masks.candidates;
   return masks;
-}
-
-// The candidate and accepted masks of this thread's 8 x 8 pairs of whole staged rows x cols.
-template <Operands kOperands, bool kAccept>
-__device__ inline TileMasks candidates(const StagedTile& rows, const StagedTile& cols, unsigned stride,
-                                       const TileBounds& bounds) {
-  ColumnStarts starts;
-  column_starts(cols, bounds.keep, starts);
-  Accumulators acc;
-  accumulate_dims<kOperands>(rows, cols, row_words(stride, kOperands), stride, &starts, acc);
-  return masks_of<kAccept>(acc, rows, cols, bounds);
 }
 
 }  // namespace simjoin::gpu::norm_tile

@@ -133,12 +133,88 @@ __device__ inline void emit_candidates(const norm_tile::TileMasks& masks, TilePa
       [](int bit) { return norm_tile::bit_col(bit); });
 }
 
+// Shared memory of tensor_kernel: a row tile of whole rows (row_pitch words a row), two stages of column
+// tiles of `chunk` dimensions (col_pitch words a row), the row norms and two sets of column norms.
+struct RowTileStages {
+  std::uint32_t* rows;
+  std::uint32_t* col_words;
+  float* row_norms;
+  unsigned row_pitch, col_pitch;
+  __device__ std::uint32_t* cols(unsigned s) const { return col_words + std::size_t(s) * kTile * col_pitch; }
+  __device__ float* col_norms(unsigned n) const { return row_norms + (1 + n) * kTile; }
+};
+
+template <Operands kOperands>
+__device__ inline RowTileStages row_tile_stages(const TensorOperands& in, std::uint32_t* words) {
+  const unsigned row_pitch = norm_tile::row_words(in.stride, kOperands);
+  const unsigned col_pitch = norm_tile::row_words(in.chunk, kOperands);
+  std::uint32_t* const col_words = words + std::size_t(kTile) * row_pitch;
+  float* const row_norms = reinterpret_cast<float*>(col_words + 2 * std::size_t(kTile) * col_pitch);
+  return {words, col_words, row_norms, row_pitch, col_pitch};
+}
+
+// Starts copying this warp's column slab (norm_tile::slab_copiers) of chunk c of column tile `tile` into
+// stage s, with the slab's norms into norm set n where c is 0, as one copy group.
+template <Operands kOperands>
+__device__ inline void stage_slab(const RowTileStages& t, const TensorOperands& in, std::uint32_t tile, unsigned c,
+                                  unsigned s, unsigned n) {
+  const unsigned slab = norm_tile::warp_col();
+  const unsigned packed = packed_words(in.stride, kOperands), chunk_words = packed_words(in.chunk, kOperands);
+  const unsigned offset = c * chunk_words, length = min(chunk_words, packed - offset);
+  const std::uint32_t first = tile * kTile + slab;
+  norm_tile::stage_words_async(t.cols(s) + slab * t.col_pitch, t.col_pitch, in.cols, packed, offset, length,
+                               in.col_count, first, norm_tile::slab_copiers());
+  if (c == 0)
+    norm_tile::stage_norms_async(t.col_norms(n) + slab, in.col_norms, in.col_count, first, norm_tile::slab_copiers());
+  norm_tile::commit_copies();
+}
+
+// Refills the row tile with tile `tile`, under block barriers: every warp is done with the old one
+// before, and sees the new one after.
+template <Operands kOperands>
+__device__ inline void restage_rows(const RowTileStages& t, const TensorOperands& in, std::uint32_t tile) {
+  __syncthreads();
+  norm_tile::stage_async<kOperands>(t.rows, t.row_norms, in.rows, in.row_norms, in.row_count, tile * kTile, in.stride);
+  norm_tile::wait_copies();
+  __syncthreads();
+}
+
+// The accumulators of tile pair `pair` over its column tile's chunks (one where rows are whole), each
+// waited for and met by the slab's two warps before it is read: the copy of the next chunk (or of the
+// next pair's first, with its norms, where there is one: `more`) starts while the current one is used.
+// Stages alternate from chunk to chunk (s), norm sets from pair to pair (n).
+template <Operands kOperands, bool kStreamed>
+__device__ inline void accumulate_pair(const RowTileStages& t, const TensorOperands& in, TilePair pair, TilePair next,
+                                       bool more, unsigned& s, unsigned n, norm_tile::Accumulators& acc) {
+  const unsigned chunks = kStreamed ? (in.stride + in.chunk - 1) / in.chunk : 1;
+  const unsigned chunk_words = packed_words(in.chunk, kOperands);
+  const unsigned col_count = min(kTile, in.col_count - pair.tb * kTile);
+  for (unsigned c = 0; c < chunks; ++c, s ^= 1) {
+    norm_tile::wait_copies();
+    norm_tile::sync_slab();  // the chunk is in; both warps are done with the stage the next copy refills
+    if (c + 1 < chunks)
+      stage_slab<kOperands>(t, in, pair.tb, c + 1, s ^ 1, n);
+    else if (more)
+      stage_slab<kOperands>(t, in, next.tb, 0, s ^ 1, n ^ 1);
+    const norm_tile::StagedTile rows{t.rows + c * chunk_words, nullptr, 0}, cols{t.cols(s), t.col_norms(n), col_count};
+    const unsigned dims = min(in.chunk, in.stride - c * in.chunk);
+    if (c == 0) {  // two calls, so that each knows whether it starts from the column terms
+      norm_tile::ColumnStarts starts;
+      norm_tile::column_starts(cols, in.bounds.keep, starts);
+      norm_tile::accumulate_dims<kOperands>(rows, cols, t.row_pitch, t.col_pitch, dims, &starts, acc);
+    } else {
+      norm_tile::accumulate_dims<kOperands>(rows, cols, t.row_pitch, t.col_pitch, dims, nullptr, acc);
+    }
+  }
+}
+
 // Norm form on tensor cores: pairs the accept side proves are emitted, the other candidates decided by
 // the exact test on the difference form of the frame's rows (a, b, exact_stride). Each block takes a
-// contiguous run of work items, so its row tile changes rarely (under two block barriers). Each column
-// slab's two warps copy their slab of the next column tile into shared memory while they compute the
-// current one, and wait only for each other (norm_tile::sync_slab): with one barrier for the block, a
-// third of the warps' time went to waiting there for the block's slowest warp.
+// contiguous run of work items, so its row tile of whole rows changes rarely (restage_rows). Each column
+// slab's two warps copy their slab of the next column tile (kStreamed: of the next chunk of dimensions
+// of it) into shared memory while they compute the current one, and wait only for each other
+// (norm_tile::sync_slab): with one barrier for the block, a third of the warps' time went to waiting
+// there for the block's slowest warp. kStreamed where whole column tiles do not fit beside the row tile.
 // kMinBlocks: blocks a multiprocessor must hold, 2 where two blocks' tiles fit its shared memory.
 // Split operands at two blocks have no registers to spare for the accept side (128 a thread: it spilled,
 // and 1 M x 32 clustered points ran 8 % slower), so there every candidate is re-checked, as before it;
@@ -146,56 +222,33 @@ __device__ inline void emit_candidates(const norm_tile::TileMasks& masks, TilePa
 template <Operands kOperands, int kMinBlocks>
 constexpr bool kAcceptSide = kOperands == Operands::Plain || kMinBlocks == 1;
 
-template <Operands kOperands, int kMinBlocks>
+template <Operands kOperands, int kMinBlocks, bool kStreamed>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
     tensor_kernel(TensorOperands in, const float* a, const float* b, unsigned exact_stride, ExactPairTest test,
                   bool self, std::uint64_t first, std::uint64_t last, PairOutput out) {
   extern __shared__ float4 shared_vectors[];
-  std::uint32_t* const rows = reinterpret_cast<std::uint32_t*>(shared_vectors);
-  const std::size_t tile_words = std::size_t(kTile) * norm_tile::row_words(in.stride, kOperands);
-  float* const row_norms = reinterpret_cast<float*>(rows + 3 * tile_words);
-  // Column tile `which` (0 or 1) and its norms.
-  const auto cols = [&](unsigned which) { return rows + (1 + which) * tile_words; };
-  const auto col_norms = [&](unsigned which) { return row_norms + (1 + which) * kTile; };
-
-  // This warp's column slab of column tile `which` (0 or 1), started copying as one copy group.
-  const unsigned slab = norm_tile::warp_col();
-  const auto stage_slab = [&](unsigned which, std::uint32_t tile) {
-    norm_tile::stage_async<kOperands>(cols(which) + slab * norm_tile::row_words(in.stride, kOperands),
-                                      col_norms(which) + slab, in.cols, in.col_norms, in.col_count, tile * kTile + slab,
-                                      in.stride, norm_tile::slab_copiers());
-  };
-
+  const RowTileStages t = row_tile_stages<kOperands>(in, reinterpret_cast<std::uint32_t*>(shared_vectors));
   const std::uint64_t tiles_a = (in.row_count + kTile - 1) / kTile, tiles_b = (in.col_count + kTile - 1) / kTile;
   const auto [begin, end] = block_items(first, last);
   if (begin >= end) return;
   TilePair pair = tile_pair(begin, self, tiles_a, tiles_b);
-  stage_slab(0, pair.tb);
+  stage_slab<kOperands>(t, in, pair.tb, 0, 0, 0);
   std::uint32_t staged_row_tile = UINT32_MAX;
-  unsigned current = 0;
-  for (std::uint64_t item = begin; item < end; ++item) {
-    norm_tile::wait_copies();
-    if (pair.ta != staged_row_tile) {  // rare: a block's items run along a row of tiles
-      __syncthreads();                 // every warp is done with the row tile before it is refilled
-      norm_tile::stage_async<kOperands>(rows, row_norms, in.rows, in.row_norms, in.row_count, pair.ta * kTile,
-                                        in.stride);
-      norm_tile::wait_copies();
-      __syncthreads();
+  unsigned s = 0, n = 0;
+  for (std::uint64_t item = begin; item < end; ++item, n ^= 1) {
+    if (pair.ta != staged_row_tile) {
       staged_row_tile = pair.ta;
+      restage_rows<kOperands>(t, in, pair.ta);
     }
-    // One barrier an item, of the slab's two warps: this item's slab is in, and both are done with the
-    // item before, whose slab the next item's copy refills while this one is computed.
-    norm_tile::sync_slab();
     const TilePair next = next_tile_pair(pair, self, tiles_b);
-    if (item + 1 < end) stage_slab(current ^ 1, next.tb);
-    const std::uint32_t row0 = pair.ta * kTile, col0 = pair.tb * kTile;
-    const norm_tile::StagedTile row_tile{rows, row_norms, min(kTile, in.row_count - row0)};
-    const norm_tile::StagedTile col_tile{cols(current), col_norms(current), min(kTile, in.col_count - col0)};
+    norm_tile::Accumulators acc;
+    accumulate_pair<kOperands, kStreamed>(t, in, pair, next, item + 1 < end, s, n, acc);
+    const norm_tile::StagedTile row_tile{t.rows, t.row_norms, min(kTile, in.row_count - pair.ta * kTile)};
+    const norm_tile::StagedTile col_tile{nullptr, t.col_norms(n), min(kTile, in.col_count - pair.tb * kTile)};
     const norm_tile::TileMasks masks =
-        norm_tile::candidates<kOperands, kAcceptSide<kOperands, kMinBlocks>>(row_tile, col_tile, in.stride, in.bounds);
+        norm_tile::masks_of<kAcceptSide<kOperands, kMinBlocks>>(acc, row_tile, col_tile, in.bounds);
     emit_candidates(masks, pair, a, b, exact_stride, test, self, out);
     pair = next;
-    current ^= 1;
   }
 }
 
@@ -228,12 +281,13 @@ __device__ inline void stage_chunk(const ChunkStages& stages, const TensorOperan
   norm_tile::commit_copies();
 }
 
-// The long rows' form, where a block's tiles of whole rows do not fit in shared memory (split operands
-// from 145 dimensions, plain ones from 289): each tile pair is accumulated over chunks of in.chunk dimensions, the next
-// chunk (or the next pair's first, with its norms) copied while the current one is used, two blocks a multiprocessor.
-// The products run in the same order onto the same accumulators as tensor_kernel's, so its error bound
-// holds unchanged; the rest is as there. Pair p's norm set is refilled (for pair p + 2) at the last chunk of
-// pair p + 1, after that chunk's barrier, which every warp passes only once done with p's masks.
+// The long rows' form, where not even a row tile of whole rows fits beside streamed column chunks
+// (tensor_tile_layout.hpp: split operands from 288 dimensions, plain ones from 752): each tile pair is accumulated over
+// chunks of in.chunk dimensions, the next chunk (or the next pair's first, with its norms) copied while the current one
+// is used, two blocks a multiprocessor. The products run in the same order onto the same accumulators as
+// tensor_kernel's, so its error bound holds unchanged; the rest is as there. Pair p's norm set is refilled (for pair p
+// + 2) at the last chunk of pair p + 1, after that chunk's barrier, which every warp passes only once done with p's
+// masks.
 template <Operands kOperands>
 __global__ void __launch_bounds__(kThreads, 2)
     chunked_tensor_kernel(TensorOperands in, const float* a, const float* b, unsigned exact_stride, ExactPairTest test,
@@ -267,7 +321,7 @@ __global__ void __launch_bounds__(kThreads, 2)
       const norm_tile::StagedTile rows{stages.rows(s), nullptr, 0}, cols{stages.cols(s), nullptr, 0};
       const unsigned dims = min(in.chunk, in.stride - c * in.chunk);
       if (c == 0) norm_tile::start_accumulators(col_norms, in.bounds.keep, acc);
-      norm_tile::accumulate_dims<kOperands>(rows, cols, pitch, dims, nullptr, acc);
+      norm_tile::accumulate_dims<kOperands>(rows, cols, pitch, pitch, dims, nullptr, acc);
     }
     const norm_tile::TileMasks masks =
         norm_tile::masks_of<kAcceptSide<kOperands, 2>>(acc, row_norms, col_norms, in.bounds);
@@ -358,16 +412,21 @@ norm_tile::TileBounds tile_bounds(Operands kind, const JoinInputs& inputs, unsig
           accept > 0 ? accept * scale2 : -1.0f};
 }
 
-// Calls use(kernel) with the tensor-core kernel for t's operands and blocks a multiprocessor.
+// Calls use(kernel) with the tensor-core kernel for t's operands, form and blocks a multiprocessor.
+template <Operands kOperands, typename Use>
+void with_tensor_kernel(const norm_tile::TileLayout& layout, Use use) {
+  if (layout.chunked)
+    use(chunked_tensor_kernel<kOperands>);
+  else if (layout.streamed)
+    use(tensor_kernel<kOperands, 1, true>);
+  else
+    layout.two_blocks ? use(tensor_kernel<kOperands, 2, false>) : use(tensor_kernel<kOperands, 1, false>);
+}
+
 template <typename Use>
 void with_tensor_kernel(const TensorInputs& t, Use use) {
-  if (t.layout.chunked)
-    t.kind == Operands::Plain ? use(chunked_tensor_kernel<Operands::Plain>)
-                              : use(chunked_tensor_kernel<Operands::Split>);
-  else if (t.kind == Operands::Plain)
-    t.layout.two_blocks ? use(tensor_kernel<Operands::Plain, 2>) : use(tensor_kernel<Operands::Plain, 1>);
-  else
-    t.layout.two_blocks ? use(tensor_kernel<Operands::Split, 2>) : use(tensor_kernel<Operands::Split, 1>);
+  t.kind == Operands::Plain ? with_tensor_kernel<Operands::Plain>(t.layout, use)
+                            : with_tensor_kernel<Operands::Split>(t.layout, use);
 }
 
 std::size_t shared_per_multiprocessor() {
@@ -412,8 +471,10 @@ std::optional<TensorInputs> tensor_inputs(const JoinInputs& inputs, const Device
   t.layout = norm_tile::tile_layout(stride, t.kind, shared_per_multiprocessor(), kMaxSharedBytes);
   t.operands.chunk = t.layout.chunk;
   prepare_kernel(t);
-  const std::string chunks =
-      t.layout.chunked ? ", rows staged " + std::to_string(t.layout.chunk) + " dimensions at a time" : std::string();
+  const std::string staged = t.layout.chunked ? ", rows staged " : ", column tiles staged ";
+  const std::string chunks = t.layout.chunked || t.layout.streamed
+                                 ? staged + std::to_string(t.layout.chunk) + " dimensions at a time"
+                                 : std::string();
   notes.push_back(std::string("tensor cores: norm form from ") + (t.kind == Operands::Plain ? "plain" : "split") +
                   " FP16 operands" + chunks +
                   ", pairs inside the accept bound emitted at once, the other candidates re-checked in float32 and "

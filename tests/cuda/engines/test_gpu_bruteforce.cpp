@@ -247,28 +247,47 @@ PointSet every_other(const PointSet& points, std::size_t parity) {
   return half;
 }
 
-// Rows too long for tiles of whole rows in shared memory (plain operands from 289 dimensions, split ones
-// from 145) are staged a chunk of dimensions at a time: ties at eps in 304 dimensions (7,000 points:
-// 1,540 tile pairs, so that after its first launches of 1 to 256 pairs, pair_batches.cu, a launch holds
-// more pairs than a GPU of 132 multiprocessors runs blocks, and blocks move from pair to pair, copying
-// the next pair's first chunk and norms while they finish one), ties in 384 dimensions and their A join
-// B, ties in 960, and tight clusters of unit vectors in 256 dimensions, where only split operands' band
-// fits.
-TEST_F(GpuBruteForceTensor, LongRowsAreStagedInChunks) {
+// Whether `result`'s note says the tensor-core form ran on `operands` operands with tiles `staged`.
+bool staged_as(const RunResult& result, const std::string& operands, const std::string& staged) {
+  return mentions(result, "from " + operands + " FP16 operands, " + staged + " staged");
+}
+
+// Rows too long for three tiles of whole rows in shared memory (plain operands from 289 dimensions, split
+// ones from 145) keep a row tile of whole rows and stage column tiles a chunk of dimensions at a time,
+// up to 736 dimensions (plain) or 272 (split): ties at eps in 304 dimensions (7,000 points: 1,540 tile
+// pairs, so that after its first launches of 1 to 256 pairs, pair_batches.cu, a launch holds more pairs
+// than a GPU of 132 multiprocessors runs blocks, and blocks move from pair to pair, copying the next
+// pair's first chunk and norms while they finish one), ties in 384 dimensions and their A join B, and
+// tight clusters of unit vectors in 256 dimensions, where only split operands' band fits.
+TEST_F(GpuBruteForceTensor, LongRowsStreamColumnTiles) {
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
-  const auto expect_chunks = [&](const PointSet& a, const PointSet* b, double eps, const std::string& operands) {
+  const auto expect_streamed = [&](const PointSet& a, const PointSet* b, double eps, const std::string& operands) {
     const RunResult result = expect_oracle_pairs(a, b, eps, "tensor cores");
-    EXPECT_TRUE(mentions(result, "from " + operands + " FP16 operands, rows staged")) << a.dims() << " dimensions";
+    EXPECT_TRUE(staged_as(result, operands, "column tiles")) << a.dims() << " dimensions";
   };
-  expect_chunks(ties_at(3500, 304, seed + 3), nullptr, wide_eps(304), "plain");
+  expect_streamed(ties_at(3500, 304, seed + 3), nullptr, wide_eps(304), "plain");
   const PointSet ties = ties_at(1600, 384, seed);
-  expect_chunks(ties, nullptr, wide_eps(384), "plain");
+  expect_streamed(ties, nullptr, wide_eps(384), "plain");
   const PointSet a = every_other(ties, 0), b = every_other(ties, 1);
-  expect_chunks(a, &b, wide_eps(384), "plain");
-  expect_chunks(ties_at(300, 960, seed + 1), nullptr, wide_eps(960), "plain");
+  expect_streamed(a, &b, wide_eps(384), "plain");
   const PointSet clusters = around_centres(3000, unit_vectors(600, 256, seed), 0.0022, seed + 2);
-  expect_chunks(clusters, nullptr, 0.05, "split");
+  expect_streamed(clusters, nullptr, 0.05, "split");
+}
+
+// Longer rows, whose row tile alone nearly fills a block, stage both tiles a chunk of dimensions at a
+// time: ties at eps in 768 dimensions (7,000 points, blocks moving from pair to pair as above), in 960,
+// and tight clusters of unit vectors in 320 dimensions (split operands).
+TEST_F(GpuBruteForceTensor, LongerRowsAreStagedInChunks) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const auto expect_chunks = [&](const PointSet& a, double eps, const std::string& operands) {
+    const RunResult result = expect_oracle_pairs(a, nullptr, eps, "tensor cores");
+    EXPECT_TRUE(staged_as(result, operands, "rows")) << a.dims() << " dimensions";
+  };
+  expect_chunks(ties_at(3500, 768, seed + 3), wide_eps(768), "plain");
+  expect_chunks(ties_at(300, 960, seed + 1), wide_eps(960), "plain");
+  expect_chunks(around_centres(3000, unit_vectors(600, 320, seed), 0.0022, seed + 2), 0.05, "split");
 }
 
 // Plain rows of 144 to 288 dimensions take tiles of whole rows at one block a multiprocessor (three tiles
@@ -279,7 +298,7 @@ TEST_F(GpuBruteForceTensor, LongestWholeRowsFitOneBlock) {
   SCOPED_TRACE("seed " + std::to_string(seed));
   const RunResult result = expect_oracle_pairs(ties_at(800, 288, seed), nullptr, wide_eps(288), "tensor cores");
   EXPECT_TRUE(mentions(result, "from plain FP16 operands")) << "expected plain operands";
-  EXPECT_FALSE(mentions(result, "rows staged")) << "expected whole rows";
+  EXPECT_FALSE(mentions(result, "staged")) << "expected whole rows";
 }
 
 TEST_F(GpuBruteForceTensor, IdenticalPointsAndZeroEps) {
@@ -309,14 +328,19 @@ TEST_F(GpuBruteForceTensor, Sanitizer) {
   EXPECT_MATCHES_ORACLE(check_engine(bruteforce(), vectors, nullptr, params(0.05)));
 }
 
-// The long rows' form for compute-sanitizer, 3,000 points: plain operands in 304 dimensions, split ones
-// in 256. Each block takes one tile pair here (the first launches of pair_batches.cu hold fewer pairs
-// than a GPU runs blocks); blocks that move from pair to pair are in LongRowsAreStagedInChunks, too large
-// for the sanitizers.
+// The long rows' forms for compute-sanitizer: column tiles streamed (plain operands in 304 dimensions,
+// split ones in 256, 3,000 points each) and both tiles chunked (plain in 768, 600 points; split in 320,
+// 1,000). Each block takes one tile pair here (the first launches of pair_batches.cu hold fewer pairs
+// than a GPU runs blocks); blocks that move from pair to pair are in LongRowsStreamColumnTiles and
+// LongerRowsAreStagedInChunks, too large for the sanitizers.
 TEST_F(GpuBruteForceTensor, SanitizerLongRows) {
-  EXPECT_MATCHES_ORACLE(check_engine(bruteforce(), ties_at(1500, 304, test_seed()), nullptr, params(wide_eps(304))));
-  const PointSet clusters = around_centres(3000, unit_vectors(600, 256, test_seed()), 0.0022, test_seed() + 1);
+  const std::uint64_t seed = test_seed();
+  EXPECT_MATCHES_ORACLE(check_engine(bruteforce(), ties_at(1500, 304, seed), nullptr, params(wide_eps(304))));
+  const PointSet clusters = around_centres(3000, unit_vectors(600, 256, seed), 0.0022, seed + 1);
   EXPECT_MATCHES_ORACLE(check_engine(bruteforce(), clusters, nullptr, params(0.05)));
+  EXPECT_MATCHES_ORACLE(check_engine(bruteforce(), ties_at(300, 768, seed + 2), nullptr, params(wide_eps(768))));
+  const PointSet longer = around_centres(1000, unit_vectors(200, 320, seed), 0.0022, seed + 3);
+  EXPECT_MATCHES_ORACLE(check_engine(bruteforce(), longer, nullptr, params(0.05)));
 }
 
 }  // namespace
