@@ -54,14 +54,17 @@ inline bool two_blocks_fit(std::size_t bytes, std::size_t per_multiprocessor) {
 
 constexpr unsigned kMinStreamedChunk = 64;  // a shorter chunk's barriers would outweigh its products
 
-// The longest chunk (a multiple of 16, below stride) of streamed column tiles beside a row tile of whole
-// rows within `block_limit`, evened out over the chunks a row takes; 0 where none of kMinStreamedChunk fits.
+// The chunk of streamed column tiles beside a row tile of whole rows within `block_limit`: as many
+// chunks as the longest that fits (a multiple of 16, below stride) needs, each as long as the row
+// divided among them, rounded up to a multiple of 16 (the last may be shorter); 0 where no chunk of
+// kMinStreamedChunk fits.
 inline unsigned streamed_chunk(unsigned stride, Operands operands, std::size_t block_limit) {
   unsigned longest = stride - 16;
   while (longest >= kMinStreamedChunk && shared_bytes(stride, operands, longest) > block_limit) longest -= 16;
   if (longest < kMinStreamedChunk) return 0;
   const unsigned chunks = (stride + longest - 1) / longest;
-  return ((stride + chunks - 1) / chunks + 15) / 16 * 16;
+  const unsigned even = ((stride + chunks - 1) / chunks + 15) / 16 * 16;
+  return even >= kMinStreamedChunk ? even : longest;
 }
 
 // Whole rows where a block's three tiles of them fit in `block_limit` bytes; else a row tile of whole

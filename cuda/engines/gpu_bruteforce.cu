@@ -109,7 +109,7 @@ struct TensorOperands {
   const float* col_norms;
   std::uint32_t col_count;
   unsigned stride;
-  unsigned chunk;  // dimensions staged at a time by the long rows' form (below stride); stride otherwise
+  unsigned chunk;  // dimensions staged at a time (of column tiles streamed, or of both tiles); stride otherwise
   norm_tile::TileBounds bounds;
 };
 
@@ -218,7 +218,7 @@ __device__ inline void accumulate_pair(const RowTileStages& t, const TensorOpera
 // kMinBlocks: blocks a multiprocessor must hold, 2 where two blocks' tiles fit its shared memory.
 // Split operands at two blocks have no registers to spare for the accept side (128 a thread: it spilled,
 // and 1 M x 32 clustered points ran 8 % slower), so there every candidate is re-checked, as before it;
-// at one block (rows of 64 to 144 dimensions) they keep it.
+// at one block (rows of 64 to 144 dimensions, and streamed rows of 160 to 272) they keep it.
 template <Operands kOperands, int kMinBlocks>
 constexpr bool kAcceptSide = kOperands == Operands::Plain || kMinBlocks == 1;
 

@@ -18,8 +18,8 @@ TileLayout laid_out(unsigned stride, Operands operands) {
 }
 
 // Plain operands take whole rows up to 288 dimensions (two blocks a multiprocessor up to 128), split ones
-// up to 144. Longer rows keep a row tile of whole rows and stream column tiles in chunks, evened out over
-// the chunks a row takes, up to 736 dimensions (plain) or 272 (split), at one block a multiprocessor;
+// up to 144. Longer rows keep a row tile of whole rows and stream column tiles in chunks (as even as
+// multiples of 16 allow) up to 736 dimensions (plain) or 272 (split), one block a multiprocessor;
 // longer still, both tiles are staged 96 (plain) or 48 (split) dimensions at a time, two blocks a
 // multiprocessor.
 TEST(TensorTileLayout, LongRowsStreamColumnsThenChunkBothTiles) {
@@ -31,6 +31,7 @@ TEST(TensorTileLayout, LongRowsStreamColumnsThenChunkBothTiles) {
   EXPECT_TRUE(laid_out(304, Operands::Plain).streamed);
   EXPECT_EQ(laid_out(304, Operands::Plain).chunk, 160u);
   EXPECT_EQ(laid_out(384, Operands::Plain).chunk, 192u);
+  EXPECT_EQ(laid_out(448, Operands::Plain).chunk, 160u);  // three chunks: 160, 160, 128
   EXPECT_TRUE(laid_out(736, Operands::Plain).streamed);
   EXPECT_EQ(laid_out(736, Operands::Plain).chunk, 64u);
   EXPECT_TRUE(laid_out(752, Operands::Plain).chunked);
@@ -38,6 +39,7 @@ TEST(TensorTileLayout, LongRowsStreamColumnsThenChunkBothTiles) {
   EXPECT_FALSE(laid_out(144, Operands::Split).streamed);
   EXPECT_TRUE(laid_out(160, Operands::Split).streamed);
   EXPECT_EQ(laid_out(160, Operands::Split).chunk, 80u);
+  EXPECT_EQ(laid_out(240, Operands::Split).chunk, 80u);  // three chunks
   EXPECT_TRUE(laid_out(272, Operands::Split).streamed);
   EXPECT_TRUE(laid_out(288, Operands::Split).chunked);
   EXPECT_EQ(laid_out(288, Operands::Split).chunk, 48u);

@@ -252,13 +252,19 @@ bool staged_as(const RunResult& result, const std::string& operands, const std::
   return mentions(result, "from " + operands + " FP16 operands, " + staged + " staged");
 }
 
+// The spread a coordinate of tight clusters of unit vectors in `dims` dimensions whose pairs lie about
+// eps = 0.05 apart, as at 0.0022 in 256 dimensions (distances grow as sqrt(d) times the spread).
+double spread_at(unsigned dims) { return 0.0022 * std::sqrt(256.0 / dims); }
+
 // Rows too long for three tiles of whole rows in shared memory (plain operands from 289 dimensions, split
 // ones from 145) keep a row tile of whole rows and stage column tiles a chunk of dimensions at a time,
 // up to 736 dimensions (plain) or 272 (split): ties at eps in 304 dimensions (7,000 points: 1,540 tile
 // pairs, so that after its first launches of 1 to 256 pairs, pair_batches.cu, a launch holds more pairs
 // than a GPU of 132 multiprocessors runs blocks, and blocks move from pair to pair, copying the next
-// pair's first chunk and norms while they finish one), ties in 384 dimensions and their A join B, and
-// tight clusters of unit vectors in 256 dimensions, where only split operands' band fits.
+// pair's first chunk and norms while they finish one), ties in 384 dimensions and their A join B, ties
+// in 448 (three chunks, so that pairs start on either stage), and tight clusters of unit vectors in 256
+// and 240 dimensions (four and three chunks), where only split operands' band fits; the clusters' spread
+// a coordinate shrinks as 1 / sqrt(d), so that their pairs straddle eps alike.
 TEST_F(GpuBruteForceTensor, LongRowsStreamColumnTiles) {
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
@@ -271,8 +277,11 @@ TEST_F(GpuBruteForceTensor, LongRowsStreamColumnTiles) {
   expect_streamed(ties, nullptr, wide_eps(384), "plain");
   const PointSet a = every_other(ties, 0), b = every_other(ties, 1);
   expect_streamed(a, &b, wide_eps(384), "plain");
-  const PointSet clusters = around_centres(3000, unit_vectors(600, 256, seed), 0.0022, seed + 2);
-  expect_streamed(clusters, nullptr, 0.05, "split");
+  expect_streamed(ties_at(600, 448, seed + 4), nullptr, wide_eps(448), "plain");
+  for (const unsigned dims : {256u, 240u}) {
+    const PointSet clusters = around_centres(3000, unit_vectors(600, dims, seed), spread_at(dims), seed + 2);
+    expect_streamed(clusters, nullptr, 0.05, "split");
+  }
 }
 
 // Longer rows, whose row tile alone nearly fills a block, stage both tiles a chunk of dimensions at a
@@ -287,7 +296,7 @@ TEST_F(GpuBruteForceTensor, LongerRowsAreStagedInChunks) {
   };
   expect_chunks(ties_at(3500, 768, seed + 3), wide_eps(768), "plain");
   expect_chunks(ties_at(300, 960, seed + 1), wide_eps(960), "plain");
-  expect_chunks(around_centres(3000, unit_vectors(600, 320, seed), 0.0022, seed + 2), 0.05, "split");
+  expect_chunks(around_centres(3000, unit_vectors(600, 320, seed), spread_at(320), seed + 2), 0.05, "split");
 }
 
 // Plain rows of 144 to 288 dimensions take tiles of whole rows at one block a multiprocessor (three tiles
@@ -339,7 +348,7 @@ TEST_F(GpuBruteForceTensor, SanitizerLongRows) {
   const PointSet clusters = around_centres(3000, unit_vectors(600, 256, seed), 0.0022, seed + 1);
   EXPECT_MATCHES_ORACLE(check_engine(bruteforce(), clusters, nullptr, params(0.05)));
   EXPECT_MATCHES_ORACLE(check_engine(bruteforce(), ties_at(300, 768, seed + 2), nullptr, params(wide_eps(768))));
-  const PointSet longer = around_centres(1000, unit_vectors(200, 320, seed), 0.0022, seed + 3);
+  const PointSet longer = around_centres(1000, unit_vectors(200, 320, seed), spread_at(320), seed + 3);
   EXPECT_MATCHES_ORACLE(check_engine(bruteforce(), longer, nullptr, params(0.05)));
 }
 
