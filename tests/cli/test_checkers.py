@@ -12,7 +12,9 @@
   cannot run (it fails, or outlasts $RUN_LIMIT) is listed as such and not compared;
 - scripts/profile-kernel, over a stand-in `ncu` that prints a report of one launch: the summary's
   instructions per mma, tensor pipe share and stalls come from the report's numbers, and a report
-  without a launch exits 1.
+  without a launch exits 1; with --source, over a stand-in that prints a source page of six SASS lines:
+  instructions per mma, the opcodes' shares, the hottest run of lines executed alike, the stall
+  reasons' shares and the instruction the most samples wait on; a page without lines exits 1.
 
 About 3 s. Exit 77 (a skip) where the interpreter has no SciPy.
   test_checkers.py [PYTHON]
@@ -162,6 +164,39 @@ def profile_kernel(folder):
     expect(result, 1, "", "a report without a launch exits 1")
 
 
+# ncu's source page as CSV: a loop of three lines run 800 times, then a barrier whose waits sit on the
+# instruction after it, 60 of the 100 stall samples.
+SOURCE_PAGE = """"Kernel Name","tensor_kernel"
+"Address","Source","Warp Stall Sampling (All Samples)","Instructions Executed","stall_barrier","stall_wait","stall_barrier (Not Issued)"
+"0x0","LDC R1, c[0x0][0x28]","0","10","0","0","0"
+"0x10","IMAD.HI.U32 R2, R19, R8, RZ","20","800","0","20","0"
+"0x20","HMMA.16816.F32 R60, R88, R28, R60","0","800","0","0","0"
+"0x30","@!P4  BRA 0x10","0","800","0","0","0"
+"0x40","BAR.SYNC.DEFER_BLOCKING 0x0","0","100","0","0","0"
+"0x50","UMOV UR4, 0x400","60","100","60","0","60"
+"0x60","HMMA.16816.F32 R8, R4, R10, R12","20","100","0","20","0"
+"""
+
+
+def profile_source(folder):
+    page = pathlib.Path(folder) / "page.csv"
+    page.write_text(SOURCE_PAGE)
+    stand_in(folder, "ncu", f"#!/bin/sh\ncase \"$*\" in *--page*) cat {page} ;; esac\n")
+    env = dict(os.environ, PATH=f"{folder}:{os.environ['PATH']}")
+    script = [PYTHON, str(ROOT / "scripts" / "profile-kernel")]
+    result = subprocess.run(script + ["--source", "tensor_kernel", "--", "simjoin"], capture_output=True, text=True,
+                            env=env)
+    for text, what in [("2.71e+03 warp instructions, 3.0 per mma", "instructions per mma from the source page"),
+                       ("opcodes: HMMA 33%, IMAD 30%, BRA 30%", "the opcodes' shares"),
+                       ("89% lines 1-3 (3 instructions x 800)", "the hottest run of lines executed alike"),
+                       ("stall samples: barrier 60%, wait 40%", "the stall reasons' shares"),
+                       ("60% of samples on line 5, UMOV UR4, 0x400 (mostly barrier)", "the most waited-on line")]:
+        expect(result, 0, text, what)
+    page.write_text(SOURCE_PAGE.split('"0x0"')[0])
+    result = subprocess.run(script + ["--summarize-source", str(page)], capture_output=True, text=True)
+    expect(result, 1, "", "a source page without lines exits 1")
+
+
 def main():
     if subprocess.run([PYTHON, "-c", "import numpy, scipy"], capture_output=True).returncode != 0:
         print(f"{PYTHON} has no NumPy or SciPy: skipped")
@@ -170,6 +205,7 @@ def main():
         real_coordinates(folder)
         bench_compare(folder)
         profile_kernel(folder)
+        profile_source(folder)
     return 0
 
 
