@@ -147,21 +147,32 @@ NCU_REPORT = """==PROF== Connected to process 948
 """
 
 
+def expect_profile(folder, ncu, options, expectations, summarize, empty):
+    """scripts/profile-kernel OPTIONS tensor_kernel -- simjoin over a stand-in `ncu` (a shell script's
+    text) prints each of `expectations` ((text, what) pairs), and its `summarize` option on a saved
+    `empty` (a report or page without a launch) exits 1."""
+    stand_in(folder, "ncu", ncu)
+    env = dict(os.environ, PATH=f"{folder}:{os.environ['PATH']}")
+    script = [PYTHON, str(ROOT / "scripts" / "profile-kernel")]
+    result = subprocess.run(script + options + ["tensor_kernel", "--", "simjoin"], capture_output=True, text=True,
+                            env=env)
+    for text, what in expectations:
+        expect(result, 0, text, what)
+    saved = pathlib.Path(folder) / "empty.txt"
+    saved.write_text(empty)
+    result = subprocess.run(script + [summarize, str(saved)], capture_output=True, text=True)
+    expect(result, 1, "", f"{summarize} of a report without a launch exits 1")
+
+
 def profile_kernel(folder):
     report = pathlib.Path(folder) / "report.txt"
     report.write_text(NCU_REPORT)
-    stand_in(folder, "ncu", f"#!/bin/sh\ncat {report}\n")
-    env = dict(os.environ, PATH=f"{folder}:{os.environ['PATH']}")
-    script = [PYTHON, str(ROOT / "scripts" / "profile-kernel")]
-    result = subprocess.run(script + ["tensor_kernel", "--", "simjoin"], capture_output=True, text=True, env=env)
-    for text, what in [("warp instructions per mma 11.7", "instructions per mma from the report"),
-                       ("tensor pipe active 27.6 % of cycles", "the tensor pipe's share"),
-                       ("fmaheavy 54%", "the pipes' shares"),
-                       ("stalls (warps an issue): wait 1.64, barrier 0.98", "the stalls, largest first")]:
-        expect(result, 0, text, what)
-    report.write_text(NCU_REPORT.split("  void")[0])
-    result = subprocess.run(script + ["--summarize", str(report)], capture_output=True, text=True)
-    expect(result, 1, "", "a report without a launch exits 1")
+    expect_profile(folder, f"#!/bin/sh\ncat {report}\n", [],
+                   [("warp instructions per mma 11.7", "instructions per mma from the report"),
+                    ("tensor pipe active 27.6 % of cycles", "the tensor pipe's share"),
+                    ("fmaheavy 54%", "the pipes' shares"),
+                    ("stalls (warps an issue): wait 1.64, barrier 0.98", "the stalls, largest first")],
+                   "--summarize", NCU_REPORT.split("  void")[0])
 
 
 # ncu's source page as CSV: a loop of three lines run 800 times, then a barrier whose waits sit on the
@@ -181,20 +192,13 @@ SOURCE_PAGE = """"Kernel Name","tensor_kernel"
 def profile_source(folder):
     page = pathlib.Path(folder) / "page.csv"
     page.write_text(SOURCE_PAGE)
-    stand_in(folder, "ncu", f"#!/bin/sh\ncase \"$*\" in *--page*) cat {page} ;; esac\n")
-    env = dict(os.environ, PATH=f"{folder}:{os.environ['PATH']}")
-    script = [PYTHON, str(ROOT / "scripts" / "profile-kernel")]
-    result = subprocess.run(script + ["--source", "tensor_kernel", "--", "simjoin"], capture_output=True, text=True,
-                            env=env)
-    for text, what in [("2.71e+03 warp instructions, 3.0 per mma", "instructions per mma from the source page"),
-                       ("opcodes: HMMA 33%, IMAD 30%, BRA 30%", "the opcodes' shares"),
-                       ("89% lines 1-3 (3 instructions x 800)", "the hottest run of lines executed alike"),
-                       ("stall samples: barrier 60%, wait 40%", "the stall reasons' shares"),
-                       ("60% of samples on line 5, UMOV UR4, 0x400 (mostly barrier)", "the most waited-on line")]:
-        expect(result, 0, text, what)
-    page.write_text(SOURCE_PAGE.split('"0x0"')[0])
-    result = subprocess.run(script + ["--summarize-source", str(page)], capture_output=True, text=True)
-    expect(result, 1, "", "a source page without lines exits 1")
+    expect_profile(folder, f"#!/bin/sh\ncase \"$*\" in *--page*) cat {page} ;; esac\n", ["--source"],
+                   [("2.71e+03 warp instructions, 3.0 per mma", "instructions per mma from the source page"),
+                    ("opcodes: HMMA 33%, IMAD 30%, BRA 30%", "the opcodes' shares"),
+                    ("89% lines 1-3 (3 instructions x 800)", "the hottest run of lines executed alike"),
+                    ("stall samples: barrier 60%, wait 40%", "the stall reasons' shares"),
+                    ("60% of samples on line 5, UMOV UR4, 0x400 (mostly barrier)", "the most waited-on line")],
+                   "--summarize-source", SOURCE_PAGE.split('"0x0"')[0])
 
 
 def main():
