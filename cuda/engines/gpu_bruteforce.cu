@@ -113,6 +113,34 @@ struct TensorOperands {
   norm_tile::TileBounds bounds;
 };
 
+// One side of the operands (rows or columns): its packed words, norms and count.
+struct OperandSide {
+  const std::uint32_t* words;
+  const float* norms;
+  std::uint32_t count;
+};
+
+__device__ inline OperandSide row_side(const TensorOperands& in) { return {in.rows, in.row_norms, in.row_count}; }
+__device__ inline OperandSide col_side(const TensorOperands& in) { return {in.cols, in.col_norms, in.col_count}; }
+
+// Where a side's chunk goes in shared memory: rows `pitch` words apart, and the norms.
+struct StageTarget {
+  std::uint32_t* words;
+  unsigned pitch;
+  float* norms;
+};
+
+// Starts copying chunk c (of in.chunk dimensions) of rows [first, first + who.rows) of `side` into
+// `target`, with their norms where c is 0; the caller commits the copy group.
+template <Operands kOperands>
+__device__ inline void stage_side_chunk(const TensorOperands& in, OperandSide side, std::uint32_t first, unsigned c,
+                                        StageTarget target, norm_tile::Copiers who) {
+  const unsigned packed = packed_words(in.stride, kOperands), chunk_words = packed_words(in.chunk, kOperands);
+  const unsigned offset = c * chunk_words, length = min(chunk_words, packed - offset);
+  norm_tile::stage_words_async(target.words, target.pitch, side.words, packed, offset, length, side.count, first, who);
+  if (c == 0) norm_tile::stage_norms_async(target.norms, side.norms, side.count, first, who);
+}
+
 // Emits the pairs of tile pair `pair` that the accept side proved, and the other candidates that the
 // exact test on the difference form of the frame's rows (a, b, exact_stride) keeps. Every lane of the
 // warp must call it.
@@ -159,13 +187,8 @@ template <Operands kOperands>
 __device__ inline void stage_slab(const RowTileStages& t, const TensorOperands& in, std::uint32_t tile, unsigned c,
                                   unsigned s, unsigned n) {
   const unsigned slab = norm_tile::warp_col();
-  const unsigned packed = packed_words(in.stride, kOperands), chunk_words = packed_words(in.chunk, kOperands);
-  const unsigned offset = c * chunk_words, length = min(chunk_words, packed - offset);
-  const std::uint32_t first = tile * kTile + slab;
-  norm_tile::stage_words_async(t.cols(s) + slab * t.col_pitch, t.col_pitch, in.cols, packed, offset, length,
-                               in.col_count, first, norm_tile::slab_copiers());
-  if (c == 0)
-    norm_tile::stage_norms_async(t.col_norms(n) + slab, in.col_norms, in.col_count, first, norm_tile::slab_copiers());
+  const StageTarget target{t.cols(s) + slab * t.col_pitch, t.col_pitch, t.col_norms(n) + slab};
+  stage_side_chunk<kOperands>(in, col_side(in), tile * kTile + slab, c, target, norm_tile::slab_copiers());
   norm_tile::commit_copies();
 }
 
@@ -269,15 +292,10 @@ struct ChunkStages {
 template <Operands kOperands>
 __device__ inline void stage_chunk(const ChunkStages& stages, const TensorOperands& in, TilePair p, unsigned c,
                                    unsigned s, unsigned n) {
-  const unsigned packed = packed_words(in.stride, kOperands), chunk_words = packed_words(in.chunk, kOperands);
   const unsigned pitch = norm_tile::row_words(in.chunk, kOperands);
-  const unsigned offset = c * chunk_words, length = min(chunk_words, packed - offset);
-  norm_tile::stage_words_async(stages.rows(s), pitch, in.rows, packed, offset, length, in.row_count, p.ta * kTile);
-  norm_tile::stage_words_async(stages.cols(s), pitch, in.cols, packed, offset, length, in.col_count, p.tb * kTile);
-  if (c == 0) {
-    norm_tile::stage_norms_async(stages.row_norms(n), in.row_norms, in.row_count, p.ta * kTile);
-    norm_tile::stage_norms_async(stages.col_norms(n), in.col_norms, in.col_count, p.tb * kTile);
-  }
+  const StageTarget rows{stages.rows(s), pitch, stages.row_norms(n)}, cols{stages.cols(s), pitch, stages.col_norms(n)};
+  stage_side_chunk<kOperands>(in, row_side(in), p.ta * kTile, c, rows, norm_tile::whole_block());
+  stage_side_chunk<kOperands>(in, col_side(in), p.tb * kTile, c, cols, norm_tile::whole_block());
   norm_tile::commit_copies();
 }
 
