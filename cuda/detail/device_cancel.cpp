@@ -8,16 +8,38 @@ namespace simjoin::gpu {
 
 DeviceCancel::DeviceCancel() {
   void* host = nullptr;
-  // Portable: the multi-GPU engines' shares read it from every GPU.
-  SIMJOIN_CUDA_CHECK(cudaHostAlloc(&host, sizeof(unsigned), cudaHostAllocMapped | cudaHostAllocPortable));
-  host_word_ = static_cast<volatile unsigned*>(host);
-  lower();
+  SIMJOIN_CUDA_CHECK(cudaHostAlloc(&host, sizeof(unsigned), cudaHostAllocDefault));
+  host_word_ = static_cast<unsigned*>(host);
+  *host_word_ = 1;
   void* device = nullptr;
-  SIMJOIN_CUDA_CHECK(cudaHostGetDevicePointer(&device, host, 0));
-  device_word_ = static_cast<const unsigned*>(device);
+  SIMJOIN_CUDA_CHECK(cudaMalloc(&device, sizeof(unsigned)));
+  device_word_ = static_cast<unsigned*>(device);
+  SIMJOIN_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  raised_ = true;
+  lower();
 }
 
-DeviceCancel::~DeviceCancel() { cudaFreeHost(const_cast<unsigned*>(host_word_)); }
+DeviceCancel::~DeviceCancel() {
+  cudaStreamSynchronize(stream_);
+  cudaStreamDestroy(stream_);
+  cudaFree(device_word_);
+  cudaFreeHost(host_word_);
+}
+
+void DeviceCancel::raise() noexcept {
+  if (raised_) return;
+  raised_ = true;
+  // Unchecked: raise() runs while a run unwinds, and a failed copy leaves kernels to end as they would.
+  cudaMemcpyAsync(device_word_, host_word_, sizeof(unsigned), cudaMemcpyHostToDevice, stream_);
+}
+
+void DeviceCancel::lower() {
+  if (!raised_) return;
+  SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(stream_));  // the raise's copy is done before the word is cleared
+  SIMJOIN_CUDA_CHECK(cudaMemsetAsync(device_word_, 0, sizeof(unsigned), stream_));
+  SIMJOIN_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  raised_ = false;
+}
 
 void DeviceCancel::wait(cudaStream_t stream, const SharedProgress& progress) {
   cudaError_t status;

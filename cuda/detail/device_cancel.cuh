@@ -1,13 +1,14 @@
 #pragma once
-// Device side of DeviceCancel (cuda/device_cancel.hpp): thread 0 of a block reads the host's cancel
-// flag at a barrier, where all the block's threads learn the answer.
+// Device side of DeviceCancel (cuda/device_cancel.hpp): thread 0 of a block reads the cancel flag at a
+// barrier, where all the block's threads learn the answer, or each thread of a kernel without barriers
+// reads it itself.
 #include "cuda/detail/device_cancel.hpp"
 
 namespace simjoin::gpu {
 
 // A barrier that returns true, in every thread of the block, once the host raised the flag. Only
-// thread 0 reads it, over the bus to host memory (about a microsecond): call it every millisecond or so
-// of a block's work, not in inner loops. It is a barrier of its own, besides the __syncthreads() that
+// thread 0 reads it, and every thread waits at the barrier: call it every millisecond or so of a
+// block's work, not in inner loops. It is a barrier of its own, besides the __syncthreads() that
 // order a kernel's shared memory, so that reading the flag never changes that order; it needs no
 // shared memory, which kernels sized to the limit would exceed.
 __device__ inline bool cancelled_at_barrier(CancelFlag flag) {
@@ -43,5 +44,9 @@ class BlockCancelCheck {
   CancelFlag flag_;
   unsigned since_read_ = 0;
 };
+
+// For kernels whose threads work apart, without barriers: true once the host raised the flag, read by
+// this thread alone. Call it every few thousand steps of the thread's own work.
+__device__ inline bool raised(CancelFlag flag) { return *flag.word != 0; }
 
 }  // namespace simjoin::gpu

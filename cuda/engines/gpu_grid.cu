@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "core/numeric/numeric_rules.hpp"
+#include "cuda/detail/device_cancel.cuh"
 #include "cuda/detail/grid_layout.hpp"
 #include "cuda/detail/launch_size.hpp"
 #include "cuda/detail/multi_device.hpp"
@@ -20,6 +21,8 @@ namespace simjoin::gpu {
 
 namespace {
 constexpr int kThreads = 256;
+// A thread's tests between two reads of the cancel flag (a power of two): well under a millisecond.
+constexpr std::uint32_t kTestsPerCancelCheck = 4096;
 // Masks are kept for dimensions of at most this many cells (16 MiB of bits); wider ones are unmasked.
 constexpr std::uint64_t kMaxMaskCells = std::uint64_t(1) << 27;
 
@@ -117,17 +120,44 @@ __device__ void row_range(const DeviceGrid& g, const std::int64_t* c, std::int64
   end = g.cell_begin[last];
 }
 
+// Tests the query at sorted position r (point p, id qid) against sorted positions [from, to) and emits
+// its pairs; returns the tests made. Unicomp's own row skips positions from own_from up to r.
+template <bool kSelf, bool kUnicomp>
+__device__ unsigned test_positions(const DeviceGrid& g, const float* p, std::uint32_t qid, std::size_t r,
+                                   std::uint32_t from, std::uint32_t to, std::uint32_t own_from,
+                                   const ExactPairTest& test, const PairOutput& out) {
+  unsigned tests = 0;
+  for (std::uint32_t s = from; s < to; ++s) {
+    if (kSelf && (kUnicomp ? s >= own_from && s <= r : s == r)) continue;
+    ++tests;
+    const std::uint32_t other = g.order[s];
+    if (!test(squared_distance(p, g.points + std::size_t(s) * g.d, g.d, test.band.reject), other, qid)) continue;
+    if (kSelf) {
+      if (!kUnicomp && qid > other) continue;  // found from both sides; keep one
+      emit_pair(out, min(qid, other), max(qid, other));
+    } else {
+      emit_pair(out, other, qid);
+    }
+  }
+  return tests;
+}
+
 // One thread per query (queries sorted by cell, so a warp mostly shares its cells). The neighbour
 // cells are visited as rows of three cells along dims[0], adjacent in the cells' order: one binary
 // search per row, and the row's points are one contiguous range of the sorted order.
 // unicomp (self-join): a row whose last non-zero offset is in dimension m is searched only when the
 // query's own coordinate there is odd; the own row's side cells only when its coordinate in dims[0]
 // is odd; inside the own cell only later sorted positions. Each pair is then tested exactly once.
+// A launch is at least one wave of the GPU, which on millions of points in dense cells outlasts the
+// 100 ms a cancel may take: each thread reads the cancel flag every few thousand of its tests. Five
+// blocks a multiprocessor keep it at 48 registers, as it was before those reads.
 template <bool kSelf, bool kUnicomp>
-__global__ void join_kernel(DeviceGrid g, const float* query_points, const std::uint32_t* query_order,
-                            std::size_t begin, std::size_t end, ExactPairTest test, PairOutput out) {
+__global__ void __launch_bounds__(kThreads, 5)
+    join_kernel(DeviceGrid g, const float* query_points, const std::uint32_t* query_order, std::size_t begin,
+                std::size_t end, ExactPairTest test, PairOutput out) {
   const std::size_t r = begin + std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   unsigned long long tests = 0;
+  bool stopped = false;
   if (r < end) {
     const float* p = query_points + r * g.d;
     const std::uint32_t qid = query_order[r];
@@ -162,19 +192,16 @@ __global__ void join_kernel(DeviceGrid g, const float* query_points, const std::
       }
       std::uint32_t s_begin = 0, s_end = 0;
       row_range(g, centre, lo, hi, s_begin, s_end);
-      for (std::uint32_t s = s_begin; s < s_end; ++s) {
-        if (kSelf) {
-          if (kUnicomp ? (last < 0 && s >= own_begin && s <= r) : s == r) continue;
-        }
-        ++tests;
-        const std::uint32_t other = g.order[s];
-        if (!test(squared_distance(p, g.points + std::size_t(s) * g.d, g.d, test.band.reject), other, qid)) continue;
-        if (kSelf) {
-          if (!kUnicomp && qid > other) continue;  // found from both sides; keep one
-          emit_pair(out, min(qid, other), max(qid, other));
-        } else {
-          emit_pair(out, other, qid);
-        }
+      const std::uint32_t own_from = kUnicomp && last < 0 ? own_begin : UINT32_MAX;
+      // In segments, so that a thread in a row of millions of points (duplicates) still reads the flag.
+      // A thread that saw it raised runs out its loops without work: an early exit from them kept the
+      // lanes of a warp from meeting again, and W3's joins took twice as long.
+      for (std::uint32_t from = s_begin; from < s_end; from += kTestsPerCancelCheck) {
+        if (stopped) continue;
+        const std::uint32_t to = s_end - from > kTestsPerCancelCheck ? from + kTestsPerCancelCheck : s_end;
+        const unsigned long long before = tests;
+        tests += test_positions<kSelf, kUnicomp>(g, p, qid, r, from, to, own_from, test, out);
+        stopped = (before ^ tests) >= kTestsPerCancelCheck && raised(out.cancel);  // passed a multiple of it
       }
     }
   }

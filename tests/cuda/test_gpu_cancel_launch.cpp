@@ -1,5 +1,5 @@
-// A cancel requested while one of the long launches of gpu-nlj, gpu-inlj or gpu-boehm runs stops it
-// from inside (cuda/detail/device_cancel.hpp), and the same engine object then joins other points exactly.
+// A cancel requested while one of the long launches of gpu-nlj, gpu-inlj, gpu-boehm or gpu-grid runs
+// stops it from inside (cuda/detail/device_cancel.hpp), and the same engine object then joins other points exactly.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -23,20 +23,31 @@ class GpuCancelInsideALaunch : public ::testing::TestWithParam<std::string> {
   void SetUp() override { SIMJOIN_SKIP_WITHOUT_GPU(); }
   Engine& engine() { return gpu_engine(GetParam()); }
 
-  // n uniform points, 1-D for gpu-boehm (16 pages of n / 16 points: each block scans n / 16 points a
-  // query) and 2-D for the nested loops (each block compares its points with about all n).
+  // The engine's input: n uniform points in [0, extent)^dims, joined at eps.
+  struct Shape {
+    int dims;
+    double extent, eps;
+  };
+  // 1-D for gpu-boehm (16 pages of n / 16 points: each block scans n / 16 points a query), 2-D for the
+  // nested loops (each block compares its points with about all n), and for gpu-grid 2-D cells so
+  // dense that each query tests about 60,000 points.
+  Shape shape() const {
+    if (GetParam() == "gpu-boehm") return {1, 100, 1e-3};
+    if (GetParam() == "gpu-grid") return {2, 4, 0.4};
+    return {2, 100, 0.2};
+  }
   PointSet input(std::size_t n, std::uint64_t seed) {
-    return random_points(Distribution::Uniform, n, GetParam() == "gpu-boehm" ? 1 : 2, seed, 0, 100);
+    return random_points(Distribution::Uniform, n, shape().dims, seed, 0, shape().extent);
   }
 
   // Runs a count-only self-join of `points`, requests a cancel while a launch runs, expects
-  // Error(Cancelled) and returns the seconds from the request until the run returned. The nested loops
-  // are cancelled from another thread `delay` after their join began, in the first launch; gpu-boehm
+  // Error(Cancelled) and returns the seconds from the request until the run returned. gpu-nlj, gpu-inlj
+  // and gpu-grid are cancelled from another thread `delay` after their join began, in the first launch; gpu-boehm
   // at the report of its first result batch, while the next batch runs.
   double cancel_in_join(const PointSet& points, std::chrono::milliseconds delay) {
     const bool boehm = GetParam() == "gpu-boehm";
     JoinParams p;
-    p.eps = boehm ? 1e-3 : 0.2;
+    p.eps = shape().eps;
     std::atomic<bool> joining{false}, ended{false};
     Clock::time_point requested{};
     RunControl control([&](double fraction, const std::string& phase) {
@@ -81,8 +92,9 @@ class GpuCancelInsideALaunch : public ::testing::TestWithParam<std::string> {
 };
 
 // On 2 M points the first launch of gpu-nlj (one wave of blocks) took 1.5 s on an H100 and gpu-inlj's
-// 0.6 s, and a result batch of gpu-boehm in 1-D (a third of the queries, each scanning a page of 1/16
-// of the points) tens of ms; a cancel now stops them within milliseconds.
+// 0.6 s, a result batch of gpu-boehm in 1-D (a third of the queries, each scanning a page of 1/16 of
+// the points) tens of ms, and gpu-grid's launches (one wave of queries at least) over 100 ms on dense
+// cells; a cancel now stops them within milliseconds.
 TEST_P(GpuCancelInsideALaunch, StopsWithinMilliseconds) {
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
@@ -100,8 +112,8 @@ TEST_P(GpuCancelInsideALaunch, Sanitizer) {
   expect_exact_rerun(seed + 1);
 }
 
-INSTANTIATE_TEST_SUITE_P(Engines, GpuCancelInsideALaunch, ::testing::Values("gpu-nlj", "gpu-inlj", "gpu-boehm"),
-                         [](const auto& info) {
+INSTANTIATE_TEST_SUITE_P(Engines, GpuCancelInsideALaunch,
+                         ::testing::Values("gpu-nlj", "gpu-inlj", "gpu-boehm", "gpu-grid"), [](const auto& info) {
                            std::string name = info.param;
                            std::erase(name, '-');
                            return name;
