@@ -14,9 +14,12 @@
   instructions per mma, tensor pipe share and stalls come from the report's numbers, and a report
   without a launch exits 1; with --source, over a stand-in that prints a source page of six SASS lines:
   instructions per mma, the opcodes' shares, the hottest run of lines executed alike, the stall
-  reasons' shares and the instruction the most samples wait on; a page without lines exits 1.
+  reasons' shares and the instruction the most samples wait on; a page without lines exits 1;
+- scripts/pruning-bounds, on 3,000 clustered points with every point a query: its share of pairs within
+  eps is SciPy's, no bound leaves fewer pairs than that, more pivots never leave more, and the centroid
+  window never more than the partitions test.
 
-About 3 s. Exit 77 (a skip) where the interpreter has no SciPy.
+About 10 s. Exit 77 (a skip) where the interpreter has no SciPy.
   test_checkers.py [PYTHON]
 """
 import os
@@ -201,6 +204,29 @@ def profile_source(folder):
                    "--summarize-source", SOURCE_PAGE.split('"0x0"')[0])
 
 
+def pruning_bounds(folder):
+    points = pathlib.Path(folder) / "pruning.npy"
+    command = [PYTHON, str(ROOT / "scripts" / "pruning-bounds"), "--model", "clusters", "--n", "3000", "--d", "16",
+               "--eps", "0.05", "--queries", "3000", "--pivots", "1,4,16", "--k", "4,16", "--save", str(points)]
+    result = run(command)
+    expect(result, 0, "| within eps (sampled queries) |", "pruning-bounds runs")
+    rows = [(line.split("|")[1].strip(), float(line.split("|")[2])) for line in result.stdout.splitlines()
+            if line.startswith("| ") and line.split("|")[2].strip()[:1].isdigit()]
+    shares = dict(rows)
+    check = ("import sys, numpy as np; from scipy.spatial import cKDTree; x = np.load(sys.argv[1]).astype(float); "
+             "print(len(cKDTree(x).query_pairs(0.05)) / (len(x) * (len(x) - 1) / 2))")
+    exact = float(run([PYTHON, "-c", check, str(points)]).stdout)
+    within = shares["within eps (sampled queries)"]
+    assert abs(within - exact) <= 1e-3 * exact, f"pruning-bounds: within eps {within}, SciPy {exact}"
+    pivots = [shares[f"left by {m} pivot{'s' if m > 1 else ''} (sampled queries)"] for m in (1, 4, 16)]
+    assert within <= pivots[2] <= pivots[1] <= pivots[0] <= 1, f"pruning-bounds: pivots {pivots}, within {within}"
+    for k in (4, 16):
+        row = [label for label, _ in rows].index(f"tested in KMEANS-JOIN's {k} partitions")
+        tests, window = rows[row][1], rows[row + 1][1]
+        assert within * 0.999 <= window <= tests, f"pruning-bounds: k {k}: tests {tests}, window {window}"
+    print("ok: pruning-bounds agrees with SciPy and its bounds are ordered")
+
+
 def main():
     if subprocess.run([PYTHON, "-c", "import numpy, scipy"], capture_output=True).returncode != 0:
         print(f"{PYTHON} has no NumPy or SciPy: skipped")
@@ -210,6 +236,7 @@ def main():
         bench_compare(folder)
         profile_kernel(folder)
         profile_source(folder)
+        pruning_bounds(folder)
     return 0
 
 
