@@ -29,8 +29,10 @@ DeviceCancel::~DeviceCancel() {
 void DeviceCancel::raise() noexcept {
   if (raised_) return;
   raised_ = true;
-  // Unchecked: raise() runs while a run unwinds, and a failed copy leaves kernels to end as they would.
-  cudaMemcpyAsync(device_word_, host_word_, sizeof(unsigned), cudaMemcpyHostToDevice, stream_);
+  // Unchecked: raise() runs while a run unwinds, and a failed copy leaves kernels to end as they would;
+  // its error is cleared, so that the next launch check does not report it as its own.
+  if (cudaMemcpyAsync(device_word_, host_word_, sizeof(unsigned), cudaMemcpyHostToDevice, stream_) != cudaSuccess)
+    (void)cudaGetLastError();
 }
 
 void DeviceCancel::lower() {

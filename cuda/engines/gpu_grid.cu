@@ -196,9 +196,9 @@ __global__ void __launch_bounds__(kThreads, 5)
       // In segments, so that a thread in a row of millions of points (duplicates) still reads the flag.
       // A thread that saw it raised runs out its loops without work: an early exit from them kept the
       // lanes of a warp from meeting again, and W3's joins took twice as long.
-      for (std::uint32_t from = s_begin; from < s_end; from += kTestsPerCancelCheck) {
+      for (std::uint32_t from = s_begin, to; from < s_end; from = to) {  // to: never past s_end, so no wrap
+        to = s_end - from > kTestsPerCancelCheck ? from + kTestsPerCancelCheck : s_end;
         if (stopped) continue;
-        const std::uint32_t to = s_end - from > kTestsPerCancelCheck ? from + kTestsPerCancelCheck : s_end;
         const unsigned long long before = tests;
         tests += test_positions<kSelf, kUnicomp>(g, p, qid, r, from, to, own_from, test, out);
         stopped = (before ^ tests) >= kTestsPerCancelCheck && raised(out.cancel);  // passed a multiple of it

@@ -30,7 +30,7 @@ class GpuCancelInsideALaunch : public ::testing::TestWithParam<std::string> {
   };
   // 1-D for gpu-boehm (16 pages of n / 16 points: each block scans n / 16 points a query), 2-D for the
   // nested loops (each block compares its points with about all n), and for gpu-grid 2-D cells so
-  // dense that each query tests about 60,000 points.
+  // dense that each query tests about 90,000 points (with unicomp): a wave of queries outlasts 100 ms.
   Shape shape() const {
     if (GetParam() == "gpu-boehm") return {1, 100, 1e-3};
     if (GetParam() == "gpu-grid") return {2, 4, 0.4};
@@ -100,7 +100,7 @@ TEST_P(GpuCancelInsideALaunch, StopsWithinMilliseconds) {
   SCOPED_TRACE("seed " + std::to_string(seed));
   const double latency = cancel_in_join(input(2'000'000, seed), std::chrono::milliseconds(30));
   std::printf("%s: cancel latency inside a launch %.1f ms\n", GetParam().c_str(), latency * 1e3);
-  EXPECT_LT(latency, 0.25);
+  EXPECT_LT(latency, 0.1);  // the product's bound; 4-60 ms measured on an H100
   expect_exact_rerun(seed + 1);
 }
 
