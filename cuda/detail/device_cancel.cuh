@@ -6,20 +6,24 @@
 
 namespace simjoin::gpu {
 
+// True once the host raised the flag, read by this thread alone: kernels whose threads work apart,
+// without barriers, call it every few thousand steps of a thread's own work; the checks below build on it.
+__device__ inline bool raised(CancelFlag flag) { return *flag.word != 0; }
+
 // A barrier that returns true, in every thread of the block, once the host raised the flag. Only
 // thread 0 reads it, and every thread waits at the barrier: call it every millisecond or so of a
 // block's work, not in inner loops. It is a barrier of its own, besides the __syncthreads() that
 // order a kernel's shared memory, so that reading the flag never changes that order; it needs no
 // shared memory, which kernels sized to the limit would exceed.
 __device__ inline bool cancelled_at_barrier(CancelFlag flag) {
-  return __syncthreads_or(threadIdx.x == 0 && *flag.word != 0) != 0;
+  return __syncthreads_or(threadIdx.x == 0 && raised(flag)) != 0;
 }
 
-// For kernels that have a barrier in each step anyway: thread 0 copies the host's flag into `slot`
+// For kernels that have a barrier in each step anyway: thread 0 copies the flag into `slot`
 // (shared memory, written by no one else) before that barrier, and every thread reads the slot after
 // it. No barrier is added; the next step's copy comes after the step's closing barrier.
 __device__ inline void publish_cancel(CancelFlag flag, int* slot) {
-  if (threadIdx.x == 0) *slot = *flag.word != 0;
+  if (threadIdx.x == 0) *slot = raised(flag);
 }
 
 // For kernels whose loop steps are much shorter than that: reads the flag at one step in as many as
@@ -44,9 +48,5 @@ class BlockCancelCheck {
   CancelFlag flag_;
   unsigned since_read_ = 0;
 };
-
-// For kernels whose threads work apart, without barriers: true once the host raised the flag, read by
-// this thread alone. Call it every few thousand steps of the thread's own work.
-__device__ inline bool raised(CancelFlag flag) { return *flag.word != 0; }
 
 }  // namespace simjoin::gpu
