@@ -7,6 +7,19 @@
 namespace simjoin::gpu {
 
 DeviceCancel::DeviceCancel() {
+  try {
+    allocate();
+    raised_ = true;
+    lower();
+  } catch (...) {
+    release();  // the destructor does not run for an object whose constructor throws
+    throw;
+  }
+}
+
+DeviceCancel::~DeviceCancel() { release(); }
+
+void DeviceCancel::allocate() {
   void* host = nullptr;
   SIMJOIN_CUDA_CHECK(cudaHostAlloc(&host, sizeof(unsigned), cudaHostAllocDefault));
   host_word_ = static_cast<unsigned*>(host);
@@ -15,15 +28,18 @@ DeviceCancel::DeviceCancel() {
   SIMJOIN_CUDA_CHECK(cudaMalloc(&device, sizeof(unsigned)));
   device_word_ = static_cast<unsigned*>(device);
   SIMJOIN_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-  raised_ = true;
-  lower();
 }
 
-DeviceCancel::~DeviceCancel() {
-  cudaStreamSynchronize(stream_);
-  cudaStreamDestroy(stream_);
-  cudaFree(device_word_);
-  cudaFreeHost(host_word_);
+void DeviceCancel::release() noexcept {
+  if (stream_) {
+    cudaStreamSynchronize(stream_);
+    cudaStreamDestroy(stream_);
+  }
+  if (device_word_) cudaFree(device_word_);
+  if (host_word_) cudaFreeHost(host_word_);
+  stream_ = nullptr;
+  device_word_ = nullptr;
+  host_word_ = nullptr;
 }
 
 void DeviceCancel::raise() noexcept {

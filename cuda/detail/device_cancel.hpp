@@ -37,6 +37,9 @@ class DeviceCancel {
   void wait(cudaStream_t stream, const SharedProgress& progress);
 
  private:
+  void allocate();          // the words and the stream; throws Error where CUDA fails
+  void release() noexcept;  // what allocate() got, all or part
+
   unsigned* host_word_ = nullptr;  // pinned, 1: what raise() copies
   unsigned* device_word_ = nullptr;
   cudaStream_t stream_ = nullptr;
