@@ -8,8 +8,10 @@
 #include <vector>
 
 #include "core/numeric/numeric_rules.hpp"
+#include "cuda/detail/bulk_copy.cuh"
 #include "cuda/detail/candidate_share.hpp"
 #include "cuda/detail/centered_points.hpp"
+#include "cuda/detail/chunk_major.hpp"
 #include "cuda/detail/difference_tile.cuh"
 #include "cuda/detail/launch_size.hpp"
 #include "cuda/detail/norm_form_tile.cuh"
@@ -103,7 +105,8 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerMultiprocessor)
 }
 
 struct TensorOperands {
-  const std::uint32_t* rows;  // CenteredPoints::words, packed_words(stride) words a row
+  const std::uint32_t* rows;  // CenteredPoints::words, packed_words(stride) words a row (chunk_major's layout
+                              // in the long rows' form)
   const float* row_norms;
   std::uint32_t row_count;
   const std::uint32_t* cols;
@@ -121,7 +124,6 @@ struct OperandSide {
   std::uint32_t count;
 };
 
-__device__ inline OperandSide row_side(const TensorOperands& in) { return {in.rows, in.row_norms, in.row_count}; }
 __device__ inline OperandSide col_side(const TensorOperands& in) { return {in.cols, in.col_norms, in.col_count}; }
 
 // Where a side's chunk goes in shared memory: rows `pitch` words apart, and the norms.
@@ -282,33 +284,52 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 }
 
 // Shared memory of the long rows' form: stage s (0 or 1) of the chunks holds a row tile and a column
-// tile of `chunk` dimensions, `pitch` words a row; norm set n (0 or 1) a tile pair's row and column norms.
+// tile of `chunk` dimensions, `pitch` words a row, its bulk copies completing on barrier `full(s)`; norm
+// set n (0 or 1) a tile pair's row and column norms.
 struct ChunkStages {
   std::uint32_t* words;
   float* norms;
+  std::uint64_t* barriers;
   std::size_t tile_words;
   __device__ std::uint32_t* rows(unsigned s) const { return words + 2 * s * tile_words; }
   __device__ std::uint32_t* cols(unsigned s) const { return words + (2 * s + 1) * tile_words; }
   __device__ float* row_norms(unsigned n) const { return norms + 2 * n * kTile; }
   __device__ float* col_norms(unsigned n) const { return norms + (2 * n + 1) * kTile; }
+  __device__ std::uint64_t* full(unsigned s) const { return barriers + s; }
 };
 
-// Starts copying chunk c of tile pair p into stage s, with the pair's norms into norm set n where c is
-// 0, as one copy group.
+// The words of chunk c of tile `tile` of a side laid out by chunk_major (`count` rows, `pitch` words a row).
+__device__ inline const std::uint32_t* chunk_tile(const std::uint32_t* words, std::uint32_t count, unsigned c,
+                                                  std::uint32_t tile, unsigned pitch) {
+  return words + (c * whole_tiles_rows(count, kTile) + std::size_t(tile) * kTile) * pitch;
+}
+
+// Starts copying chunk c of tile pair p into stage s, each tile's chunk one bulk copy from the operands laid
+// out by chunk_major, completing on the stage's barrier; where c is 0, the pair's norms into norm set n, as
+// one cp.async group. Staged 16 bytes an instruction by the whole block, the two tiles' chunks took a third
+// of the kernel's instructions; a bulk copy a row took as many (the compiler issues a warp's 32 copies one
+// lane at a time).
 template <Operands kOperands>
 __device__ inline void stage_chunk(const ChunkStages& stages, const TensorOperands& in, TilePair p, unsigned c,
                                    unsigned s, unsigned n) {
   const unsigned pitch = norm_tile::row_words(in.chunk, kOperands);
-  const StageTarget rows{stages.rows(s), pitch, stages.row_norms(n)}, cols{stages.cols(s), pitch, stages.col_norms(n)};
-  stage_side_chunk<kOperands>(in, row_side(in), p.ta * kTile, c, rows, norm_tile::whole_block());
-  stage_side_chunk<kOperands>(in, col_side(in), p.tb * kTile, c, cols, norm_tile::whole_block());
+  const unsigned tile_bytes = kTile * pitch * sizeof(std::uint32_t);
+  if (threadIdx.x == 0) {
+    bulk::arrive_expecting(stages.full(s), 2 * tile_bytes);
+    bulk::copy(stages.rows(s), chunk_tile(in.rows, in.row_count, c, p.ta, pitch), tile_bytes, stages.full(s));
+    bulk::copy(stages.cols(s), chunk_tile(in.cols, in.col_count, c, p.tb, pitch), tile_bytes, stages.full(s));
+  }
+  if (c > 0) return;
+  norm_tile::stage_norms_async(stages.row_norms(n), in.row_norms, in.row_count, p.ta * kTile);
+  norm_tile::stage_norms_async(stages.col_norms(n), in.col_norms, in.col_count, p.tb * kTile);
   norm_tile::commit_copies();
 }
 
 // The long rows' form, where not even a row tile of whole rows fits beside streamed column chunks
 // (tensor_tile_layout.hpp: split operands from 288 dimensions, plain ones from 752): each tile pair is accumulated over
 // chunks of in.chunk dimensions, the next chunk (or the next pair's first, with its norms) copied while the current one
-// is used, two blocks a multiprocessor. The products run in the same order onto the same accumulators as
+// is used, by two bulk copies (stage_chunk) that the block waits for on the stage's barrier, two blocks a
+// multiprocessor. The products run in the same order onto the same accumulators as
 // tensor_kernel's, so its error bound holds unchanged; the rest is as there. Pair p's norm set is refilled (for pair p
 // + 2) at the last chunk of pair p + 1, after that chunk's barrier, which every warp passes only once done with p's
 // masks.
@@ -317,17 +338,20 @@ __global__ void __launch_bounds__(kThreads, 2)
     chunked_tensor_kernel(TensorOperands in, const float* a, const float* b, unsigned exact_stride, ExactPairTest test,
                           bool self, std::uint64_t first, std::uint64_t last, PairOutput out) {
   extern __shared__ float4 shared_vectors[];
+  __shared__ std::uint64_t barriers[2];
   const unsigned pitch = norm_tile::row_words(in.chunk, kOperands);
   const std::size_t tile_words = std::size_t(kTile) * pitch;
   std::uint32_t* const words = reinterpret_cast<std::uint32_t*>(shared_vectors);
-  const ChunkStages stages{words, reinterpret_cast<float*>(words + 4 * tile_words), tile_words};
+  const ChunkStages stages{words, reinterpret_cast<float*>(words + 4 * tile_words), barriers, tile_words};
   const unsigned chunks = (in.stride + in.chunk - 1) / in.chunk;
   const std::uint64_t tiles_a = (in.row_count + kTile - 1) / kTile, tiles_b = (in.col_count + kTile - 1) / kTile;
   const auto [begin, end] = block_items(first, last);
   if (begin >= end) return;
+  if (threadIdx.x == 0) bulk::init(stages.full(0)), bulk::init(stages.full(1));
+  __syncthreads();
   TilePair pair = tile_pair(begin, self, tiles_a, tiles_b);
   stage_chunk<kOperands>(stages, in, pair, 0, 0, 0);
-  unsigned s = 0, n = 0;
+  unsigned s = 0, n = 0, parities = 0;  // bit s: the parity of stage s's next phase
   for (std::uint64_t item = begin; item < end; ++item, n ^= 1) {
     const TilePair next = next_tile_pair(pair, self, tiles_b);
     const norm_tile::StagedTile row_norms{nullptr, stages.row_norms(n), min(kTile, in.row_count - pair.ta * kTile)};
@@ -335,8 +359,10 @@ __global__ void __launch_bounds__(kThreads, 2)
     norm_tile::Accumulators acc;
     for (unsigned c = 0; c < chunks; ++c, s ^= 1) {
       norm_tile::wait_copies();
-      // One barrier a chunk: chunk c is in, and every warp is done with the chunk before, whose stage the
-      // next copy refills while this one is used.
+      bulk::wait(stages.full(s), parities >> s & 1);
+      parities ^= 1u << s;
+      // One block barrier a chunk: chunk c is in, and every warp is done with the chunk before, whose stage
+      // the next copy refills while this one is used.
       __syncthreads();
       if (c + 1 < chunks)
         stage_chunk<kOperands>(stages, in, pair, c + 1, s ^ 1, n);
@@ -468,6 +494,15 @@ void prepare_kernel(TensorInputs& t) {
   });
 }
 
+// The long rows' form stages each tile's chunk by one bulk copy: its operands are laid out chunk by chunk.
+void lay_out_by_chunk(TensorInputs& t) {
+  const unsigned packed = packed_words(t.operands.stride, t.kind), chunk_words = packed_words(t.layout.chunk, t.kind);
+  const unsigned pitch = norm_tile::row_words(t.layout.chunk, t.kind);
+  for (CenteredPoints& set : t.sets) set.words = chunk_major(set.words, set.n, packed, chunk_words, pitch, kTile);
+  t.operands.rows = t.sets.front().words.data();
+  t.operands.cols = t.sets.back().words.data();
+}
+
 std::optional<TensorInputs> tensor_inputs(const JoinInputs& inputs, const DevicePoints& da, const DevicePoints& db,
                                           std::vector<std::string>& notes) {
   const PointSet32& a = *inputs.a;
@@ -494,6 +529,7 @@ std::optional<TensorInputs> tensor_inputs(const JoinInputs& inputs, const Device
                 stride,          stride,          tile_bounds(t.kind, inputs, stride, bound, scale)};
   t.layout = norm_tile::tile_layout(stride, t.kind, shared_per_multiprocessor(), kMaxSharedBytes);
   t.operands.chunk = t.layout.chunk;
+  if (t.layout.chunked) lay_out_by_chunk(t);
   prepare_kernel(t);
   const std::string staged = t.layout.chunked ? ", rows staged " : ", column tiles staged ";
   const std::string chunks = t.layout.chunked || t.layout.streamed
