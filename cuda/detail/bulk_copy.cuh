@@ -10,10 +10,15 @@ namespace simjoin::gpu::bulk {
 
 __device__ inline unsigned shared_address(const void* pointer) { return unsigned(__cvta_generic_to_shared(pointer)); }
 
-// Sets up `barrier` for phases of one arrival each; the block must synchronise before using it.
+// Sets up `barrier` for phases of one arrival each; the block must synchronise before using it, after
+// init_done().
 __device__ inline void init(std::uint64_t* barrier) {
   asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(shared_address(barrier)) : "memory");
 }
+
+// Makes this thread's initialised barriers visible to the bulk copies, which complete on them through the
+// async proxy (as the CUDA programming guide's bulk-copy example does).
+__device__ inline void init_done() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
 
 // The phase's one arrival, expecting `bytes` of copies.
 __device__ inline void arrive_expecting(std::uint64_t* barrier, unsigned bytes) {

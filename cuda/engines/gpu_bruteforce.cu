@@ -347,7 +347,7 @@ __global__ void __launch_bounds__(kThreads, 2)
   const std::uint64_t tiles_a = (in.row_count + kTile - 1) / kTile, tiles_b = (in.col_count + kTile - 1) / kTile;
   const auto [begin, end] = block_items(first, last);
   if (begin >= end) return;
-  if (threadIdx.x == 0) bulk::init(stages.full(0)), bulk::init(stages.full(1));
+  if (threadIdx.x == 0) bulk::init(stages.full(0)), bulk::init(stages.full(1)), bulk::init_done();
   __syncthreads();
   TilePair pair = tile_pair(begin, self, tiles_a, tiles_b);
   stage_chunk<kOperands>(stages, in, pair, 0, 0, 0);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <random>
 #include <string>
 #include <vector>
@@ -259,10 +260,10 @@ TEST_F(GpuBruteForceTensor, DenseCandidatesFallBackToCudaCores) {
   EXPECT_TRUE(mentions(result, "too many to re-check")) << "expected a sample to decide";
 }
 
-// Points `parity` (0 or 1) of every two: one side of each pair of pairs_near_eps, whose A join B then
-// holds those pairs.
-PointSet every_other(const PointSet& points, std::size_t parity) {
-  PointSet half(points.size() / 2, points.dims());
+// Points `parity` (0 or 1) of every two, the first `most` of them: one side of each pair of pairs_near_eps,
+// whose A join B then holds those pairs.
+PointSet every_other(const PointSet& points, std::size_t parity, std::size_t most = SIZE_MAX) {
+  PointSet half(std::min(points.size() / 2, most), points.dims());
   for (std::size_t i = 0; i < half.size(); ++i) std::copy_n(points.point(2 * i + parity), points.dims(), half.point(i));
   return half;
 }
@@ -306,7 +307,8 @@ TEST_F(GpuBruteForceTensor, LongRowsStreamColumnTiles) {
 
 // Longer rows, whose row tile alone nearly fills a block, stage both tiles a chunk of dimensions at a
 // time: ties at eps in 768 dimensions (7,000 points, blocks moving from pair to pair as above), in 960,
-// and tight clusters of unit vectors in 320 dimensions (split operands).
+// tight clusters of unit vectors in 320 dimensions (split operands), and A join B of 500 and 300 points
+// in 768, each set laid out chunk by chunk up to its own last tile, which neither fills.
 TEST_F(GpuBruteForceTensor, LongerRowsAreStagedInChunks) {
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
@@ -317,6 +319,9 @@ TEST_F(GpuBruteForceTensor, LongerRowsAreStagedInChunks) {
   expect_chunks(ties_at(3500, 768, seed + 3), wide_eps(768), "plain");
   expect_chunks(ties_at(300, 960, seed + 1), wide_eps(960), "plain");
   expect_chunks(around_centres(3000, unit_vectors(600, 320, seed), spread_at(320), seed + 2), 0.05, "split");
+  const PointSet ties = ties_at(1000, 768, seed + 4);
+  const PointSet a = every_other(ties, 0), b = every_other(ties, 1, 300);
+  EXPECT_TRUE(staged_as(expect_oracle_pairs(a, &b, wide_eps(768), "tensor cores"), "plain", "rows"));
 }
 
 // Plain rows of 144 to 288 dimensions take tiles of whole rows at one block a multiprocessor (three tiles
