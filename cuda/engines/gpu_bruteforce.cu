@@ -16,6 +16,7 @@
 #include "cuda/detail/launch_size.hpp"
 #include "cuda/detail/norm_form_tile.cuh"
 #include "cuda/detail/pair_batches.hpp"
+#include "cuda/detail/tile_order.hpp"
 #include "cuda/detail/warp_recheck.cuh"
 
 namespace simjoin::gpu {
@@ -40,10 +41,6 @@ constexpr std::size_t kMaxSharedBytes = 227 * 1024;
 
 // The tile pair (ta, tb) of a work item: the upper triangle of tiles row by row for a self-join,
 // all of tiles_a x tiles_b otherwise.
-struct TilePair {
-  std::uint32_t ta, tb;
-};
-
 __device__ inline TilePair tile_pair(std::uint64_t item, bool self, std::uint64_t tiles_a, std::uint64_t tiles_b) {
   TilePair pair;
   if (self)
@@ -330,9 +327,10 @@ __device__ inline void stage_chunk(const ChunkStages& stages, const TensorOperan
 // chunks of in.chunk dimensions, the next chunk (or the next pair's first, with its norms) copied while the current one
 // is used, by two bulk copies (stage_chunk) that the block waits for on the stage's barrier, two blocks a
 // multiprocessor. The products run in the same order onto the same accumulators as
-// tensor_kernel's, so its error bound holds unchanged; the rest is as there. Pair p's norm set is refilled (for pair p
-// + 2) at the last chunk of pair p + 1, after that chunk's barrier, which every warp passes only once done with p's
-// masks.
+// tensor_kernel's, so its error bound holds unchanged; the rest is as there. Each block takes every gridDim-th work
+// item in tile_order.hpp's order, so that the blocks running at once read the same few tiles, from L2. Pair p's norm
+// set is refilled (for pair p + 2) at the last chunk of pair p + 1, after that chunk's barrier, which every warp
+// passes only once done with p's masks.
 template <Operands kOperands>
 __global__ void __launch_bounds__(kThreads, 2)
     chunked_tensor_kernel(TensorOperands in, const float* a, const float* b, unsigned exact_stride, ExactPairTest test,
@@ -345,15 +343,15 @@ __global__ void __launch_bounds__(kThreads, 2)
   const ChunkStages stages{words, reinterpret_cast<float*>(words + 4 * tile_words), barriers, tile_words};
   const unsigned chunks = (in.stride + in.chunk - 1) / in.chunk;
   const std::uint64_t tiles_a = (in.row_count + kTile - 1) / kTile, tiles_b = (in.col_count + kTile - 1) / kTile;
-  const auto [begin, end] = block_items(first, last);
-  if (begin >= end) return;
+  if (first + blockIdx.x >= last) return;
   if (threadIdx.x == 0) bulk::init(stages.full(0)), bulk::init(stages.full(1)), bulk::init_done();
   __syncthreads();
-  TilePair pair = tile_pair(begin, self, tiles_a, tiles_b);
+  TilePair pair = grouped_tile_pair(first + blockIdx.x, self, tiles_a, tiles_b);
   stage_chunk<kOperands>(stages, in, pair, 0, 0, 0);
   unsigned s = 0, n = 0, parities = 0;  // bit s: the parity of stage s's next phase
-  for (std::uint64_t item = begin; item < end; ++item, n ^= 1) {
-    const TilePair next = next_tile_pair(pair, self, tiles_b);
+  for (std::uint64_t item = first + blockIdx.x; item < last; item += gridDim.x, n ^= 1) {
+    const bool more = item + gridDim.x < last;
+    const TilePair next = more ? grouped_tile_pair(item + gridDim.x, self, tiles_a, tiles_b) : pair;
     const norm_tile::StagedTile row_norms{nullptr, stages.row_norms(n), min(kTile, in.row_count - pair.ta * kTile)};
     const norm_tile::StagedTile col_norms{nullptr, stages.col_norms(n), min(kTile, in.col_count - pair.tb * kTile)};
     norm_tile::Accumulators acc;
@@ -366,7 +364,7 @@ __global__ void __launch_bounds__(kThreads, 2)
       __syncthreads();
       if (c + 1 < chunks)
         stage_chunk<kOperands>(stages, in, pair, c + 1, s ^ 1, n);
-      else if (item + 1 < end)
+      else if (more)
         stage_chunk<kOperands>(stages, in, next, 0, s ^ 1, n ^ 1);
       const norm_tile::StagedTile rows{stages.rows(s), nullptr, 0}, cols{stages.cols(s), nullptr, 0};
       const unsigned dims = min(in.chunk, in.stride - c * in.chunk);
