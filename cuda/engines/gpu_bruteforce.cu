@@ -114,33 +114,6 @@ struct TensorOperands {
   norm_tile::TileBounds bounds;
 };
 
-// One side of the operands (rows or columns): its packed words, norms and count.
-struct OperandSide {
-  const std::uint32_t* words;
-  const float* norms;
-  std::uint32_t count;
-};
-
-__device__ inline OperandSide col_side(const TensorOperands& in) { return {in.cols, in.col_norms, in.col_count}; }
-
-// Where a side's chunk goes in shared memory: rows `pitch` words apart, and the norms.
-struct StageTarget {
-  std::uint32_t* words;
-  unsigned pitch;
-  float* norms;
-};
-
-// Starts copying chunk c (of in.chunk dimensions) of rows [first, first + who.rows) of `side` into
-// `target`, with their norms where c is 0; the caller commits the copy group.
-template <Operands kOperands>
-__device__ inline void stage_side_chunk(const TensorOperands& in, OperandSide side, std::uint32_t first, unsigned c,
-                                        StageTarget target, norm_tile::Copiers who) {
-  const unsigned packed = packed_words(in.stride, kOperands), chunk_words = packed_words(in.chunk, kOperands);
-  const unsigned offset = c * chunk_words, length = min(chunk_words, packed - offset);
-  norm_tile::stage_words_async(target.words, target.pitch, side.words, packed, offset, length, side.count, first, who);
-  if (c == 0) norm_tile::stage_norms_async(target.norms, side.norms, side.count, first, who);
-}
-
 // Emits the pairs of tile pair `pair` that the accept side proved, and the other candidates that the
 // exact test on the difference form of the frame's rows (a, b, exact_stride) keeps, re-checked by lanes
 // together (kTogether, warp_recheck.cuh) or alone. Every lane of the warp must call it.
@@ -181,14 +154,20 @@ __device__ inline RowTileStages row_tile_stages(const TensorOperands& in, std::u
   return {words, col_words, row_norms, row_pitch, col_pitch};
 }
 
-// Starts copying this warp's column slab (norm_tile::slab_copiers) of chunk c of column tile `tile` into
-// stage s, with the slab's norms into norm set n where c is 0, as one copy group.
+// Starts copying this warp's column slab (norm_tile::slab_copiers) of chunk c (of in.chunk dimensions) of
+// column tile `tile` into stage s, with the slab's norms into norm set n where c is 0, as one copy group.
 template <Operands kOperands>
 __device__ inline void stage_slab(const RowTileStages& t, const TensorOperands& in, std::uint32_t tile, unsigned c,
                                   unsigned s, unsigned n) {
   const unsigned slab = norm_tile::warp_col();
-  const StageTarget target{t.cols(s) + slab * t.col_pitch, t.col_pitch, t.col_norms(n) + slab};
-  stage_side_chunk<kOperands>(in, col_side(in), tile * kTile + slab, c, target, norm_tile::slab_copiers());
+  std::uint32_t* const words = t.cols(s) + slab * t.col_pitch;
+  float* const norms = t.col_norms(n) + slab;
+  const std::uint32_t first = tile * kTile + slab;
+  const norm_tile::Copiers who = norm_tile::slab_copiers();
+  const unsigned packed = packed_words(in.stride, kOperands), chunk_words = packed_words(in.chunk, kOperands);
+  const unsigned offset = c * chunk_words, length = min(chunk_words, packed - offset);
+  norm_tile::stage_words_async(words, t.col_pitch, in.cols, packed, offset, length, in.col_count, first, who);
+  if (c == 0) norm_tile::stage_norms_async(norms, in.col_norms, in.col_count, first, who);
   norm_tile::commit_copies();
 }
 
