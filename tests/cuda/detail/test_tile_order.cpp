@@ -63,5 +63,22 @@ TEST(TileOrder, ItemsRunningAtOnceReadFewTiles) {
   EXPECT_LE(cols, kOrderGroup + 1);
 }
 
+// The most tiles a side can have (2^32 points of 128 rows a tile): each group's first item is its first
+// row's diagonal tile, and the last items are the last pairs, with no product overflowing on the way.
+TEST(TileOrder, LargestTileCountsMapWithoutOverflow) {
+  constexpr std::uint64_t kTiles = std::uint64_t(1) << 25;
+  for (std::uint64_t row : {std::uint64_t(0), std::uint64_t(kOrderGroup), kTiles / 2, kTiles - kOrderGroup}) {
+    const TilePair pair = grouped_tile_pair(self_pairs_before(row, kTiles), true, kTiles, kTiles);
+    EXPECT_EQ(pair.ta, row);
+    EXPECT_EQ(pair.tb, row);
+  }
+  const TilePair last_self = grouped_tile_pair(kTiles * (kTiles + 1) / 2 - 1, true, kTiles, kTiles);
+  EXPECT_EQ(last_self.ta, kTiles - 1);
+  EXPECT_EQ(last_self.tb, kTiles - 1);
+  const TilePair last = grouped_tile_pair(kTiles * (kTiles - 3) - 1, false, kTiles, kTiles - 3);
+  EXPECT_EQ(last.ta, kTiles - 1);
+  EXPECT_EQ(last.tb, kTiles - 4);
+}
+
 }  // namespace
 }  // namespace simjoin::gpu
