@@ -16,8 +16,9 @@
   instructions per mma, the opcodes' shares, the hottest run of lines executed alike, the stall
   reasons' shares and the instruction the most samples wait on; a page without lines exits 1;
 - scripts/pruning-bounds, on 3,000 clustered points with every point a query: its share of pairs within
-  eps is SciPy's, no bound leaves fewer pairs than that, more pivots never leave more, and the centroid
-  window never more than the partitions test.
+  eps is SciPy's, no bound leaves fewer pairs than that, more pivots never leave more, more principal
+  components never more and all of them exactly those within eps, and the centroid window never more
+  than the partitions test.
 
 About 10 s. Exit 77 (a skip) where the interpreter has no SciPy.
   test_checkers.py [PYTHON]
@@ -207,7 +208,8 @@ def profile_source(folder):
 def pruning_bounds(folder):
     points = pathlib.Path(folder) / "pruning.npy"
     command = [PYTHON, str(ROOT / "scripts" / "pruning-bounds"), "--model", "clusters", "--n", "3000", "--d", "16",
-               "--eps", "0.05", "--queries", "3000", "--pivots", "1,4,16", "--k", "4,16", "--save", str(points)]
+               "--eps", "0.05", "--queries", "3000", "--pivots", "1,4,16", "--k", "4,16", "--components", "2,8,16",
+               "--save", str(points)]
     result = run(command)
     expect(result, 0, "| within eps (sampled queries) |", "pruning-bounds runs")
     rows = [(line.split("|")[1].strip(), float(line.split("|")[2])) for line in result.stdout.splitlines()
@@ -220,6 +222,9 @@ def pruning_bounds(folder):
     assert abs(within - exact) <= 1e-3 * exact, f"pruning-bounds: within eps {within}, SciPy {exact}"
     pivots = [shares[f"left by {m} pivot{'s' if m > 1 else ''} (sampled queries)"] for m in (1, 4, 16)]
     assert within <= pivots[2] <= pivots[1] <= pivots[0] <= 1, f"pruning-bounds: pivots {pivots}, within {within}"
+    components = [shares[f"left by the top {k} components and the residual norm (sampled queries)"] for k in (2, 8, 16)]
+    assert within <= components[2] <= components[1] <= components[0] <= 1, f"pruning-bounds: components {components}"
+    assert abs(components[2] - within) <= 1e-3 * within, f"pruning-bounds: all 16 components {components[2]}, {within}"
     for k in (4, 16):
         row = [label for label, _ in rows].index(f"tested in KMEANS-JOIN's {k} partitions")
         tests, window = rows[row][1], rows[row + 1][1]
