@@ -19,6 +19,7 @@ void add_engine_options(CLI::App& command, EngineOptions& options, bool eps_requ
   add_schema_option(command, option_schema::kSeed, options.seed)->capture_default_str();
   add_schema_option(command, option_schema::kThreads, options.threads)->capture_default_str();
   add_schema_flag(command, option_schema::kNoUnicomp, options.no_unicomp);
+  add_schema_flag(command, option_schema::kNoComponents, options.no_components);
   add_schema_option(command, option_schema::kBatchBytes, options.batch_bytes)->capture_default_str();
   add_schema_option(command, option_schema::kDevices, options.devices)->delimiter(',');
 }
@@ -30,6 +31,7 @@ JoinParams to_join_params(const EngineOptions& options) {
   params.seed = options.seed;
   params.threads = options.threads;
   params.unicomp = !options.no_unicomp;
+  params.components = options.no_components ? ComponentFilterMode::Off : ComponentFilterMode::Auto;
   params.batch_bytes = options.batch_bytes;
   params.devices = options.devices;
   params.structures = false;  // no view on the command line (simjoin join --labels-vtp asks for them)

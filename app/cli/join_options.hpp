@@ -16,6 +16,7 @@ struct EngineOptions {
   std::uint64_t seed = 1;
   int threads = 0;
   bool no_unicomp = false;
+  bool no_components = false;
   std::uint64_t batch_bytes = 0;
   std::vector<int> devices;
 };

@@ -41,6 +41,10 @@ struct JoinInputs {
   ExactPairTest pair_test() const { return {band, exact_a->data(), exact_queries().data(), exact_a->dims()}; }
 };
 
+// gpu-bruteforce's principal-components filter (core/engines/component_filter.hpp): chosen by a sample
+// for long rows, never, or wherever the rows can be halved.
+enum class ComponentFilterMode { Auto, Off, Always };
+
 struct JoinParams {
   // The caller's eps in the file's units, >= 0 (core/join/eps_rule.hpp); engines search search_radius.
   double eps = 0;
@@ -53,6 +57,7 @@ struct JoinParams {
   // The structures for the views (RunResult::partitions, RunResult::grid); callers with no view (the
   // command line, the Python module) turn them off, since copying them from a GPU costs a join's time.
   bool structures = true;
+  ComponentFilterMode components = ComponentFilterMode::Auto;
 };
 
 // What an engine computes on: float32 coordinates in the join's frame, or the file's float64 values.

@@ -162,6 +162,11 @@ const OptionSpec kDevices{"devices", "N",
 const OptionSpec kNoUnicomp{"no-unicomp", "",
                             "grid engines: search every neighbour cell from both sides (unicomp off, for comparison)",
                             nullptr};
+const OptionSpec kNoComponents{
+    "no-components", "",
+    "gpu-bruteforce: test every pair in all dimensions, without the principal-components "
+    "filter that long rows (256+ dimensions) take where a sample finds it pays (for comparison)",
+    nullptr};
 const OptionSpec kBatchBytes{
     "batch-bytes", "B", "GPU engines: memory of one result batch in bytes (0: the engine chooses)", check_batch_bytes};
 const OptionSpec kRepeat{

@@ -40,15 +40,16 @@ std::optional<Pixels> parse_image_pixels(std::string_view text);
 std::optional<Pixels> parse_image_size(std::string_view text, int dpi);
 
 // The shared options.
-extern const OptionSpec kEps;         // one join radius
-extern const OptionSpec kK;           // k-means partitions
-extern const OptionSpec kSeed;        // seed of the randomised steps
-extern const OptionSpec kThreads;     // CPU threads
-extern const OptionSpec kDevices;     // GPU ordinals (none: every GPU)
-extern const OptionSpec kNoUnicomp;   // a flag: grid engines search from both sides
-extern const OptionSpec kBatchBytes;  // GPU result batch memory
-extern const OptionSpec kRepeat;      // timed runs
-extern const OptionSpec kWarmup;      // untimed runs first
+extern const OptionSpec kEps;           // one join radius
+extern const OptionSpec kK;             // k-means partitions
+extern const OptionSpec kSeed;          // seed of the randomised steps
+extern const OptionSpec kThreads;       // CPU threads
+extern const OptionSpec kDevices;       // GPU ordinals (none: every GPU)
+extern const OptionSpec kNoUnicomp;     // a flag: grid engines search from both sides
+extern const OptionSpec kNoComponents;  // a flag: gpu-bruteforce tests every pair in all dimensions
+extern const OptionSpec kBatchBytes;    // GPU result batch memory
+extern const OptionSpec kRepeat;        // timed runs
+extern const OptionSpec kWarmup;        // untimed runs first
 // A figure's size and resolution: --size and --dpi of simjoin sweep, --export-size and --export-dpi of
 // simjoin-studio (same values, same checks).
 extern const OptionSpec kSize, kDpi, kExportSize, kExportDpi;

@@ -1,12 +1,15 @@
 #include "cuda/engines/gpu_bruteforce.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <iomanip>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "core/engines/component_filter.hpp"
+#include "core/numeric/lifted_bound.hpp"
 #include "core/numeric/numeric_rules.hpp"
 #include "cuda/detail/bulk_copy.cuh"
 #include "cuda/detail/candidate_share.hpp"
@@ -14,6 +17,7 @@
 #include "cuda/detail/chunk_major.hpp"
 #include "cuda/detail/difference_tile.cuh"
 #include "cuda/detail/launch_size.hpp"
+#include "cuda/detail/lifted_points.hpp"
 #include "cuda/detail/norm_form_tile.cuh"
 #include "cuda/detail/pair_batches.hpp"
 #include "cuda/detail/tile_order.hpp"
@@ -357,6 +361,19 @@ __global__ void __launch_bounds__(kThreads, 2)
   }
 }
 
+// What the tensor-core form joins: rows of `a` against rows of `b` (the same set for a self-join), `dims`
+// real dimensions each, every pair within the squared distance `reject` a candidate and, where `accept` is
+// positive, every pair within it a pair (the exact test's bounds, ExactBand); `reference` is a point near
+// their middle.
+struct TensorJoin {
+  const DevicePoints& a;
+  const DevicePoints& b;
+  std::size_t dims;
+  bool self;
+  float reject, accept;
+  std::vector<float> reference;
+};
+
 // The translated points and the operands of the tensor-core form, or nothing where the form does
 // not apply (the reason goes to `notes`).
 struct TensorInputs {
@@ -414,26 +431,23 @@ float widest_band(Operands kind, unsigned stride, float max_norm, float reject, 
 // against the points' spread: manifolds, wide joins), else by sample (tight clusters far apart: unit
 // vectors in 10,000 clusters at eps 0.09 have a band of 0.3 eps^2, which only a cluster's own pairs
 // reach); split ones otherwise, where theirs does. Why neither goes to `notes`.
-std::optional<Operands> choose_operands(const JoinInputs& inputs, const DevicePoints& da, const DevicePoints& db,
-                                        unsigned stride, float max_norm, float bound, std::vector<std::string>& notes,
-                                        std::string& sampled) {
-  const float reject = inputs.band.reject;
-  const std::size_t dims = inputs.a->dims();
-  const bool self = inputs.self_join();
+std::optional<Operands> choose_operands(const TensorJoin& join, unsigned stride, float max_norm, float bound,
+                                        std::vector<std::string>& notes, std::string& sampled) {
+  const float reject = join.reject;
   std::string why_not;
-  if (band_fits(widest_band(Operands::Plain, stride, max_norm, reject, bound), kMaxPlainCandidateShare, reject, da, db,
-                dims, self, why_not, sampled))
+  if (band_fits(widest_band(Operands::Plain, stride, max_norm, reject, bound), kMaxPlainCandidateShare, reject, join.a,
+                join.b, join.dims, join.self, why_not, sampled))
     return Operands::Plain;
-  if (band_fits(widest_band(Operands::Split, stride, max_norm, reject, bound), kMaxCandidateShare, reject, da, db, dims,
-                self, why_not, sampled))
+  if (band_fits(widest_band(Operands::Split, stride, max_norm, reject, bound), kMaxCandidateShare, reject, join.a,
+                join.b, join.dims, join.self, why_not, sampled))
     return Operands::Split;
   notes.push_back(why_not);
   return std::nullopt;
 }
 
-norm_tile::TileBounds tile_bounds(Operands kind, const JoinInputs& inputs, unsigned stride, float bound, float scale) {
+norm_tile::TileBounds tile_bounds(Operands kind, const TensorJoin& join, unsigned stride, float bound, float scale) {
   const float f = norm_tile::bound_factor(stride, kind), f2 = norm_tile::accept_factor(f);
-  const float accept = norm_tile::narrowed_accept(inputs.band.accept, inputs.a->dims(), stride, scale);
+  const float accept = norm_tile::narrowed_accept(join.accept, join.dims, stride, scale);
   const float scale2 = scale * scale;
   return {(1 - f) * scale2, bound * scale2, (1 + f2) * scale2, 0.5f * (f + f2) * scale2,
           accept > 0 ? accept * scale2 : -1.0f};
@@ -480,30 +494,26 @@ void lay_out_by_chunk(TensorInputs& t) {
   t.operands.cols = t.sets.back().words.data();
 }
 
-std::optional<TensorInputs> tensor_inputs(const JoinInputs& inputs, const DevicePoints& da, const DevicePoints& db,
-                                          std::vector<std::string>& notes) {
-  const PointSet32& a = *inputs.a;
-  const bool self = inputs.self_join();
-  if (a.dims() < kTensorMinDims) return std::nullopt;
+std::optional<TensorInputs> tensor_inputs(const TensorJoin& join, std::vector<std::string>& notes) {
   TensorInputs t;
-  const unsigned stride = unsigned((a.dims() + 15) / 16 * 16);
-  const std::vector<float> reference = reference_point(a, self ? nullptr : &inputs.queries());
+  const unsigned stride = unsigned((join.dims + 15) / 16 * 16);
   float scale = 1, bound = 0;
   std::string sampled;
   std::optional<Operands> kind;
-  t.sets = center_points(self ? std::vector<const DevicePoints*>{&da} : std::vector<const DevicePoints*>{&da, &db},
-                         a.dims(), reference, scale, [&](float max_norm, float found_scale) {
-                           bound = norm_tile::widened_bound(inputs.band.reject, a.dims(), stride, found_scale);
-                           kind = choose_operands(inputs, da, db, stride, max_norm, bound, notes, sampled);
-                           return kind;
-                         });
+  t.sets = center_points(
+      join.self ? std::vector<const DevicePoints*>{&join.a} : std::vector<const DevicePoints*>{&join.a, &join.b},
+      join.dims, join.reference, scale, [&](float max_norm, float found_scale) {
+        bound = norm_tile::widened_bound(join.reject, join.dims, stride, found_scale);
+        kind = choose_operands(join, stride, max_norm, bound, notes, sampled);
+        return kind;
+      });
   if (!kind) return std::nullopt;
   const CenteredPoints& ca = t.sets.front();
   const CenteredPoints& cb = t.sets.back();
   t.kind = *kind;
   t.operands = {ca.words.data(), ca.norms.data(), std::uint32_t(ca.n),
                 cb.words.data(), cb.norms.data(), std::uint32_t(cb.n),
-                stride,          stride,          tile_bounds(t.kind, inputs, stride, bound, scale)};
+                stride,          stride,          tile_bounds(t.kind, join, stride, bound, scale)};
   t.layout = norm_tile::tile_layout(stride, t.kind, shared_per_multiprocessor(), kMaxSharedBytes);
   t.operands.chunk = t.layout.chunk;
   if (t.layout.chunked) lay_out_by_chunk(t);
@@ -512,12 +522,62 @@ std::optional<TensorInputs> tensor_inputs(const JoinInputs& inputs, const Device
   const std::string chunks = t.layout.chunked || t.layout.streamed
                                  ? staged + std::to_string(t.layout.chunk) + " dimensions at a time"
                                  : std::string();
+  const std::string decided =
+      join.accept > 0 ? ", pairs inside the accept bound emitted at once, the other candidates" : ", every candidate";
   notes.push_back(std::string("tensor cores: norm form from ") + (t.kind == Operands::Plain ? "plain" : "split") +
-                  " FP16 operands" + chunks +
-                  ", pairs inside the accept bound emitted at once, the other candidates re-checked in float32 and "
-                  "float64 where float32 cannot decide" +
-                  sampled);
+                  " FP16 operands" + chunks + decided +
+                  " re-checked in float32 and float64 where float32 cannot decide" + sampled);
   return t;
+}
+
+// The frame's rows, joined whole.
+TensorJoin whole_rows(const JoinInputs& inputs, const DevicePoints& da, const DevicePoints& db) {
+  const bool self = inputs.self_join();
+  return {da,
+          db,
+          inputs.a->dims(),
+          self,
+          inputs.band.reject,
+          inputs.band.accept,
+          reference_point(*inputs.a, self ? nullptr : &inputs.queries())};
+}
+
+// The lifted points of the principal-components filter (core/engines/component_filter.hpp), with the
+// squared radius that holds every pair within the search radius (core/numeric/lifted_bound.hpp).
+struct LiftedSets {
+  ComponentFilter filter;
+  LiftedPoints a;
+  std::optional<LiftedPoints> b;  // for A join B
+  float reject = 0;
+};
+
+// The lifted points where the filter is chosen, else none (where lifting leaves them too large for the
+// tensor-core form's float32 norms, the reason goes to `notes`).
+std::optional<LiftedSets> lifted_sets(const GpuRun& run, const DevicePoints& da, const DevicePoints& db,
+                                      std::vector<std::string>& notes) {
+  const JoinInputs& inputs = run.inputs;
+  std::optional<ComponentFilter> filter = choose_component_filter(
+      *inputs.a, inputs.self_join() ? nullptr : inputs.b, inputs.search_radius, run.params.components, run.params.seed);
+  if (!filter) return std::nullopt;
+  LiftedSets sets{*filter, lift_points(da, *filter), std::nullopt, 0};
+  if (!inputs.self_join()) sets.b = lift_points(db, *filter);
+  const double max_norm = std::max(sets.a.max_norm, sets.b ? sets.b->max_norm : 0.0);
+  const double radius = lifted::lifted_radius(inputs.search_radius, max_norm, sets.filter.error_factor, sets.filter.k);
+  // Rounded up to float32; norms this far below float32's largest keep the tensor-core form's sums finite.
+  sets.reject = float(radius * radius);
+  if (double(sets.reject) < radius * radius) sets.reject = std::nextafter(sets.reject, INFINITY);
+  if (!(max_norm < 0x1p60) || !(sets.reject < 0x1p120f)) {
+    notes.push_back("principal components: the points lie too far from their middle for float32 lifted points");
+    return std::nullopt;
+  }
+  return sets;
+}
+
+TensorJoin lifted_rows(const LiftedSets& sets, bool self) {
+  std::vector<float> reference(sets.filter.lifted_dims(), 0.0f);
+  reference.back() = sets.filter.mean_residual;
+  const DevicePoints& b = sets.b ? sets.b->points : sets.a.points;
+  return {sets.a.points, b, sets.filter.lifted_dims(), self, sets.reject, -1.0f, std::move(reference)};
 }
 
 }  // namespace
@@ -530,10 +590,21 @@ void join_all_pairs(GpuRun& run, const DeviceInputs& device) {
   const DevicePoints& da = device.a;
   const DevicePoints& db = device.queries();
   const bool self = run.self();
+  const std::size_t dims = run.inputs.a->dims();
+  std::vector<std::string>& notes = run.stats().notes;
+  std::optional<LiftedSets> lifted;
+  if (component_filter_considered(run.params.components, dims)) {
+    Phase phase(run, "components");
+    lifted = lifted_sets(run, da, db, notes);
+  }
   std::optional<TensorInputs> tensor;
   {
     Phase phase(run, "translate");
-    tensor = tensor_inputs(run.inputs, da, db, run.stats().notes);
+    if (lifted) tensor = tensor_inputs(lifted_rows(*lifted, self), notes);
+    if (tensor)
+      notes.push_back(lifted->filter.note());
+    else if (dims >= kTensorMinDims)
+      tensor = tensor_inputs(whole_rows(run.inputs, da, db), notes);
   }
   if (tensor)
     for (const CenteredPoints& set : tensor->sets) run.stats().extra_bytes += set.words.bytes() + set.norms.bytes();

@@ -1,0 +1,102 @@
+// gpu-bruteforce through the principal-components filter (core/engines/component_filter.hpp): the
+// lifted points' join on tensor cores, every candidate re-checked in all dimensions, must return exactly
+// the oracle's pairs: on a curved manifold far from the origin with duplicates, in A join B of 960
+// dimensions, and on pairs within 10^-6 of eps in random directions (which the filter barely prunes).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "tests/core/manifold_sets.hpp"
+#include "tests/core/oracle_check.hpp"
+#include "tests/cuda/gpu_test_common.hpp"
+
+namespace simjoin::testing {
+namespace {
+
+Engine& bruteforce() { return gpu_engine("gpu-bruteforce"); }
+
+JoinParams params(double eps, ComponentFilterMode mode = ComponentFilterMode::Always) {
+  JoinParams p;
+  p.eps = eps;
+  p.components = mode;
+  return p;
+}
+
+bool filtered(const RunResult& result) {
+  return std::any_of(result.stats.notes.begin(), result.stats.notes.end(),
+                     [](const std::string& note) { return note.rfind("principal components: pairs", 0) == 0; });
+}
+
+// The median over 100 of the points of their distance to their `neighbours`-th nearest: an eps at which a
+// point has about that many neighbours.
+double eps_for(const PointSet& points, std::size_t neighbours) {
+  std::vector<double> kth;
+  for (std::size_t i = 0; i < points.size(); i += points.size() / 100) {
+    std::vector<double> distances;
+    for (std::size_t j = 0; j < points.size(); ++j) {
+      double sum = 0;
+      for (std::size_t t = 0; t < points.dims(); ++t) sum += std::pow(points.point(i)[t] - points.point(j)[t], 2);
+      if (j != i) distances.push_back(std::sqrt(sum));
+    }
+    std::nth_element(distances.begin(), distances.begin() + std::ptrdiff_t(neighbours), distances.end());
+    kth.push_back(distances[neighbours]);
+  }
+  std::nth_element(kth.begin(), kth.begin() + std::ptrdiff_t(kth.size() / 2), kth.end());
+  return kth[kth.size() / 2];
+}
+
+class GpuComponentFilter : public ::testing::Test {
+ protected:
+  void SetUp() override { SIMJOIN_SKIP_WITHOUT_GPU(); }
+  // Runs the filtered join and expects the oracle's pairs, through the filter.
+  void expect_filtered_oracle_pairs(const PointSet& a, const PointSet* b, double eps) {
+    RunResult result;
+    const std::vector<Pair> got = run_pairs(bruteforce(), a, b, params(eps), &result);
+    EXPECT_TRUE(filtered(result)) << "expected the principal-components filter";
+    EXPECT_MATCHES_ORACLE(compare_with_oracle(got, a, b, eps));
+  }
+};
+
+TEST_F(GpuComponentFilter, ManifoldFarFromTheOriginWithDuplicates) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  PointSet points = manifold_points(6000, 384, 8, 0.003, 2.5e3, seed);
+  for (std::size_t i = 0; i < 100; ++i) std::copy_n(points.point(i), 384, points.point(points.size() - 1 - i));
+  const double eps = eps_for(points, 10);
+  expect_filtered_oracle_pairs(points, nullptr, eps);
+  RunResult whole;
+  EXPECT_EQ(run_pairs(bruteforce(), points, nullptr, params(eps, ComponentFilterMode::Off), &whole).size(),
+            count_pairs(bruteforce(), points, nullptr, params(eps)));
+  EXPECT_FALSE(filtered(whole));
+}
+
+TEST_F(GpuComponentFilter, AJoinBInLongRows) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet a = manifold_points(3000, 960, 12, 0.002, -40, seed);
+  const PointSet b = manifold_points(1700, 960, 12, 0.002, -40, seed);  // the same layer: the same manifold
+  expect_filtered_oracle_pairs(a, &b, eps_for(a, 20));
+}
+
+TEST_F(GpuComponentFilter, PairsWithinRoundingOfEps) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const double eps = 4.0 * std::sqrt(384.0 / 8);
+  expect_filtered_oracle_pairs(pairs_near_eps(1500, 384, eps, 1e-6, -3, seed), nullptr, eps);
+}
+
+// A small case for compute-sanitizer: the lifting kernel and the lifted join, self and A join B.
+TEST_F(GpuComponentFilter, Sanitizer) {
+  const std::uint64_t seed = test_seed();
+  const PointSet a = manifold_points(700, 320, 6, 0.003, 1.0, seed);
+  const PointSet b = manifold_points(300, 320, 6, 0.003, 1.0, seed);
+  const double eps = eps_for(a, 8);
+  EXPECT_MATCHES_ORACLE(check_engine(bruteforce(), a, nullptr, params(eps)));
+  EXPECT_MATCHES_ORACLE(check_engine(bruteforce(), a, &b, params(eps)));
+}
+
+}  // namespace
+}  // namespace simjoin::testing
