@@ -55,22 +55,22 @@ void append_sample(const PointSet32& points, std::size_t count, std::vector<floa
 
 // The sample's points, centred, projected and with their residual norm for each candidate k.
 struct SampleProjections {
-  std::size_t n = 0, first_b = 0;  // rows [first_b, n) are b's (first_b = n for a self-join)
-  std::size_t width = 0;           // projections a row: the largest candidate k
-  std::vector<float> projected;    // n x width
+  std::size_t n = 0, first_b = 0;              // rows [first_b, n) are b's (first_b = n for a self-join)
+  std::size_t width = 0;                       // projections a row: the largest candidate k
+  std::vector<float> projected;                // n x width
   std::vector<std::vector<double>> residuals;  // per candidate k, n values
   double max_norm = 0;
 };
 
 // In float32 (an estimate: the bound's margins need not hold here).
 SampleProjections project_sample(const std::vector<float>& centred, std::size_t n, std::size_t first_b,
-                                 const std::vector<double>& basis, std::size_t dims, const std::vector<std::size_t>& ks) {
+                                 const std::vector<double>& basis, std::size_t dims,
+                                 const std::vector<std::size_t>& ks) {
   SampleProjections s{n, first_b, ks.back(), std::vector<float>(n * ks.back()), {}, 0};
   const Eigen::Map<const RowMatrix> rows(centred.data(), Eigen::Index(n), Eigen::Index(dims));
-  const RowMatrix directions =
-      Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
-          basis.data(), Eigen::Index(s.width), Eigen::Index(dims))
-          .cast<float>();
+  const RowMatrix directions = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
+                                   basis.data(), Eigen::Index(s.width), Eigen::Index(dims))
+                                   .cast<float>();
   Eigen::Map<RowMatrix>(s.projected.data(), Eigen::Index(n), Eigen::Index(s.width)).noalias() =
       rows * directions.transpose();
   const Eigen::VectorXf norms = rows.rowwise().squaredNorm();
@@ -160,8 +160,8 @@ std::optional<ComponentFilter> choose_component_filter(const PointSet32& a, cons
     for (std::size_t t = 0; t < dims; ++t) filter.centre[t] += values[i * dims + t] / double(n);
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t t = 0; t < dims; ++t) values[i * dims + t] = float(values[i * dims + t] - filter.centre[t]);
-  const PrincipalBasis basis = top_directions(every_other(values, n, dims), (n + kFitStep - 1) / kFitStep, dims,
-                                              ks.back(), seed);
+  const PrincipalBasis basis =
+      top_directions(every_other(values, n, dims), (n + kFitStep - 1) / kFitStep, dims, ks.back(), seed);
   const double eta = lifted::orthonormality_bound(basis.rows.data(), basis.count, dims);
   if (!(eta <= kMaxOrthonormalityError)) return std::nullopt;
   const SampleProjections s = project_sample(values, n, b ? first_b : n, basis.rows, dims, ks);

@@ -47,7 +47,8 @@ PrincipalBasis top_directions(const std::vector<float>& centred, std::size_t n, 
   const Eigen::MatrixXf projected = along.transpose() * along / float(std::max<std::size_t>(n, 1));
   const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXf> solver(projected);
   // Made orthonormal again in float64, where the filter's bound needs them orthonormal to its rounding.
-  const Eigen::MatrixXd directions = orthonormal_columns(Eigen::MatrixXd((subspace * solver.eigenvectors()).cast<double>()));
+  const Eigen::MatrixXd directions =
+      orthonormal_columns(Eigen::MatrixXd((subspace * solver.eigenvectors()).cast<double>()));
   PrincipalBasis basis{count, dims, std::vector<double>(count * dims), std::vector<double>(count)};
   for (std::size_t c = 0; c < count; ++c) {
     const Eigen::Index column = width - 1 - Eigen::Index(c);  // eigenvalues ascend

@@ -51,9 +51,9 @@ __device__ void finish_row(const double* sums, unsigned k, float* out, double* n
   *norm = sqrt(sums[k]);
 }
 
-__global__ void __launch_bounds__(kThreads) lift_kernel(const float* frame, std::uint64_t n, unsigned stride,
-                                                        unsigned dims, const double* centre, const double* basis,
-                                                        unsigned k, float* lifted, double* norms) {
+__global__ void __launch_bounds__(kThreads)
+    lift_kernel(const float* frame, std::uint64_t n, unsigned stride, unsigned dims, const double* centre,
+                const double* basis, unsigned k, float* lifted, double* norms) {
   __shared__ LiftShared s;
   const std::uint64_t row0 = std::uint64_t(blockIdx.x) * kRows;
   const unsigned p = threadIdx.x % kRows, g = threadIdx.x / kRows;
@@ -85,7 +85,8 @@ __global__ void __launch_bounds__(kThreads) lift_kernel(const float* frame, std:
 LiftedPoints lift_points(const DevicePoints& frame, const ComponentFilter& filter) {
   const unsigned k = unsigned(filter.k), lifted_dims = unsigned(filter.lifted_dims());
   if (lifted_dims > kMaxSums || lifted_dims % 16 != 0)
-    fail(ErrorKind::Internal, "lifted rows of " + std::to_string(lifted_dims) + " dimensions (at most 128, a multiple of 16)");
+    fail(ErrorKind::Internal,
+         "lifted rows of " + std::to_string(lifted_dims) + " dimensions (at most 128, a multiple of 16)");
   LiftedPoints result;
   result.points.n = frame.n;
   result.points.stride = lifted_dims;
@@ -96,10 +97,11 @@ LiftedPoints lift_points(const DevicePoints& frame, const ComponentFilter& filte
   centre.upload(filter.centre.data(), filter.dims);
   basis.upload(filter.basis.data(), filter.basis.size());
   lift_kernel<<<blocks_for(frame.n, kRows), kThreads>>>(frame.coords.data(), frame.n, unsigned(frame.stride),
-                                                         unsigned(filter.dims), centre.data(), basis.data(), k,
-                                                         result.points.coords.data(), norms.data());
+                                                        unsigned(filter.dims), centre.data(), basis.data(), k,
+                                                        result.points.coords.data(), norms.data());
   SIMJOIN_CUDA_CHECK_LAUNCH();
-  result.max_norm = thrust::reduce(thrust::device, norms.data(), norms.data() + frame.n, 0.0, thrust::maximum<double>());
+  result.max_norm =
+      thrust::reduce(thrust::device, norms.data(), norms.data() + frame.n, 0.0, thrust::maximum<double>());
   return result;
 }
 

@@ -65,8 +65,9 @@ struct Lifted {
 Lifted lift_all(const PointSet32& points, const ComponentFilter& filter) {
   Lifted lifted{std::vector<float>(points.size() * filter.lifted_dims()), 0};
   for (std::size_t i = 0; i < points.size(); ++i)
-    lifted.max_norm = std::max(lifted.max_norm, lifted::lift(points.point(i), filter.centre.data(), filter.basis.data(),
-                                                             filter.k, filter.dims, &lifted.rows[i * filter.lifted_dims()]));
+    lifted.max_norm =
+        std::max(lifted.max_norm, lifted::lift(points.point(i), filter.centre.data(), filter.basis.data(), filter.k,
+                                               filter.dims, &lifted.rows[i * filter.lifted_dims()]));
   return lifted;
 }
 
