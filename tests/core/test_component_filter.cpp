@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -21,30 +20,16 @@ using simjoin::testing::test_seed;
 
 namespace {
 
-// n float32 points offset + W z, z of `rank` Gaussian values: every point lies in one affine subspace
-// but for float32's rounding.
-PointSet32 linear_points(std::size_t n, std::size_t dims, std::size_t rank, double offset, std::uint64_t seed) {
-  std::mt19937_64 random(seed);
-  std::normal_distribution<double> normal;
-  std::vector<double> layer(dims * rank);
-  for (double& w : layer) w = normal(random) / std::sqrt(double(rank));
-  PointSet32 points(n, dims);
-  std::vector<double> z(rank);
-  for (std::size_t i = 0; i < n; ++i) {
-    for (double& value : z) value = normal(random);
-    for (std::size_t t = 0; t < dims; ++t) {
-      double sum = offset;
-      for (std::size_t h = 0; h < rank; ++h) sum += layer[t * rank + h] * z[h];
-      points.point(i)[t] = float(sum);
-    }
-  }
-  return points;
-}
-
 PointSet32 as_float32(const PointSet& points) {
   PointSet32 result(points.size(), points.dims());
   for (std::size_t i = 0; i < points.size() * points.dims(); ++i) result.data()[i] = float(points.data()[i]);
   return result;
+}
+
+// n float32 points offset + W z, z of `rank` Gaussian values: every point lies in one affine subspace
+// but for float32's rounding.
+PointSet32 linear_points(std::size_t n, std::size_t dims, std::size_t rank, double offset, std::uint64_t seed) {
+  return as_float32(simjoin::testing::subspace_points(n, dims, rank, 0.0, offset, seed));
 }
 
 // The exact distance of two float32 rows of `dims` values (long double: each term exact to 2^-64).

@@ -8,6 +8,7 @@
 
 #include "core/engines/cpu_grid.hpp"
 #include "core/engines/cpu_kmeans.hpp"
+#include "tests/core/manifold_sets.hpp"
 #include "tests/core/oracle_check.hpp"
 
 using namespace simjoin;
@@ -15,43 +16,6 @@ using namespace simjoin::testing;
 
 namespace {
 constexpr std::size_t kPoints = 2000, kDims = 128, kLatent = 16;
-
-// Gaussian coordinates on a random 16-dimensional subspace, plus isotropic noise of a tenth of their
-// spread in every dimension.
-PointSet subspace_points(std::uint64_t seed) {
-  std::mt19937_64 random(seed);
-  std::normal_distribution<double> normal;
-  std::vector<double> basis(kLatent * kDims);
-  for (double& x : basis) x = normal(random) / std::sqrt(double(kLatent));
-  PointSet points(kPoints, kDims);
-  std::vector<double> latent(kLatent);
-  for (std::size_t i = 0; i < kPoints; ++i) {
-    for (double& z : latent) z = normal(random);
-    for (std::size_t k = 0; k < kDims; ++k) {
-      double x = 0.1 * normal(random);
-      for (std::size_t l = 0; l < kLatent; ++l) x += latent[l] * basis[l * kDims + k];
-      points.point(i)[k] = x;
-    }
-  }
-  return points;
-}
-
-// The median over a sample of the distance to the 64th nearest other point.
-double eps_for_64_neighbours(const PointSet& points) {
-  std::vector<double> kth;
-  for (std::size_t s = 0; s < points.size(); s += points.size() / 40) {
-    std::vector<double> distances;
-    for (std::size_t j = 0; j < points.size(); ++j) {
-      double sum = 0;
-      for (std::size_t k = 0; k < points.dims(); ++k) sum += std::pow(points.point(s)[k] - points.point(j)[k], 2);
-      if (j != s) distances.push_back(std::sqrt(sum));
-    }
-    std::nth_element(distances.begin(), distances.begin() + 63, distances.end());
-    kth.push_back(distances[63]);
-  }
-  std::nth_element(kth.begin(), kth.begin() + std::ptrdiff_t(kth.size() / 2), kth.end());
-  return kth[kth.size() / 2];
-}
 
 bool fell_back(const RunStats& stats) {
   return std::any_of(stats.notes.begin(), stats.notes.end(), [](const std::string& note) {
@@ -84,8 +48,10 @@ std::vector<RunStats> run_both(const PointSet& points, double eps, std::uint64_t
 TEST(IndexEnginesWithoutClusters, JoinByTheNestedLoopAndSayWhy) {
   const std::uint64_t seed = test_seed() + 42;
   SCOPED_TRACE("seed " + std::to_string(seed));
-  const PointSet points = subspace_points(seed);
-  const double eps = eps_for_64_neighbours(points);
+  // Gaussian coordinates on a random 16-dimensional subspace, plus isotropic noise of a tenth of their
+  // spread in every dimension, at an eps of 64 neighbours a point.
+  const PointSet points = subspace_points(kPoints, kDims, kLatent, 0.1, 0.0, seed);
+  const double eps = eps_for_neighbours(points, 64, 40);
   const std::uint64_t whole = kPoints * (kPoints - 1) / 2;
   for (const RunStats& stats : run_both(points, eps, seed)) {
     SCOPED_TRACE(stats.engine);

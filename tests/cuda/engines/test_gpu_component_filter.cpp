@@ -30,24 +30,6 @@ bool filtered(const RunResult& result) {
                      [](const std::string& note) { return note.rfind("principal components: pairs", 0) == 0; });
 }
 
-// The median over 100 of the points of their distance to their `neighbours`-th nearest: an eps at which a
-// point has about that many neighbours.
-double eps_for(const PointSet& points, std::size_t neighbours) {
-  std::vector<double> kth;
-  for (std::size_t i = 0; i < points.size(); i += points.size() / 100) {
-    std::vector<double> distances;
-    for (std::size_t j = 0; j < points.size(); ++j) {
-      double sum = 0;
-      for (std::size_t t = 0; t < points.dims(); ++t) sum += std::pow(points.point(i)[t] - points.point(j)[t], 2);
-      if (j != i) distances.push_back(std::sqrt(sum));
-    }
-    std::nth_element(distances.begin(), distances.begin() + std::ptrdiff_t(neighbours), distances.end());
-    kth.push_back(distances[neighbours]);
-  }
-  std::nth_element(kth.begin(), kth.begin() + std::ptrdiff_t(kth.size() / 2), kth.end());
-  return kth[kth.size() / 2];
-}
-
 class GpuComponentFilter : public ::testing::Test {
  protected:
   void SetUp() override { SIMJOIN_SKIP_WITHOUT_GPU(); }
@@ -65,7 +47,7 @@ TEST_F(GpuComponentFilter, ManifoldFarFromTheOriginWithDuplicates) {
   SCOPED_TRACE("seed " + std::to_string(seed));
   PointSet points = manifold_points(6000, 384, 8, 0.003, 2.5e3, seed);
   for (std::size_t i = 0; i < 100; ++i) std::copy_n(points.point(i), 384, points.point(points.size() - 1 - i));
-  const double eps = eps_for(points, 10);
+  const double eps = eps_for_neighbours(points, 11, 100);
   expect_filtered_oracle_pairs(points, nullptr, eps);
   RunResult whole;
   EXPECT_EQ(run_pairs(bruteforce(), points, nullptr, params(eps, ComponentFilterMode::Off), &whole).size(),
@@ -78,7 +60,7 @@ TEST_F(GpuComponentFilter, AJoinBInLongRows) {
   SCOPED_TRACE("seed " + std::to_string(seed));
   const PointSet a = manifold_points(3000, 960, 12, 0.002, -40, seed);
   const PointSet b = manifold_points(1700, 960, 12, 0.002, -40, seed);  // the same layer: the same manifold
-  expect_filtered_oracle_pairs(a, &b, eps_for(a, 20));
+  expect_filtered_oracle_pairs(a, &b, eps_for_neighbours(a, 21, 100));
 }
 
 TEST_F(GpuComponentFilter, PairsWithinRoundingOfEps) {
@@ -93,7 +75,7 @@ TEST_F(GpuComponentFilter, Sanitizer) {
   const std::uint64_t seed = test_seed();
   const PointSet a = manifold_points(700, 320, 6, 0.003, 1.0, seed);
   const PointSet b = manifold_points(300, 320, 6, 0.003, 1.0, seed);
-  const double eps = eps_for(a, 8);
+  const double eps = eps_for_neighbours(a, 9, 100);
   EXPECT_MATCHES_ORACLE(check_engine(bruteforce(), a, nullptr, params(eps)));
   EXPECT_MATCHES_ORACLE(check_engine(bruteforce(), a, &b, params(eps)));
 }
