@@ -62,16 +62,17 @@ SIMJOIN_HOST_DEVICE inline double lift(const float* x, const double* centre, con
 
 // eta of the proof: an upper bound on ||Q Q^T - I||_2 for the k x d row-major basis, from the
 // Frobenius norm of the computed Gram matrix minus I, plus the computation's own error (each entry
-// within g(d) (1 + 2^-52) |Q_i| |Q_j| of the exact one).
+// within g(d) (1 + 2^-52) |Q_i| |Q_j| of the exact one). The Gram matrix is symmetric, also as computed
+// (each product is), so each entry off the diagonal is computed once and counted twice.
 inline double orthonormality_bound(const double* basis, std::size_t k, std::size_t d) {
   double frobenius2 = 0, norms2 = 0;
   for (std::size_t i = 0; i < k; ++i)
-    for (std::size_t j = 0; j < k; ++j) {
+    for (std::size_t j = i; j < k; ++j) {
       double dot = 0;
       for (std::size_t t = 0; t < d; ++t) dot += basis[i * d + t] * basis[j * d + t];
       if (i == j) norms2 += dot;
       const double off = i == j ? dot - 1 : dot;
-      frobenius2 += off * off;
+      frobenius2 += (i == j ? 1 : 2) * off * off;
     }
   const double computed = std::sqrt(frobenius2) * (1 + 0x1p-48);
   return computed + gamma(double(d)) * (1 + 0x1p-52) * norms2 * (1 + 0x1p-48);

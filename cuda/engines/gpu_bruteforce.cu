@@ -605,6 +605,7 @@ void join_all_pairs(GpuRun& run, const DeviceInputs& device) {
       notes.push_back(lifted->filter.note());
     else if (dims >= kTensorMinDims)
       tensor = tensor_inputs(whole_rows(run.inputs, da, db), notes);
+    lifted.reset();  // packed into the operands: the join needs the lifted rows no more
   }
   if (tensor)
     for (const CenteredPoints& set : tensor->sets) run.stats().extra_bytes += set.words.bytes() + set.norms.bytes();
