@@ -1,7 +1,8 @@
 // gpu-bruteforce through the principal-components filter (core/engines/component_filter.hpp): the
 // lifted points' join on tensor cores, every candidate re-checked in all dimensions, must return exactly
-// the oracle's pairs: on a curved manifold far from the origin with duplicates and a far outlier, in A join B of 960
-// dimensions, and on pairs within 10^-6 of eps in random directions (which the filter barely prunes).
+// the oracle's pairs: on a curved manifold far from the origin with duplicates, in A join B of 960
+// dimensions, and on pairs within 10^-6 of eps in random directions (which the filter barely prunes); with
+// a far outlier, where the run falls back to whole rows, too.
 #include <gtest/gtest.h>
 
 #include <algorithm>
