@@ -87,9 +87,10 @@ SampleProjections project_sample(const std::vector<float>& centred, std::size_t 
 }
 
 // For each candidate k, the sample's pairs whose lifted points lie within limits[c] (squared); the
-// sums over components grow with k, so a pair past the largest limit is past every later one.
+// sums over components grow with k, so a pair past the largest limit is past every later one. Rows
+// left once `control` is cancelled are skipped (no thread may throw inside the loop); it throws after.
 std::array<std::uint64_t, kMaxChoices> lifted_counts(const SampleProjections& s, const std::vector<std::size_t>& ks,
-                                                     const std::vector<double>& limits) {
+                                                     const std::vector<double>& limits, const RunControl* control) {
   std::array<std::uint64_t, kMaxChoices> counts{};
   std::uint64_t* const count = counts.data();
   const double largest = *std::max_element(limits.begin(), limits.end());
@@ -97,6 +98,7 @@ std::array<std::uint64_t, kMaxChoices> lifted_counts(const SampleProjections& s,
   const std::size_t rows = self ? s.n : s.first_b;
 #pragma omp parallel for schedule(dynamic, 16) reduction(+ : count[:kMaxChoices])
   for (std::size_t i = 0; i < rows; ++i) {
+    if (control && control->cancelled()) continue;
     const float* p = s.projected.data() + i * s.width;
     for (std::size_t j = self ? i + 1 : s.first_b; j < s.n; ++j) {
       const float* q = s.projected.data() + j * s.width;
@@ -111,6 +113,7 @@ std::array<std::uint64_t, kMaxChoices> lifted_counts(const SampleProjections& s,
       }
     }
   }
+  if (control) control->throw_if_cancelled();
   return counts;
 }
 
@@ -142,7 +145,8 @@ bool component_filter_considered(ComponentFilterMode mode, std::size_t dims) {
 }
 
 std::optional<ComponentFilter> choose_component_filter(const PointSet32& a, const PointSet32* b, double radius,
-                                                       ComponentFilterMode mode, std::uint64_t seed) {
+                                                       ComponentFilterMode mode, std::uint64_t seed,
+                                                       const RunControl* control) {
   const std::size_t dims = a.dims();
   if (!component_filter_considered(mode, dims) || a.empty() || (b && b->empty())) return std::nullopt;
   if (mode == ComponentFilterMode::Auto && pair_count(a, b) * double(padded(dims)) < kMinWork) return std::nullopt;
@@ -160,8 +164,9 @@ std::optional<ComponentFilter> choose_component_filter(const PointSet32& a, cons
     for (std::size_t t = 0; t < dims; ++t) filter.centre[t] += values[i * dims + t] / double(n);
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t t = 0; t < dims; ++t) values[i * dims + t] = float(values[i * dims + t] - filter.centre[t]);
+  if (control) control->throw_if_cancelled();
   const PrincipalBasis basis =
-      top_directions(every_other(values, n, dims), (n + kFitStep - 1) / kFitStep, dims, ks.back(), seed);
+      top_directions(every_other(values, n, dims), (n + kFitStep - 1) / kFitStep, dims, ks.back(), seed, control);
   const double eta = lifted::orthonormality_bound(basis.rows.data(), basis.count, dims);
   if (!(eta <= kMaxOrthonormalityError)) return std::nullopt;
   const SampleProjections s = project_sample(values, n, b ? first_b : n, basis.rows, dims, ks);
@@ -170,7 +175,8 @@ std::optional<ComponentFilter> choose_component_filter(const PointSet32& a, cons
     const double r = lifted::lifted_radius(radius, s.max_norm, lifted::error_factor(k, dims, eta), k);
     limits.push_back(r * r);
   }
-  const std::array<std::uint64_t, kMaxChoices> counts = lifted_counts(s, ks, limits);
+  if (control) control->throw_if_cancelled();
+  const std::array<std::uint64_t, kMaxChoices> counts = lifted_counts(s, ks, limits, control);
   const double pairs = b ? double(first_b) * double(n - first_b) : double(n) * double(n - 1) / 2;
   std::size_t best = 0;
   double best_cost = INFINITY;

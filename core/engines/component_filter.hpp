@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base/run_control.hpp"
 #include "core/join/engine.hpp"
 #include "core/points/point_set.hpp"
 
@@ -39,8 +40,10 @@ bool component_filter_considered(ComponentFilterMode mode, std::size_t dims);
 // The filter for joining a against b (a itself where b is null) at `radius` (the frame's search radius),
 // or none: where `mode` is Off; where rows are too short to halve (Always) or shorter than
 // kComponentFilterMinDims (Auto); and, for Auto, where the join is too small for the sample's cost, or
-// the sample predicts less than twice the speed.
+// the sample predicts less than twice the speed. Throws Error(Cancelled) between the sample's steps
+// (tens of milliseconds apart) once `control`, if given, is cancelled.
 std::optional<ComponentFilter> choose_component_filter(const PointSet32& a, const PointSet32* b, double radius,
-                                                       ComponentFilterMode mode, std::uint64_t seed);
+                                                       ComponentFilterMode mode, std::uint64_t seed,
+                                                       const RunControl* control = nullptr);
 
 }  // namespace simjoin

@@ -34,14 +34,17 @@ Eigen::MatrixXf random_columns(Eigen::Index rows, Eigen::Index cols, std::uint64
 }  // namespace
 
 PrincipalBasis top_directions(const std::vector<float>& centred, std::size_t n, std::size_t dims, std::size_t count,
-                              std::uint64_t seed) {
+                              std::uint64_t seed, const RunControl* control) {
   const auto d = Eigen::Index(dims);
   const Eigen::Map<const RowMatrix> sample(centred.data(), Eigen::Index(n), d);
   const Eigen::Index width = Eigen::Index(std::min(dims, count + kOversampling));
   Eigen::MatrixXf subspace = orthonormal_columns(random_columns(d, width, seed));
   // Products with the sample's rows, not with their d x d covariance: fewer operations where n < d.
-  for (int i = 0; i < kIterations; ++i)
+  for (int i = 0; i < kIterations; ++i) {
+    if (control) control->throw_if_cancelled();
     subspace = orthonormal_columns(Eigen::MatrixXf(sample.transpose() * (sample * subspace)));
+  }
+  if (control) control->throw_if_cancelled();
   // Rayleigh-Ritz: the directions within the subspace, by the eigenvectors of its small projection.
   const Eigen::MatrixXf along = sample * subspace;
   const Eigen::MatrixXf projected = along.transpose() * along / float(std::max<std::size_t>(n, 1));

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/base/run_control.hpp"
+
 namespace simjoin {
 
 struct PrincipalBasis {
@@ -19,8 +21,9 @@ struct PrincipalBasis {
 
 // The top `count` directions (count < dims) of `centred`, n x dims row-major values whose mean has
 // been subtracted; `seed` draws the starting subspace. The iteration runs in float32 (twice float64's
-// rate on the host's vectors); the directions it finds are made orthonormal in float64.
+// rate on the host's vectors); the directions it finds are made orthonormal in float64. Throws
+// Error(Cancelled) between iterations once `control` (if given) is cancelled.
 PrincipalBasis top_directions(const std::vector<float>& centred, std::size_t n, std::size_t dims, std::size_t count,
-                              std::uint64_t seed);
+                              std::uint64_t seed, const RunControl* control = nullptr);
 
 }  // namespace simjoin

@@ -553,12 +553,17 @@ struct LiftedSets {
 
 // The lifted points where the filter is chosen, else none (where lifting leaves them too large for the
 // tensor-core form's float32 norms, the reason goes to `notes`).
-std::optional<LiftedSets> lifted_sets(const GpuRun& run, const DevicePoints& da, const DevicePoints& db,
+std::optional<LiftedSets> lifted_sets(GpuRun& run, const DevicePoints& da, const DevicePoints& db,
                                       std::vector<std::string>& notes) {
   const JoinInputs& inputs = run.inputs;
-  std::optional<ComponentFilter> filter = choose_component_filter(
-      *inputs.a, inputs.self_join() ? nullptr : inputs.b, inputs.search_radius, run.params.components, run.params.seed);
+  std::optional<ComponentFilter> filter;
+  {
+    Phase phase(run, "components");
+    filter = choose_component_filter(*inputs.a, inputs.self_join() ? nullptr : inputs.b, inputs.search_radius,
+                                     run.params.components, run.params.seed, &run.control);
+  }
   if (!filter) return std::nullopt;
+  Phase phase(run, "lifting");
   LiftedSets sets{*filter, lift_points(da, *filter), std::nullopt, 0};
   if (!inputs.self_join()) sets.b = lift_points(db, *filter);
   const double max_norm = std::max(sets.a.max_norm, sets.b ? sets.b->max_norm : 0.0);
@@ -593,10 +598,7 @@ void join_all_pairs(GpuRun& run, const DeviceInputs& device) {
   const std::size_t dims = run.inputs.a->dims();
   std::vector<std::string>& notes = run.stats().notes;
   std::optional<LiftedSets> lifted;
-  if (component_filter_considered(run.params.components, dims)) {
-    Phase phase(run, "components");
-    lifted = lifted_sets(run, da, db, notes);
-  }
+  if (component_filter_considered(run.params.components, dims)) lifted = lifted_sets(run, da, db, notes);
   std::optional<TensorInputs> tensor;
   {
     Phase phase(run, "translate");

@@ -2,7 +2,7 @@
 // every pair within a radius stays within the lifted radius of each other as float32 lifted points, on
 // rows exactly of low rank (where only the proof's margins keep the closest pairs inside), on a curved
 // manifold with noise, far from the origin and with duplicates; and the sample picks few components for
-// low-rank rows and leaves short rows and small joins whole.
+// low-rank rows, leaves short rows and small joins whole, and stops once cancelled.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base/error.hpp"
 #include "core/engines/component_filter.hpp"
 #include "core/numeric/lifted_bound.hpp"
 #include "tests/core/manifold_sets.hpp"
@@ -140,4 +141,19 @@ TEST(ComponentFilter, AutoLeavesShortRowsAndSmallJoinsWhole) {
   EXPECT_FALSE(choose_component_filter(points, nullptr, 0.5, ComponentFilterMode::Auto, 1));  // a small join
   EXPECT_FALSE(choose_component_filter(points, nullptr, 0.5, ComponentFilterMode::Off, 1));
   EXPECT_TRUE(choose_component_filter(points, nullptr, 0.5, ComponentFilterMode::Always, 1));
+}
+
+// The sample's work (tens of milliseconds of the host on long rows) stops at a cancel.
+TEST(ComponentFilter, StopsOnceCancelled) {
+  const PointSet32 points = linear_points(2000, 256, 8, 0.0, test_seed());
+  RunControl control;
+  control.request_cancel();
+  try {
+    choose_component_filter(points, nullptr, 0.5, ComponentFilterMode::Always, 1, &control);
+    FAIL() << "no Error(Cancelled)";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::Cancelled) << error.what();
+  }
+  RunControl running;
+  EXPECT_TRUE(choose_component_filter(points, nullptr, 0.5, ComponentFilterMode::Always, 1, &running));
 }

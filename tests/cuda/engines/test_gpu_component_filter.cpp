@@ -2,7 +2,7 @@
 // lifted points' join on tensor cores, every candidate re-checked in all dimensions, must return exactly
 // the oracle's pairs: on a curved manifold far from the origin with duplicates, in A join B of 960
 // dimensions, and on pairs within 10^-6 of eps in random directions (which the filter barely prunes); with
-// a far outlier, where the run falls back to whole rows, too.
+// a far outlier, where the run falls back to whole rows, too; and after a cancel at each of its steps.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "core/base/error.hpp"
+#include "core/run/run_engine.hpp"
 #include "tests/core/manifold_sets.hpp"
 #include "tests/core/oracle_check.hpp"
 #include "tests/cuda/gpu_test_common.hpp"
@@ -73,6 +75,31 @@ TEST_F(GpuComponentFilter, PairsWithinRoundingOfEps) {
   SCOPED_TRACE("seed " + std::to_string(seed));
   const double eps = 4.0 * std::sqrt(384.0 / 8);
   expect_filtered_oracle_pairs(pairs_near_eps(1500, 384, eps, 1e-6, -3, seed), nullptr, eps);
+}
+
+// A cancel as each step of the filtered run begins (the sample, the lifting, the operands, the join)
+// stops the run; the same engine then joins the points again exactly, through the filter.
+TEST_F(GpuComponentFilter, CancelAtEachStepThenRunAgain) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet points = manifold_points(4000, 512, 10, 0.003, 50, seed);
+  const double eps = eps_for_neighbours(points, 9, 100);
+  for (const std::string step : {"components", "lifting", "translate", "join"}) {
+    SCOPED_TRACE("cancelled at " + step);
+    bool requested = false;
+    RunControl control([&](double, const std::string& phase) {
+      if (phase == step && !requested) requested = true, control.request_cancel();
+    });
+    CountSink sink;
+    try {
+      run_engine(bruteforce(), {&points, nullptr}, params(eps), sink, control);
+      ADD_FAILURE() << "no Error(Cancelled)";
+    } catch (const Error& error) {
+      EXPECT_EQ(error.kind(), ErrorKind::Cancelled) << error.what();
+    }
+    EXPECT_TRUE(requested) << "the run has no step of that name";
+    expect_filtered_oracle_pairs(points, nullptr, eps);
+  }
 }
 
 // A small case for compute-sanitizer: the lifting kernel and the lifted join, self and A join B.
