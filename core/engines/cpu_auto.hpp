@@ -17,7 +17,11 @@ class CpuAutoEngine final : public ChoosingEngine {
     return "Chooses a GPU engine where a GPU is present (as gpu-auto), else cpu-nlj, cpu-grid or "
            "cpu-kmeans, from n, d and eps";
   }
-  Capabilities capabilities() const override { return {}; }
+  Capabilities capabilities() const override {
+    Capabilities caps;
+    caps.spread_matters = gpu_chooser_ && gpu_chooser_->capabilities().spread_matters;  // it may choose the GPU's
+    return caps;
+  }
   using ChoosingEngine::choose;
   Choice choose(const JoinShape& shape) const override;
 

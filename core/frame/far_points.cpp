@@ -9,36 +9,66 @@
 namespace simjoin {
 
 namespace {
-constexpr std::size_t kSampleRows = 16384;
+constexpr std::size_t kSampleRows = 4096;
 constexpr double kWorkLimit = 0x1p30;          // float64 operations the far points' join may cost
+constexpr std::size_t kMaxFarRows = 1024;      // far points at most (those of A and B together)
 constexpr std::size_t kRowsPerItem = 1 << 16;  // rows of the other side one far-join item covers
+// Where the engine's speed depends on the points' spread, far points are looked for once the data's
+// half-diagonal exceeds this many eps (the tensor-core form's band grows as its square: at 960
+// dimensions it passes eps^2 / 8 at about 6 eps from the middle).
+constexpr double kSpreadToEps = 4;
+
+// The 1st and 99th percentiles of `column` (reordered), widened by their distance on either side.
+std::pair<double, double> widened_middle(std::vector<double>& column) {
+  const auto at = [&](double fraction) {
+    const auto nth = column.begin() + std::ptrdiff_t(fraction * double(column.size() - 1));
+    std::nth_element(column.begin(), nth, column.end());
+    return *nth;
+  };
+  const double low = at(0.01), high = at(0.99), width = high - low;
+  return {low - width, high + width};
+}
 
 // Per dimension, the 1st and 99th percentiles of a sample of A and B together, widened by their
-// distance on either side and clipped to the data's bounds.
-Bounds64 middle_box(const JoinSources& sources, const Bounds64& bounds) {
+// distance on either side and clipped to the data's bounds. Dimensions are gathered kColumnsAtOnce at a
+// time, so that each sampled row's cache line is read once for all of them.
+Bounds64 middle_box(const JoinSources& sources, const Bounds64& bounds, std::size_t rows, int threads) {
+  constexpr std::size_t kColumnsAtOnce = 8;
   const std::size_t d = sources.a->dims();
   const std::size_t total = sources.a->size() + (sources.b ? sources.b->size() : 0);
   std::vector<PointSet> samples;
   for (const PointSet* points : {sources.a, sources.b})
     if (points && !points->empty())
-      samples.push_back(sample_points(
-          *points, std::min(points->size(), std::max<std::size_t>(1, kSampleRows * points->size() / total)), 1));
+      samples.push_back(
+          sample_points(*points, std::min(points->size(), std::max<std::size_t>(1, rows * points->size() / total)), 1));
   Bounds64 box = bounds;
-  std::vector<double> column;
-  for (std::size_t k = 0; k < d; ++k) {
-    column.clear();
-    for (const PointSet& sample : samples)
-      for (std::size_t i = 0; i < sample.size(); ++i) column.push_back(sample.point(i)[k]);
-    const auto at = [&](double fraction) {
-      const auto nth = column.begin() + std::ptrdiff_t(fraction * double(column.size() - 1));
-      std::nth_element(column.begin(), nth, column.end());
-      return *nth;
-    };
-    const double low = at(0.01), high = at(0.99), width = high - low;
-    box.low[k] = std::max(bounds.low[k], low - width);
-    box.high[k] = std::min(bounds.high[k], high + width);
+#pragma omp parallel num_threads(thread_count(threads))
+  {
+    std::vector<double> columns[kColumnsAtOnce];
+#pragma omp for schedule(static)
+    for (std::size_t first = 0; first < d; first += kColumnsAtOnce) {
+      const std::size_t count = std::min(kColumnsAtOnce, d - first);
+      for (std::size_t c = 0; c < count; ++c) columns[c].clear();
+      for (const PointSet& sample : samples)
+        for (std::size_t i = 0; i < sample.size(); ++i)
+          for (std::size_t c = 0; c < count; ++c) columns[c].push_back(sample.point(i)[first + c]);
+      for (std::size_t c = 0; c < count; ++c) {
+        const auto [low, high] = widened_middle(columns[c]);
+        box.low[first + c] = std::max(bounds.low[first + c], low);
+        box.high[first + c] = std::min(bounds.high[first + c], high);
+      }
+    }
   }
   return box;
+}
+
+double half_diagonal(const Bounds64& bounds) {
+  double sum = 0;
+  for (std::size_t k = 0; k < bounds.low.size(); ++k) {
+    const double half = bounds.high[k] / 2 - bounds.low[k] / 2;  // halved first: no overflow
+    sum += half * half;
+  }
+  return std::sqrt(sum);
 }
 
 bool outside(const double* point, const Bounds64& box) {
@@ -83,29 +113,53 @@ std::vector<bool> row_mask(std::size_t n, const std::vector<std::uint32_t>& rows
   for (const std::uint32_t row : rows) mask[row] = true;
   return mask;
 }
+
+// Whether far points are worth looking for: where the frame's rounding matters; or, for an engine whose
+// speed falls with the spread, where the data reaches farther than a few eps from its middle, and a
+// small sample's middle box already shrinks the spread fourfold (without far points it holds them all).
+bool worth_looking(const JoinSources& sources, const JoinFrame& whole, bool spread_matters, int threads) {
+  constexpr std::size_t kQuickSampleRows = 256;
+  if (whole.distance_error() > whole.eps() / 64) return true;
+  return spread_matters && half_diagonal(whole.bounds()) > kSpreadToEps * whole.eps() &&
+         whole.over(middle_box(sources, whole.bounds(), kQuickSampleRows, threads)).distance_error() <=
+             whole.distance_error() / 4;
+}
+
+// The float64 operations of join_far_points: a far point tests every point of the other side, or, where
+// separated from the bulk's box, only the other far points.
+double far_join_work(const JoinSources& sources, const FarPoints& far, double eps) {
+  const double d = double(sources.a->dims());
+  const auto side = [&](const PointSet& points, const std::vector<std::uint32_t>& rows, const PointSet& other) {
+    double work = 0;
+    for (const std::uint32_t row : rows)
+      work += separated(points.point(row), far.bulk, eps) ? double(far.size()) : double(other.size());
+    return work * d;
+  };
+  const PointSet& b = sources.b ? *sources.b : *sources.a;
+  return side(*sources.a, far.a, b) + (sources.b ? side(b, far.b, *sources.a) : 0);
+}
 }  // namespace
 
-FarPoints find_far_points(const JoinSources& sources, const JoinFrame& whole, int threads) {
+FarPoints find_far_points(const JoinSources& sources, const JoinFrame& whole, int threads, bool spread_matters) {
   FarPoints far;
-  const PointSet& a = *sources.a;
-  const std::size_t total = a.size() + (sources.b ? sources.b->size() : 0);
+  const std::size_t total = sources.a->size() + (sources.b ? sources.b->size() : 0);
   if (total < 2) return far;
+  if (!worth_looking(sources, whole, spread_matters, threads)) return far;
   const double bound_all = whole.distance_error();
-  if (bound_all <= whole.eps() / 64) return far;
-  far.bulk = middle_box(sources, whole.bounds());
+  far.bulk = middle_box(sources, whole.bounds(), kSampleRows, threads);
+  // The rounding bound is proportional to the extent: a fourth of it is a fourth of the spread too.
   if (whole.over(far.bulk).distance_error() > bound_all / 4) return far;
-
-  const std::size_t limit = std::size_t(kWorkLimit / (double(a.dims()) * double(total)));
-  if (!rows_outside(a, far.bulk, limit, threads, far.a) ||
-      (sources.b && !rows_outside(*sources.b, far.bulk, limit - far.a.size(), threads, far.b))) {
+  if (!rows_outside(*sources.a, far.bulk, kMaxFarRows, threads, far.a) ||
+      (sources.b && !rows_outside(*sources.b, far.bulk, kMaxFarRows - far.a.size(), threads, far.b)) ||
+      far_join_work(sources, far, whole.eps()) > kWorkLimit) {
     far.a.clear();
     far.b.clear();
   }
   return far;
 }
 
-FarPoints find_far_points(const JoinSources& sources, double eps, int threads) {
-  return find_far_points(sources, JoinFrame(*sources.a, sources.b, eps), threads);
+FarPoints find_far_points(const JoinSources& sources, double eps, int threads, bool spread_matters) {
+  return find_far_points(sources, JoinFrame(*sources.a, sources.b, eps), threads, spread_matters);
 }
 
 PointSet without_rows(const PointSet& points, std::span<const std::uint32_t> far, std::vector<std::uint32_t>& kept) {
@@ -115,13 +169,14 @@ PointSet without_rows(const PointSet& points, std::span<const std::uint32_t> far
   kept.reserve(n - far.size());
   std::size_t next_far = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    if (next_far < far.size() && far[next_far] == i) {
+    if (next_far < far.size() && far[next_far] == i)
       ++next_far;
-      continue;
-    }
-    std::copy(points.point(i), points.point(i) + d, rest.point(kept.size()));
-    kept.push_back(std::uint32_t(i));
+    else
+      kept.push_back(std::uint32_t(i));
   }
+  // Rows of long sets are gigabytes (1 M x 960): copied by every thread.
+#pragma omp parallel for schedule(static)
+  for (std::size_t r = 0; r < kept.size(); ++r) std::copy_n(points.point(kept[r]), d, rest.point(r));
   rest.column_names = points.column_names;
   rest.source = points.source;
   rest.source_type = points.source_type;
@@ -210,8 +265,11 @@ void renumber_structures(RunResult& result, std::span<const std::uint32_t> kept,
     for (std::uint32_t& point : result.grid->point_order) point = kept[point];
 }
 
-BulkSources::BulkSources(const JoinSources& sources, JoinFrame whole, int threads)
-    : sources_(sources), threads_(threads), far_(find_far_points(sources, whole, threads)), frame_(std::move(whole)) {
+BulkSources::BulkSources(const JoinSources& sources, JoinFrame whole, int threads, bool spread_matters)
+    : sources_(sources),
+      threads_(threads),
+      far_(find_far_points(sources, whole, threads, spread_matters)),
+      frame_(std::move(whole)) {
   if (far_.empty()) return;
   a_ = without_rows(*sources.a, far_.a, rows_a_);
   if (sources.b) b_ = without_rows(*sources.b, far_.b, rows_b_);

@@ -1,8 +1,9 @@
 #pragma once
 // Far points: a few points far from all the others (outliers at 1e7 among data in the unit cube)
 // would widen the join frame's rounding bound, and with it every engine's search radius, for every
-// point. The frame step (core/frame/frame_step.hpp) sets them apart instead: the engines join the bulk in a
-// frame fitted to it, and the far points are joined with every point by the oracle's own float64 test.
+// point; and the tensor-core form's rounding band, which grows with the square of the spread. The frame
+// step (core/frame/frame_step.hpp) sets them apart instead: the engines join the bulk in a frame fitted
+// to it, and the far points are joined with every point by the oracle's own float64 test.
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -23,12 +24,15 @@ struct FarPoints {
 
 // The points worth setting apart for a join within eps: those outside the middle of the data (a box
 // around the 1st to 99th percentiles of a sample, three times as wide) when that shrinks the
-// frame's rounding bound at least fourfold where it matters (above eps / 64), and when joining them
-// with every point costs at most about 2^30 float64 operations. Otherwise none. `whole` is the frame
-// of the caller's eps over all points of A and B.
-FarPoints find_far_points(const JoinSources& sources, const JoinFrame& whole, int threads);
+// frame's rounding bound, and with it the data's spread, at least fourfold, where that matters: where
+// the bound is above eps / 64, or, with `spread_matters` (an engine whose speed falls with the spread:
+// Capabilities::spread_matters), where the data reaches farther than a few eps from its middle. And
+// only while they are at most 1,024 and joining them costs at most about 2^30 float64 operations (a far
+// point separated from the middle by more than eps is tested against the other far points alone).
+// Otherwise none. `whole` is the frame of the caller's eps over all points of A and B.
+FarPoints find_far_points(const JoinSources& sources, const JoinFrame& whole, int threads, bool spread_matters = false);
 // The same for eps in the file's units.
-FarPoints find_far_points(const JoinSources& sources, double eps, int threads);
+FarPoints find_far_points(const JoinSources& sources, double eps, int threads, bool spread_matters = false);
 
 // The rows of `points` not listed in `far` (ascending), and in `kept` their row numbers.
 PointSet without_rows(const PointSet& points, std::span<const std::uint32_t> far, std::vector<std::uint32_t>& kept);
@@ -46,9 +50,9 @@ void renumber_structures(RunResult& result, std::span<const std::uint32_t> kept,
 // a frame fitted to it, and afterwards the far points, joined with every point in float64.
 class BulkSources {
  public:
-  // Finds the far points of `sources` (`whole`: the frame of the caller's eps over all their points)
-  // and copies the other rows aside. `sources` must outlive this.
-  BulkSources(const JoinSources& sources, JoinFrame whole, int threads);
+  // Finds the far points of `sources` (`whole`: the frame of the caller's eps over all their points;
+  // `spread_matters` as for find_far_points) and copies the other rows aside. `sources` must outlive this.
+  BulkSources(const JoinSources& sources, JoinFrame whole, int threads, bool spread_matters = false);
   BulkSources(const BulkSources&) = delete;
   BulkSources& operator=(const BulkSources&) = delete;
 

@@ -54,7 +54,8 @@ RunResult run_in_frame(Engine& engine, const JoinSources& sources, const JoinPar
   const auto start = std::chrono::steady_clock::now();
   control.set_phase("frame");
   // Far points are joined apart, so that they do not widen the frame's rounding bound for all.
-  const BulkSources bulk(sources, JoinFrame(*sources.a, sources.b, params.eps), params.threads);
+  const BulkSources bulk(sources, JoinFrame(*sources.a, sources.b, params.eps), params.threads,
+                         engine.capabilities().spread_matters);
   const JoinFrame& frame = bulk.frame();
   const FramedInputs framed(frame, bulk.rows(), control);
   const double frame_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -71,6 +71,10 @@ struct Capabilities {
   bool exact = true;  // false for approximate engines (may miss pairs)
   std::size_t max_dims = kMaxDims;
   Precision precision = Precision::Float32;
+  // The engine's speed falls with the points' spread from their middle (the tensor-core form's rounding
+  // band grows with the square of the largest distance, so that one far outlier can take every pair off
+  // the tensor cores): the frame step sets far points apart for it (core/frame/far_points.hpp).
+  bool spread_matters = false;
 };
 
 struct Availability {

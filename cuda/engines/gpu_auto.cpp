@@ -23,6 +23,7 @@ GpuAutoEngine::~GpuAutoEngine() = default;
 Capabilities GpuAutoEngine::capabilities() const {
   Capabilities caps;
   caps.gpu = true;
+  caps.spread_matters = true;  // it may choose the brute force, or gpu-kmeans, which joins manifolds by it
   return caps;
 }
 

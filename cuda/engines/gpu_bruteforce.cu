@@ -587,6 +587,12 @@ TensorJoin lifted_rows(const LiftedSets& sets, bool self) {
 
 }  // namespace
 
+Capabilities GpuBruteForceEngine::capabilities() const {
+  Capabilities caps = GpuEngine::capabilities();
+  caps.spread_matters = true;  // the tensor-core form's band
+  return caps;
+}
+
 void GpuBruteForceEngine::join(GpuRun& run) const {
   join_all_pairs(run, upload_inputs(run.resources, run.inputs, 4, run.stats(), &run.control));
 }

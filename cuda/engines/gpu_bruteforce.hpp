@@ -18,6 +18,7 @@ class GpuBruteForceEngine final : public GpuEngine {
     return "GPU brute force over all pairs: tensor-core norm form with an exact re-check (d >= 5), "
            "register-tiled float32 otherwise; triangular tile schedule on a persistent grid";
   }
+  Capabilities capabilities() const override;
 
  protected:
   void join(GpuRun& run) const override;

@@ -157,6 +157,7 @@ std::string GpuKMeansEngine::description() const {
 Capabilities GpuKMeansEngine::capabilities() const {
   Capabilities caps = GpuEngine::capabilities();
   caps.exact = replicate_;
+  caps.spread_matters = true;  // where partitions cannot prune, it joins the whole set by the brute force's form
   return caps;
 }
 

@@ -1,6 +1,6 @@
 // Far points: which points run_engine sets apart (only where that narrows the frame's rounding bound,
-// and only while their float64 join stays cheap), the join of those points alone, and the renumbering
-// of the rest's pairs.
+// or the spread of an engine whose speed depends on it, and only while their float64 join stays cheap),
+// the join of those points alone, and the renumbering of the rest's pairs.
 #include <algorithm>
 #include <numeric>
 
@@ -38,6 +38,25 @@ TEST(FarPoints, FoundWhereTheyWidenTheFrame) {
   PointSet spread = plain;
   for (std::size_t i = 0; i < spread.size(); i += 10) spread.point(i)[0] = 1e7 + double(i);
   EXPECT_TRUE(find_far_points({&spread, nullptr}, 0.05, 0).empty());
+}
+
+// For an engine whose speed falls with the spread (the tensor-core form), outliers 1,000 from the unit
+// cube are set apart although the frame's rounding would not need it.
+TEST(FarPoints, SetApartForTheSpreadWhereTheFrameNeedsNone) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const PointSet plain = random_points(Distribution::Uniform, 3000, 16, seed);
+  PointSet points = plain;
+  const std::vector<std::uint32_t> outliers{17, 1200, 2999};
+  for (const std::uint32_t row : outliers) std::fill_n(points.point(row), 16, 1e3 + row);
+  EXPECT_TRUE(find_far_points({&points, nullptr}, 0.3, 0).empty()) << "the frame's rounding needs none";
+  EXPECT_EQ(find_far_points({&points, nullptr}, 0.3, 0, true).a, outliers);
+  const FarPoints in_b = find_far_points({&plain, &points}, 0.3, 0, true);
+  EXPECT_TRUE(in_b.a.empty());
+  EXPECT_EQ(in_b.b, outliers);
+  // None without them, and none where eps reaches across the data.
+  EXPECT_TRUE(find_far_points({&plain, nullptr}, 0.3, 0, true).empty());
+  EXPECT_TRUE(find_far_points({&points, nullptr}, 1e4, 0, true).empty());
 }
 
 TEST(FarPoints, JoinedAloneAsTheOracleJoinsThem) {

@@ -1,7 +1,8 @@
 // gpu-bruteforce's tensor-core path (d >= 5): its candidates are decided by the exact test, so its
 // pairs must equal the float64 oracle's, also where many pairs lie within a rounding error of eps and
 // where rows are staged a chunk of dimensions at a time; and it must give way to CUDA cores where the
-// points' norms would make its rounding band too wide, or let through too many candidates to re-check.
+// points' norms would make its rounding band too wide, or let through too many candidates to re-check
+// (a far point is set apart instead).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -213,12 +214,31 @@ TEST_F(GpuBruteForceTensor, NearlyParallelVectorsOfLargeNormAtEps) {
   }
 }
 
+// A tenth of the points spread out to 10^4: too many to set apart, they widen the band past eps^2.
 TEST_F(GpuBruteForceTensor, WideSpreadFallsBackToCudaCores) {
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   PointSet points = random_points(Distribution::Uniform, 1500, 8, seed, 0, 1);
-  std::fill_n(points.point(0), 8, 1e4);  // one far point widens the band past eps^2
+  for (std::size_t i = 0; i < points.size(); i += 10) std::fill_n(points.point(i), 8, 1e4 + double(i));
   expect_oracle_pairs(points, nullptr, 0.5, "CUDA cores");
+}
+
+// One far point would widen the band past eps^2 as well: the frame step sets it apart
+// (core/frame/far_points.hpp, for an engine whose speed depends on the spread), joins it in float64, and
+// the rest stays on the tensor cores.
+TEST_F(GpuBruteForceTensor, OneFarPointIsSetApart) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  PointSet points = random_points(Distribution::Uniform, 1500, 8, seed, 0, 1);
+  std::fill_n(points.point(0), 8, 1e4);
+  points.point(1)[0] = 1e4 + 0.3;  // a pair of far points
+  std::fill_n(points.point(1) + 1, 7, 1e4);
+  std::fill_n(points.point(2), 8, 1.2);  // outside the cube, inside the bulk
+  RunResult result;
+  const std::vector<Pair> got = run_pairs(bruteforce(), points, nullptr, params(0.5), &result);
+  EXPECT_TRUE(has_note(result, "tensor cores")) << "the far points took the tensor cores away";
+  EXPECT_TRUE(mentions(result, "far points (outliers) kept out"));
+  EXPECT_MATCHES_ORACLE(compare_with_oracle(got, points, nullptr, 0.5));
 }
 
 // Tight clusters of unit vectors in 128 dimensions, the shape of embeddings, 3,000 points: norms of

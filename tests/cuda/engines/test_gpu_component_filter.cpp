@@ -2,7 +2,7 @@
 // lifted points' join on tensor cores, every candidate re-checked in all dimensions, must return exactly
 // the oracle's pairs: on a curved manifold far from the origin with duplicates, in A join B of 960
 // dimensions, and on pairs within 10^-6 of eps in random directions (which the filter barely prunes); with
-// a far outlier, where the run falls back to whole rows, too; and after a cancel at each of its steps.
+// a far outlier, which the frame step sets apart, too; and after a cancel at each of its steps.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -56,10 +56,15 @@ TEST_F(GpuComponentFilter, ManifoldFarFromTheOriginWithDuplicatesAndAnOutlier) {
   EXPECT_EQ(run_pairs(bruteforce(), points, nullptr, params(eps, ComponentFilterMode::Off), &whole).size(),
             count_pairs(bruteforce(), points, nullptr, params(eps)));
   EXPECT_FALSE(filtered(whole));
-  // A far outlier, which the sample (evenly spaced points) leaves out: its norm widens the tensor-core
-  // form's band past what the lifted join can take, and the run falls back to whole rows, still exact.
+  // A far outlier, which the sample (evenly spaced points) leaves out: its norm would widen the
+  // tensor-core form's band past what any join can take, so the frame step sets it apart and joins it
+  // in float64, and the rest still goes through the filter.
   std::fill_n(points.point(4999), 384, 2.5e3 + 1e4);
-  EXPECT_MATCHES_ORACLE(check_engine(bruteforce(), points, nullptr, params(eps)));
+  RunResult with_outlier;
+  EXPECT_MATCHES_ORACLE(check_engine(bruteforce(), points, nullptr, params(eps), &with_outlier));
+  EXPECT_TRUE(filtered(with_outlier)) << "the outlier took the filter away";
+  EXPECT_TRUE(std::any_of(with_outlier.stats.notes.begin(), with_outlier.stats.notes.end(),
+                          [](const std::string& note) { return note.rfind("1 far points", 0) == 0; }));
 }
 
 TEST_F(GpuComponentFilter, AJoinBInLongRows) {
