@@ -19,7 +19,9 @@ class CpuAutoEngine final : public ChoosingEngine {
   }
   Capabilities capabilities() const override {
     Capabilities caps;
-    caps.spread_matters = gpu_chooser_ && gpu_chooser_->capabilities().spread_matters;  // it may choose the GPU's
+    // It may choose the GPU's engines, where a GPU is there to run them.
+    caps.spread_matters =
+        gpu_chooser_ && gpu_chooser_->availability().available && gpu_chooser_->capabilities().spread_matters;
     return caps;
   }
   using ChoosingEngine::choose;

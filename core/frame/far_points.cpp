@@ -9,7 +9,7 @@
 namespace simjoin {
 
 namespace {
-constexpr std::size_t kSampleRows = 4096;
+constexpr std::size_t kSampleRows = 16384;
 constexpr double kWorkLimit = 0x1p30;          // float64 operations the far points' join may cost
 constexpr std::size_t kMaxFarRows = 1024;      // far points at most (those of A and B together)
 constexpr std::size_t kRowsPerItem = 1 << 16;  // rows of the other side one far-join item covers
@@ -149,8 +149,12 @@ FarPoints find_far_points(const JoinSources& sources, const JoinFrame& whole, in
   far.bulk = middle_box(sources, whole.bounds(), kSampleRows, threads);
   // The rounding bound is proportional to the extent: a fourth of it is a fourth of the spread too.
   if (whole.over(far.bulk).distance_error() > bound_all / 4) return far;
-  if (!rows_outside(*sources.a, far.bulk, kMaxFarRows, threads, far.a) ||
-      (sources.b && !rows_outside(*sources.b, far.bulk, kMaxFarRows - far.a.size(), threads, far.b)) ||
+  // As many as 2^30 operations allow even where each tests every point (the rule for the frame's rounding
+  // alone), or kMaxFarRows where most are separated from the bulk.
+  const std::size_t d = sources.a->dims();
+  const std::size_t limit = std::max(kMaxFarRows, std::size_t(kWorkLimit / (double(d) * double(total))));
+  if (!rows_outside(*sources.a, far.bulk, limit, threads, far.a) ||
+      (sources.b && !rows_outside(*sources.b, far.bulk, limit - far.a.size(), threads, far.b)) ||
       far_join_work(sources, far, whole.eps()) > kWorkLimit) {
     far.a.clear();
     far.b.clear();
@@ -162,7 +166,8 @@ FarPoints find_far_points(const JoinSources& sources, double eps, int threads, b
   return find_far_points(sources, JoinFrame(*sources.a, sources.b, eps), threads, spread_matters);
 }
 
-PointSet without_rows(const PointSet& points, std::span<const std::uint32_t> far, std::vector<std::uint32_t>& kept) {
+PointSet without_rows(const PointSet& points, std::span<const std::uint32_t> far, std::vector<std::uint32_t>& kept,
+                      int threads, const RunControl* control) {
   const std::size_t n = points.size(), d = points.dims();
   PointSet rest = PointSet::uninitialized(n - far.size(), d);
   kept.clear();
@@ -174,9 +179,14 @@ PointSet without_rows(const PointSet& points, std::span<const std::uint32_t> far
     else
       kept.push_back(std::uint32_t(i));
   }
-  // Rows of long sets are gigabytes (1 M x 960): copied by every thread.
-#pragma omp parallel for schedule(static)
-  for (std::size_t r = 0; r < kept.size(); ++r) std::copy_n(points.point(kept[r]), d, rest.point(r));
+  // Rows of long sets are gigabytes (1 M x 960): copied by every thread, 128 MB between cancel checks.
+  const std::size_t chunk = std::max<std::size_t>(1, (std::size_t(1) << 27) / (std::max<std::size_t>(d, 1) * 8));
+  for (std::size_t first = 0; first < kept.size(); first += chunk) {
+    if (control) control->throw_if_cancelled();
+    const std::size_t last = std::min(kept.size(), first + chunk);
+#pragma omp parallel for schedule(static) num_threads(thread_count(threads))
+    for (std::size_t r = first; r < last; ++r) std::copy_n(points.point(kept[r]), d, rest.point(r));
+  }
   rest.column_names = points.column_names;
   rest.source = points.source;
   rest.source_type = points.source_type;
@@ -265,14 +275,15 @@ void renumber_structures(RunResult& result, std::span<const std::uint32_t> kept,
     for (std::uint32_t& point : result.grid->point_order) point = kept[point];
 }
 
-BulkSources::BulkSources(const JoinSources& sources, JoinFrame whole, int threads, bool spread_matters)
+BulkSources::BulkSources(const JoinSources& sources, JoinFrame whole, int threads, bool spread_matters,
+                         const RunControl* control)
     : sources_(sources),
       threads_(threads),
       far_(find_far_points(sources, whole, threads, spread_matters)),
       frame_(std::move(whole)) {
   if (far_.empty()) return;
-  a_ = without_rows(*sources.a, far_.a, rows_a_);
-  if (sources.b) b_ = without_rows(*sources.b, far_.b, rows_b_);
+  a_ = without_rows(*sources.a, far_.a, rows_a_, threads, control);
+  if (sources.b) b_ = without_rows(*sources.b, far_.b, rows_b_, threads, control);
   frame_ = frame_.over(joint_bounds(*a_, b_ ? &*b_ : nullptr));
 }
 

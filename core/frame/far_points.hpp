@@ -27,15 +27,18 @@ struct FarPoints {
 // frame's rounding bound, and with it the data's spread, at least fourfold, where that matters: where
 // the bound is above eps / 64, or, with `spread_matters` (an engine whose speed falls with the spread:
 // Capabilities::spread_matters), where the data reaches farther than a few eps from its middle. And
-// only while they are at most 1,024 and joining them costs at most about 2^30 float64 operations (a far
-// point separated from the middle by more than eps is tested against the other far points alone).
-// Otherwise none. `whole` is the frame of the caller's eps over all points of A and B.
+// only while joining them costs at most about 2^30 float64 operations (a far point separated from the
+// middle by more than eps is tested against the other far points alone), and they number at most
+// 1,024 or as many as could each test every point within that cost. Otherwise none. `whole` is the
+// frame of the caller's eps over all points of A and B.
 FarPoints find_far_points(const JoinSources& sources, const JoinFrame& whole, int threads, bool spread_matters = false);
 // The same for eps in the file's units.
 FarPoints find_far_points(const JoinSources& sources, double eps, int threads, bool spread_matters = false);
 
-// The rows of `points` not listed in `far` (ascending), and in `kept` their row numbers.
-PointSet without_rows(const PointSet& points, std::span<const std::uint32_t> far, std::vector<std::uint32_t>& kept);
+// The rows of `points` not listed in `far` (ascending), and in `kept` their row numbers; copied by
+// `threads` threads (0: all), stopping with Error(Cancelled) once `control` (if given) is cancelled.
+PointSet without_rows(const PointSet& points, std::span<const std::uint32_t> far, std::vector<std::uint32_t>& kept,
+                      int threads = 0, const RunControl* control = nullptr);
 
 // Joins the far points with every point (and each other) by the oracle's test on the file's values;
 // pairs go to the sink in its convention. Returns the number of distance tests.
@@ -51,8 +54,10 @@ void renumber_structures(RunResult& result, std::span<const std::uint32_t> kept,
 class BulkSources {
  public:
   // Finds the far points of `sources` (`whole`: the frame of the caller's eps over all their points;
-  // `spread_matters` as for find_far_points) and copies the other rows aside. `sources` must outlive this.
-  BulkSources(const JoinSources& sources, JoinFrame whole, int threads, bool spread_matters = false);
+  // `spread_matters` as for find_far_points) and copies the other rows aside, stopping with
+  // Error(Cancelled) once `control` (if given) is cancelled. `sources` must outlive this.
+  BulkSources(const JoinSources& sources, JoinFrame whole, int threads, bool spread_matters = false,
+              const RunControl* control = nullptr);
   BulkSources(const BulkSources&) = delete;
   BulkSources& operator=(const BulkSources&) = delete;
 

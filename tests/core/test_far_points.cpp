@@ -59,6 +59,28 @@ TEST(FarPoints, SetApartForTheSpreadWhereTheFrameNeedsNone) {
   EXPECT_TRUE(find_far_points({&points, nullptr}, 1e4, 0, true).empty());
 }
 
+// Where the cost would allow fewer (2^30 operations over 151,000 points of 16 dimensions: 444), up to
+// 1,024 far points are set apart, those of A and B together: here each lies more than eps outside the
+// middle and costs only its tests with the others. The samples are drawn by fixed seeds, so which
+// rows they hold depends only on the sets' sizes.
+TEST(FarPoints, AtMost1024WhereEachCouldNotTestEveryPoint) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const auto with_far_rows = [&](std::size_t n, std::size_t far) {
+    PointSet points = random_points(Distribution::Uniform, n + far, 16, seed);
+    for (std::size_t row = n; row < n + far; ++row) std::fill_n(points.point(row), 16, 1e3 + double(row));
+    return points;
+  };
+  const PointSet few = with_far_rows(150000, 1000), many = with_far_rows(150000, 1100);
+  EXPECT_EQ(find_far_points({&few, nullptr}, 0.3, 0, true).a.size(), 1000u);
+  EXPECT_TRUE(find_far_points({&many, nullptr}, 0.3, 0, true).empty());
+  const PointSet a = with_far_rows(75000, 400), b = with_far_rows(75000, 400);
+  const FarPoints both = find_far_points({&a, &b}, 0.3, 0, true);
+  EXPECT_EQ(both.a.size() + both.b.size(), 800u);
+  const PointSet more_a = with_far_rows(75000, 600), more_b = with_far_rows(75000, 600);
+  EXPECT_TRUE(find_far_points({&more_a, &more_b}, 0.3, 0, true).empty());
+}
+
 TEST(FarPoints, JoinedAloneAsTheOracleJoinsThem) {
   const std::uint64_t seed = test_seed() + 1;
   SCOPED_TRACE("seed " + std::to_string(seed));

@@ -214,7 +214,8 @@ TEST_F(GpuBruteForceTensor, NearlyParallelVectorsOfLargeNormAtEps) {
   }
 }
 
-// A tenth of the points spread out to 10^4: too many to set apart, they widen the band past eps^2.
+// A tenth of the points spread out to 10^4: the middle of the data (its 1st to 99th percentiles)
+// reaches them, so none is set apart, and they widen the band past eps^2.
 TEST_F(GpuBruteForceTensor, WideSpreadFallsBackToCudaCores) {
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));

@@ -83,7 +83,8 @@ TEST_F(GpuComponentFilter, PairsWithinRoundingOfEps) {
 }
 
 // A cancel as each step of the filtered run begins (the sample, the lifting, the operands, the join)
-// stops the run; the same engine then joins the points again exactly, through the filter.
+// stops the run; the same engine then joins the points again exactly, through the filter. The sample
+// reads the cancel itself: the lifting never begins after a cancel during it.
 TEST_F(GpuComponentFilter, CancelAtEachStepThenRunAgain) {
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
@@ -91,8 +92,9 @@ TEST_F(GpuComponentFilter, CancelAtEachStepThenRunAgain) {
   const double eps = eps_for_neighbours(points, 9, 100);
   for (const std::string step : {"components", "lifting", "translate", "join"}) {
     SCOPED_TRACE("cancelled at " + step);
-    bool requested = false;
+    bool requested = false, lifted_after = false;
     RunControl control([&](double, const std::string& phase) {
+      lifted_after = lifted_after || (requested && phase == "lifting");
       if (phase == step && !requested) requested = true, control.request_cancel();
     });
     CountSink sink;
@@ -103,6 +105,7 @@ TEST_F(GpuComponentFilter, CancelAtEachStepThenRunAgain) {
       EXPECT_EQ(error.kind(), ErrorKind::Cancelled) << error.what();
     }
     EXPECT_TRUE(requested) << "the run has no step of that name";
+    if (step == "components") EXPECT_FALSE(lifted_after) << "the sample went on after the cancel";
     expect_filtered_oracle_pairs(points, nullptr, eps);
   }
 }
