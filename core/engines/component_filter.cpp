@@ -117,8 +117,8 @@ std::array<std::uint64_t, kMaxChoices> lifted_counts(const SampleProjections& s,
   return counts;
 }
 
-// Every kFitStep-th row of the n x dims `values`.
-std::vector<float> every_other(const std::vector<float>& values, std::size_t n, std::size_t dims) {
+// The rows the directions are fitted on: every kFitStep-th of the n x dims `values`.
+std::vector<float> fitted_rows(const std::vector<float>& values, std::size_t n, std::size_t dims) {
   std::vector<float> rows;
   for (std::size_t i = 0; i < n; i += kFitStep)
     rows.insert(rows.end(), values.begin() + std::ptrdiff_t(i * dims), values.begin() + std::ptrdiff_t((i + 1) * dims));
@@ -166,7 +166,7 @@ std::optional<ComponentFilter> choose_component_filter(const PointSet32& a, cons
     for (std::size_t t = 0; t < dims; ++t) values[i * dims + t] = float(values[i * dims + t] - filter.centre[t]);
   if (control) control->throw_if_cancelled();
   const PrincipalBasis basis =
-      top_directions(every_other(values, n, dims), (n + kFitStep - 1) / kFitStep, dims, ks.back(), seed, control);
+      top_directions(fitted_rows(values, n, dims), (n + kFitStep - 1) / kFitStep, dims, ks.back(), seed, control);
   const double eta = lifted::orthonormality_bound(basis.rows.data(), basis.count, dims);
   if (!(eta <= kMaxOrthonormalityError)) return std::nullopt;
   const SampleProjections s = project_sample(values, n, b ? first_b : n, basis.rows, dims, ks);

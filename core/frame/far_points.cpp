@@ -62,12 +62,9 @@ Bounds64 middle_box(const JoinSources& sources, const Bounds64& bounds, std::siz
   return box;
 }
 
-double half_diagonal(const Bounds64& bounds) {
+double half_diagonal(const JoinFrame& frame) {
   double sum = 0;
-  for (std::size_t k = 0; k < bounds.low.size(); ++k) {
-    const double half = bounds.high[k] / 2 - bounds.low[k] / 2;  // halved first: no overflow
-    sum += half * half;
-  }
+  for (const double half : frame.half_extent()) sum += half * half;
   return std::sqrt(sum);
 }
 
@@ -120,7 +117,7 @@ std::vector<bool> row_mask(std::size_t n, const std::vector<std::uint32_t>& rows
 bool worth_looking(const JoinSources& sources, const JoinFrame& whole, bool spread_matters, int threads) {
   constexpr std::size_t kQuickSampleRows = 256;
   if (whole.distance_error() > whole.eps() / 64) return true;
-  return spread_matters && half_diagonal(whole.bounds()) > kSpreadToEps * whole.eps() &&
+  return spread_matters && half_diagonal(whole) > kSpreadToEps * whole.eps() &&
          whole.over(middle_box(sources, whole.bounds(), kQuickSampleRows, threads)).distance_error() <=
              whole.distance_error() / 4;
 }

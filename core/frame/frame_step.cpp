@@ -56,7 +56,6 @@ RunResult run_in_frame(Engine& engine, const JoinSources& sources, const JoinPar
   // Far points are joined apart, so that they do not widen the frame's rounding bound for all.
   const BulkSources bulk(sources, JoinFrame(*sources.a, sources.b, params.eps), params.threads,
                          engine.capabilities().spread_matters, &control);
-  control.throw_if_cancelled();
   const JoinFrame& frame = bulk.frame();
   const FramedInputs framed(frame, bulk.rows(), control);
   const double frame_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/numeric/numeric_rules.hpp"
+
 namespace simjoin {
 
 // The proof behind accept, reject and search_radius. Units are the frame's (file units times 2^e).
@@ -37,17 +39,6 @@ double gamma(std::size_t d, double unit) {
   return n / (1 - n);
 }
 
-// Largest float <= x, smallest float >= x.
-float float_below(double x) {
-  float f = float(x);
-  if (double(f) > x) f = std::nextafter(f, -INFINITY);
-  return f;
-}
-float float_above(double x) {
-  float f = float(x);
-  if (double(f) < x) f = std::nextafter(f, INFINITY);
-  return f;
-}
 }  // namespace
 
 // The oracle's power of two is 2^-ilogb(eps), which brings eps into [1, 2). Below eps = 2^-1023 that

@@ -13,6 +13,20 @@
 
 namespace simjoin {
 
+// --- Rounding a double to float32 in a known direction (host only) -------------------------------
+
+// The largest float <= x, and the smallest float >= x: bounds kept on the safe side of a proof.
+inline float float_below(double x) {
+  float f = float(x);
+  if (double(f) > x) f = std::nextafter(f, -INFINITY);
+  return f;
+}
+inline float float_above(double x) {
+  float f = float(x);
+  if (double(f) < x) f = std::nextafter(f, INFINITY);
+  return f;
+}
+
 // --- The per-pair distance ---------------------------------------------------------------------
 
 // sum + (x - y)^2 in float32. On the GPU with explicit round-to-nearest operations, so that nvcc

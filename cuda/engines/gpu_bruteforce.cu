@@ -569,8 +569,7 @@ std::optional<LiftedSets> lifted_sets(GpuRun& run, const DevicePoints& da, const
   const double max_norm = std::max(sets.a.max_norm, sets.b ? sets.b->max_norm : 0.0);
   const double radius = lifted::lifted_radius(inputs.search_radius, max_norm, sets.filter.error_factor, sets.filter.k);
   // Rounded up to float32; norms this far below float32's largest keep the tensor-core form's sums finite.
-  sets.reject = float(radius * radius);
-  if (double(sets.reject) < radius * radius) sets.reject = std::nextafter(sets.reject, INFINITY);
+  sets.reject = float_above(radius * radius);
   if (!(max_norm < 0x1p60) || !(sets.reject < 0x1p120f)) {
     notes.push_back("principal components: the points lie too far from their middle for float32 lifted points");
     return std::nullopt;
