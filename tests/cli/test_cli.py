@@ -230,7 +230,9 @@ def test_bench_agrees_and_writes_json():
 
 
 def test_bench_cancel_after_reports_latency():
-    np.save(f"{tmp}/cancel.npy", rng.uniform(size=(60000, 3)).astype(np.float32))
+    # About 2 * 10^7 pairs: 0.1 s or more for the fastest engine on two cores, so every engine is still
+    # running at 20 ms (60,000 points took cpu-grid 14 ms).
+    np.save(f"{tmp}/cancel.npy", rng.uniform(size=(300000, 3)).astype(np.float32))
     engines = ["cpu-nlj", "cpu-grid", "cpu-kmeans", "cpu-rtree"]
     out = simjoin("bench", "--input", f"{tmp}/cancel.npy", "--eps", 0.05, "--engines", ",".join(engines),
                   "--cancel-after", 20, "--repeat", 3, "--warmup", 0, "--json", f"{tmp}/cancel.json").stdout
