@@ -1,5 +1,6 @@
 #include "tests/core/oracle_check.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <random>
@@ -109,6 +110,16 @@ std::uint64_t count_pairs(Engine& engine, const PointSet& a, const PointSet* b, 
   RunControl control;
   run_engine(engine, {&a, b}, params, sink, control);
   return sink.count();
+}
+
+bool note_begins(const RunStats& stats, const std::string& start) {
+  return std::any_of(stats.notes.begin(), stats.notes.end(),
+                     [&](const std::string& note) { return note.rfind(start, 0) == 0; });
+}
+
+bool note_mentions(const RunStats& stats, const std::string& text) {
+  return std::any_of(stats.notes.begin(), stats.notes.end(),
+                     [&](const std::string& note) { return note.find(text) != std::string::npos; });
 }
 
 }  // namespace simjoin::testing

@@ -53,6 +53,10 @@ void expect_ab_join_refused(Engine& engine, const PointSet& a, const PointSet& b
 // Runs `engine` count-only and returns the count.
 std::uint64_t count_pairs(Engine& engine, const PointSet& a, const PointSet* b, const JoinParams& params);
 
+// Whether one of a run's notes begins with `start`, or contains `text`: what the engine chose, and why.
+bool note_begins(const RunStats& stats, const std::string& start);
+bool note_mentions(const RunStats& stats, const std::string& text);
+
 // Runs step(control) with a control that requests cancel at the first progress report past `after`
 // (-1: the first report of all). Expects a Cancelled error, or a finished step when the cancel came at
 // the final report (progress 1), where it can no longer take effect. True when the step was cancelled.

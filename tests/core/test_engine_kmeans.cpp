@@ -106,17 +106,12 @@ std::uint64_t copies(const std::vector<std::set<std::uint32_t>>& held) {
   return count;
 }
 
-bool has_note(const RunStats& stats, const std::string& text) {
-  return std::any_of(stats.notes.begin(), stats.notes.end(),
-                     [&](const std::string& note) { return note.find(text) != std::string::npos; });
-}
-
 // The pairs compared: within the partitions' pairs where they were joined, else every pair of the
 // whole set, by the nested loop, where the partitions held more than four times the whole set's pairs
 // or their grids expected to test more than half of them.
 void expect_compared(const RunResult& result, std::uint64_t pairs_in_partitions, std::uint64_t whole_set) {
-  if (has_note(result.stats, "joined by the nested loop")) {
-    if (has_note(result.stats, "their grids estimate"))
+  if (note_mentions(result.stats, "joined by the nested loop")) {
+    if (note_mentions(result.stats, "their grids estimate"))
       EXPECT_GT(result.stats.estimated_tests * 2, whole_set);
     else  // more than 4 times, within the copies rounding adds
       EXPECT_GE(pairs_in_partitions * 100, whole_set * 390);
@@ -248,7 +243,7 @@ TEST(KMeansJoinGrids, ReplicationThatCannotPruneJoinsTheWholeSet) {
   EXPECT_MATCHES_ORACLE(check_engine(engine, a, nullptr, params, &self));
   EXPECT_MATCHES_ORACLE(check_engine(engine, a, &b, params, &ab));
   for (const RunResult* result : {&self, &ab}) {
-    EXPECT_TRUE(has_note(result->stats, "joined by the nested loop"));
+    EXPECT_TRUE(note_mentions(result->stats, "joined by the nested loop"));
     EXPECT_GT(result->stats.replicated_points, a.size());
     ASSERT_TRUE(result->partitions.has_value());
     EXPECT_GT(result->partitions->replica_point.size(), a.size());

@@ -18,10 +18,7 @@ namespace {
 constexpr std::size_t kPoints = 2000, kDims = 128, kLatent = 16;
 
 bool fell_back(const RunStats& stats) {
-  return std::any_of(stats.notes.begin(), stats.notes.end(), [](const std::string& note) {
-    return note.find("cannot prune this data at this eps, so the whole set was joined by the nested loop") !=
-           std::string::npos;
-  });
+  return note_mentions(stats, "cannot prune this data at this eps, so the whole set was joined by the nested loop");
 }
 
 // The stats of cpu-grid's and cpu-kmeans' runs on `points`, each run's pairs checked against the

@@ -22,16 +22,6 @@ namespace {
 
 Engine& bruteforce() { return gpu_engine("gpu-bruteforce"); }
 
-bool has_note(const RunResult& result, const std::string& start) {
-  return std::any_of(result.stats.notes.begin(), result.stats.notes.end(),
-                     [&](const std::string& note) { return note.rfind(start, 0) == 0; });
-}
-
-bool mentions(const RunResult& result, const std::string& text) {
-  return std::any_of(result.stats.notes.begin(), result.stats.notes.end(),
-                     [&](const std::string& note) { return note.find(text) != std::string::npos; });
-}
-
 // The dimensions the long rows' form stages at a time, as its note says; 0 where it did not run.
 unsigned rows_staged(const RunResult& result) {
   for (const std::string& note : result.stats.notes)
@@ -45,7 +35,8 @@ unsigned rows_staged(const RunResult& result) {
 // to whole tiles (chunk_major.hpp).
 std::size_t operand_bytes(const RunResult& result, const PointSet& a, const PointSet* b) {
   const unsigned stride = unsigned((a.dims() + 15) / 16 * 16), chunk = rows_staged(result);
-  const gpu::Operands operands = mentions(result, "from plain FP16") ? gpu::Operands::Plain : gpu::Operands::Split;
+  const gpu::Operands operands =
+      note_mentions(result.stats, "from plain FP16") ? gpu::Operands::Plain : gpu::Operands::Split;
   const auto set_bytes = [&](std::size_t n) {
     const std::size_t words = chunk ? (stride + chunk - 1) / chunk * gpu::whole_tiles_rows(n, gpu::norm_tile::kTile) *
                                           gpu::norm_tile::row_words(chunk, operands)
@@ -67,7 +58,7 @@ class GpuBruteForceTensor : public ::testing::Test {
   RunResult expect_oracle_pairs(const PointSet& a, const PointSet* b, double eps, const std::string& path) {
     RunResult result;
     const std::vector<Pair> got = run_pairs(bruteforce(), a, b, params(eps), &result);
-    EXPECT_TRUE(has_note(result, path)) << "expected the path " << path;
+    EXPECT_TRUE(note_begins(result.stats, path)) << "expected the path " << path;
     EXPECT_EQ(result.stats.extra_bytes, path == "tensor cores" ? operand_bytes(result, a, b) : 0);
     EXPECT_MATCHES_ORACLE(compare_with_oracle(got, a, b, eps));
     return result;
@@ -139,7 +130,7 @@ TEST_F(GpuBruteForceTensor, PlainOperandsWhereEpsIsWideAgainstTheSpread) {
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   const auto expect_plain = [&](const PointSet& a, const PointSet* b, double eps) {
-    EXPECT_TRUE(mentions(expect_oracle_pairs(a, b, eps, "tensor cores"), "from plain FP16"));
+    EXPECT_TRUE(note_mentions(expect_oracle_pairs(a, b, eps, "tensor cores").stats, "from plain FP16"));
   };
   expect_plain(lattice_points(5, 5, 0.25), nullptr, 0.25);
   for (std::size_t d : {8, 33}) {
@@ -203,8 +194,8 @@ TEST_F(GpuBruteForceTensor, NearlyParallelVectorsOfLargeNormAtEps) {
       SCOPED_TRACE("radius " + std::to_string(radius / eps) + " eps");
       const PointSet points = parallel_pairs_at_eps(1500, 32, radius, eps, offset, seed);
       const RunResult result = expect_oracle_pairs(points, nullptr, eps, "tensor cores");
-      EXPECT_TRUE(mentions(result, "from " + operands + " FP16"));
-      EXPECT_EQ(mentions(result, "of sampled pairs through"), sampled);
+      EXPECT_TRUE(note_mentions(result.stats, "from " + operands + " FP16"));
+      EXPECT_EQ(note_mentions(result.stats, "of sampled pairs through"), sampled);
       EXPECT_GT(result.stats.pairs, 300u);  // about half of the 1,500 ties lie inside
       EXPECT_LT(result.stats.pairs, 1200u);
     };
@@ -237,8 +228,8 @@ TEST_F(GpuBruteForceTensor, OneFarPointIsSetApart) {
   std::fill_n(points.point(2), 8, 1.2);  // outside the cube, inside the bulk
   RunResult result;
   const std::vector<Pair> got = run_pairs(bruteforce(), points, nullptr, params(0.5), &result);
-  EXPECT_TRUE(has_note(result, "tensor cores")) << "the far points took the tensor cores away";
-  EXPECT_TRUE(mentions(result, "far points (outliers) kept out"));
+  EXPECT_TRUE(note_begins(result.stats, "tensor cores")) << "the far points took the tensor cores away";
+  EXPECT_TRUE(note_mentions(result.stats, "far points (outliers) kept out"));
   EXPECT_MATCHES_ORACLE(compare_with_oracle(got, points, nullptr, 0.5));
 }
 
@@ -260,8 +251,8 @@ TEST_F(GpuBruteForceTensor, ClustersOfUnitVectorsChooseOperandsBySample) {
     SCOPED_TRACE(c.operands + " operands expected");
     const PointSet points = around_centres(3000, unit_vectors(c.centres, 128, seed), c.sigma, seed + 1);
     const RunResult result = expect_oracle_pairs(points, nullptr, c.eps, "tensor cores");
-    EXPECT_TRUE(mentions(result, "of sampled pairs through")) << "expected a sample to decide";
-    EXPECT_TRUE(mentions(result, "from " + c.operands + " FP16"));
+    EXPECT_TRUE(note_mentions(result.stats, "of sampled pairs through")) << "expected a sample to decide";
+    EXPECT_TRUE(note_mentions(result.stats, "from " + c.operands + " FP16"));
     const std::size_t per_cluster = 3000 / c.centres, cluster_pairs = c.centres * per_cluster * (per_cluster - 1) / 2;
     EXPECT_GT(result.stats.pairs, cluster_pairs / 10);
     EXPECT_LT(result.stats.pairs, cluster_pairs * 9 / 10);
@@ -278,7 +269,7 @@ TEST_F(GpuBruteForceTensor, DenseCandidatesFallBackToCudaCores) {
   poles[0][0] = 1;
   poles[1][0] = -1;
   const RunResult result = expect_oracle_pairs(around_centres(2000, poles, 0.0031, seed), nullptr, 0.05, "CUDA cores");
-  EXPECT_TRUE(mentions(result, "too many to re-check")) << "expected a sample to decide";
+  EXPECT_TRUE(note_mentions(result.stats, "too many to re-check")) << "expected a sample to decide";
 }
 
 // Points `parity` (0 or 1) of every two, the first `most` of them: one side of each pair of pairs_near_eps,
@@ -291,7 +282,7 @@ PointSet every_other(const PointSet& points, std::size_t parity, std::size_t mos
 
 // Whether `result`'s note says the tensor-core form ran on `operands` operands with tiles `staged`.
 bool staged_as(const RunResult& result, const std::string& operands, const std::string& staged) {
-  return mentions(result, "from " + operands + " FP16 operands, " + staged + " staged");
+  return note_mentions(result.stats, "from " + operands + " FP16 operands, " + staged + " staged");
 }
 
 // The spread a coordinate of tight clusters of unit vectors in `dims` dimensions whose pairs lie about
@@ -352,8 +343,8 @@ TEST_F(GpuBruteForceTensor, LongestWholeRowsFitOneBlock) {
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   const RunResult result = expect_oracle_pairs(ties_at(800, 288, seed), nullptr, wide_eps(288), "tensor cores");
-  EXPECT_TRUE(mentions(result, "from plain FP16 operands")) << "expected plain operands";
-  EXPECT_FALSE(mentions(result, "staged")) << "expected whole rows";
+  EXPECT_TRUE(note_mentions(result.stats, "from plain FP16 operands")) << "expected plain operands";
+  EXPECT_FALSE(note_mentions(result.stats, "staged")) << "expected whole rows";
 }
 
 TEST_F(GpuBruteForceTensor, IdenticalPointsAndZeroEps) {
