@@ -22,7 +22,7 @@ CpuAutoEngine::CpuAutoEngine(const ChoosingEngine* gpu_chooser)
 CpuAutoEngine::~CpuAutoEngine() = default;
 
 CpuAutoEngine::Choice CpuAutoEngine::choose(const JoinShape& shape) const {
-  if (gpu_chooser_ && gpu_chooser_->availability().available) {
+  if (gpu_present()) {
     Choice choice = gpu_chooser_->choose(shape);
     choice.reason = "a GPU is present; " + choice.reason;
     return choice;

@@ -20,14 +20,16 @@ class CpuAutoEngine final : public ChoosingEngine {
   Capabilities capabilities() const override {
     Capabilities caps;
     // It may choose the GPU's engines, where a GPU is there to run them.
-    caps.spread_matters =
-        gpu_chooser_ && gpu_chooser_->availability().available && gpu_chooser_->capabilities().spread_matters;
+    caps.spread_matters = gpu_present() && gpu_chooser_->capabilities().spread_matters;
     return caps;
   }
   using ChoosingEngine::choose;
   Choice choose(const JoinShape& shape) const override;
 
  private:
+  // Whether it was given a GPU chooser and that GPU is available: then the choice is the chooser's.
+  bool gpu_present() const { return gpu_chooser_ && gpu_chooser_->availability().available; }
+
   std::unique_ptr<Engine> nlj_, grid_, kmeans_;
   const ChoosingEngine* gpu_chooser_;
 };
